@@ -1,0 +1,59 @@
+"""Sessions: tests (the README's test command), docs, serve, lint, bench, update_numbers.
+
+Every install goes through constraints.txt, which pins torch to the CPU wheel this project is
+tested with; pyproject.toml declares the real range (torch>=2.4) for users with CUDA builds.
+"""
+
+from __future__ import annotations
+
+import os
+
+import nox
+
+nox.options.sessions = ["tests"]
+nox.options.reuse_existing_virtualenvs = True
+
+CONSTRAINTS = ("-c", "constraints.txt")
+PYTHON = os.environ.get("LLMBOOK_PYTHON", "python3")
+
+
+def _install(session: nox.Session, extra: str) -> None:
+    session.install(*CONSTRAINTS, "-e", f".[{extra}]")
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """Everything: llmkit against HF, the plugin, the executed chapters, the browser."""
+    _install(session, "test")
+    session.run("pytest", *session.posargs, env={"LLMBOOK_CACHE": "0"})
+    session.run("pytest", "--codeblocks", "README.md", "-p", "no:llmbook", "-o", "testpaths=")
+
+
+@nox.session(python=PYTHON)
+def docs(session: nox.Session) -> None:
+    """Build the site into site/ (strict: any warning fails)."""
+    _install(session, "docs")
+    session.run("mkdocs", "build", "--strict", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def serve(session: nox.Session) -> None:
+    """Live preview at http://127.0.0.1:8000 (re-executes only the page that changed)."""
+    _install(session, "docs")
+    session.run("mkdocs", "serve", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    session.install("ruff")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session(python=PYTHON)
+def bench(session: nox.Session) -> None:
+    """Benchmarks: they measure and report (JSON under benchmarks/results/), they never fail on time."""
+    _install(session, "test")
+    for script in sorted(os.listdir("benchmarks")):
+        if script.startswith("bench_") and script.endswith(".py"):
+            session.run("python", f"benchmarks/{script}", *session.posargs)

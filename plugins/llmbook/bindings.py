@@ -1,0 +1,72 @@
+"""The syntax of numbers bound to computations (shared by the math step and the executor).
+
+    [[expr = written]]      a number the build recomputes: `expr` runs in the page's namespace and
+                            must round to `written` at its written precision.
+    [[written @ source]]    a cited number (a paper's measurement): shown as written, source named,
+                            never computed.
+
+The written value is what the page shows. Neither form may contain a pipe (tables) or `]]`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["BINDING_RE", "RawBinding", "find_bindings", "strip_to_written"]
+
+# `]](?!])` lets a vector value end in `]]]`: the last two brackets close the binding.
+BINDING_RE = re.compile(r"\[\[(?P<body>.+?)\]\](?!\])")
+
+
+@dataclass(frozen=True)
+class RawBinding:
+    """One `[[…]]` as written: either bound (`expr` set) or cited (`source` set)."""
+
+    body: str
+    written: str
+    expr: str | None
+    source: str | None
+    line: int
+    start: int  # offset of `[[` in its line
+    end: int  # offset after `]]`
+
+
+def parse_body(body: str) -> tuple[str, str | None, str | None]:
+    """Split a binding's body into (written, expr, source); raise ValueError when it is neither form."""
+    if " @ " in body:
+        written, source = body.split(" @ ", 1)
+        if written.strip() and source.strip():
+            return written.strip(), None, source.strip()
+    cut = body.rfind("=")
+    # The separator is a lone `=`: not part of `==`, `<=`, `>=` or `!=` inside the expression.
+    if cut > 0 and body[cut - 1] not in "=!<>":
+        expr, written = body[:cut].strip(), body[cut + 1 :].strip()
+        if expr and written:
+            return written, expr, None
+    raise ValueError(
+        f"[[{body}]] is neither a bound number `[[expr = value]]` nor a cited one `[[value @ source]]`"
+    )
+
+
+def find_bindings(line_text: str, line_no: int) -> list[RawBinding]:
+    """All bindings on one source line (1-based `line_no`); ValueError for a malformed one."""
+    found = []
+    for match in BINDING_RE.finditer(line_text):
+        written, expr, source = parse_body(match.group("body"))
+        found.append(
+            RawBinding(match.group("body"), written, expr, source, line_no, match.start(), match.end())
+        )
+    return found
+
+
+def strip_to_written(text: str) -> str:
+    """Replace every binding in `text` (e.g. a formula) by its written value."""
+
+    def written(match: re.Match[str]) -> str:
+        try:
+            return parse_body(match.group("body"))[0]
+        except ValueError:
+            return match.group(0)  # the executor reports it with its line
+
+    return BINDING_RE.sub(written, text)

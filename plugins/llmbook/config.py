@@ -1,0 +1,24 @@
+"""Options of the `llmbook` plugin (mkdocs.yml `plugins: - llmbook: {...}`)."""
+
+from __future__ import annotations
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+
+__all__ = ["LLMBookConfig"]
+
+
+class LLMBookConfig(Config):
+    enabled = c.Type(bool, default=True)
+
+    # Execution of the chapters' code (env LLMBOOK_EXECUTE=0 switches it off).
+    execute = c.Type(bool, default=True)
+    execute_timeout = c.Type((int, float), default=120)
+    execute_seed = c.Type(int, default=0)
+
+    # On-disk cache of execution results (env LLMBOOK_CACHE=0 switches it off; CI builds without).
+    cache = c.Type(bool, default=True)
+    cache_dir = c.Type(str, default=".cache/llmbook")
+
+    # Post-build check that no page loads anything from outside the site.
+    offline_check = c.Type(bool, default=True)

@@ -1,0 +1,12 @@
+"""The registry of demos that `:::demo ID TITLE` embeds.
+
+A demo is a static figure computed at build time by llmkit (the reading and printing version) plus an
+interactive widget in plain JavaScript shipped with the plugin. Each demo lives in its own module and
+registers itself with `@register`.
+"""
+
+from __future__ import annotations
+
+from llmbook.demos.base import Demo, get_demo, known_ids, register
+
+__all__ = ["Demo", "get_demo", "known_ids", "register"]

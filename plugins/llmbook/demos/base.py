@@ -1,0 +1,58 @@
+"""Demo base class and the registry (one name, one class; a duplicate is a programming error)."""
+
+from __future__ import annotations
+
+import html
+from typing import ClassVar
+
+__all__ = ["Demo", "get_demo", "known_ids", "register"]
+
+_REGISTRY: dict[str, type[Demo]] = {}
+
+
+class Demo:
+    """One interactive demo. Subclasses set `ID` and override `figure_svg` and `widget_html`."""
+
+    ID: ClassVar[str] = ""
+
+    def figure_svg(self) -> str:
+        """The static figure (SVG markup), computed by llmkit at build time."""
+        raise NotImplementedError
+
+    def widget_html(self) -> str:
+        """The widget's HTML container; its script comes from the plugin's assets."""
+        raise NotImplementedError
+
+    def render_html(self, title: str, description_html: str) -> str:
+        """The whole demo frame: title, the author's description, static figure, widget."""
+        return (
+            f'<figure class="llmbook-demo" data-demo="{html.escape(self.ID)}">'
+            f'<figcaption class="llmbook-demo__title">{html.escape(title)}</figcaption>'
+            f'<div class="llmbook-demo__description">{description_html}</div>'
+            f'<div class="llmbook-demo__figure">{self.figure_svg()}</div>'
+            f'<div class="llmbook-demo__widget">{self.widget_html()}</div>'
+            "</figure>"
+        )
+
+
+def register(cls: type[Demo]) -> type[Demo]:
+    if not cls.ID or cls.ID in _REGISTRY:
+        raise RuntimeError(f"demo id {cls.ID!r} is empty or registered twice")
+    _REGISTRY[cls.ID] = cls
+    return cls
+
+
+def _load_all() -> None:
+    # Importing the modules registers their demos; done lazily so importing the package is cheap.
+    from llmbook.demos import catalog  # noqa: F401
+
+
+def get_demo(demo_id: str) -> Demo | None:
+    _load_all()
+    cls = _REGISTRY.get(demo_id)
+    return cls() if cls is not None else None
+
+
+def known_ids() -> list[str]:
+    _load_all()
+    return sorted(_REGISTRY)
