@@ -1,0 +1,1 @@
+"""llmkit: the building blocks of modern LLMs, one module per textbook section."""
