@@ -57,3 +57,10 @@ def bench(session: nox.Session) -> None:
     for script in sorted(os.listdir("benchmarks")):
         if script.startswith("bench_") and script.endswith(".py"):
             session.run("python", f"benchmarks/{script}", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def update_numbers(session: nox.Session) -> None:
+    """Rewrite drifted bound numbers to the computed values (same precision); prints the diff."""
+    _install(session, "docs")
+    session.run("python", "-m", "llmbook.execute.update", *session.posargs)

@@ -1,1 +1,38 @@
 """llmkit: the building blocks of modern LLMs, one module per textbook section."""
+
+from .analysis import grad_norm_by_depth
+from .attention import Attention, attention_weights, causal_mask
+from .block import TransformerBlock
+from .calc import flops_per_token, kv_cache_bytes, kv_cache_bytes_for, param_count
+from .config import PRESETS, ModelConfig
+from .counting import count_kv_projections
+from .ffn import GELUFFN, ReLUFFN, SwiGLU, silu, swiglu_hidden_dim
+from .generate import generate, sample_next
+from .hf import config_from_hf, from_hf, load_hf_state_dict
+from .kv_cache import ConcatKVCache, StaticKVCache
+from .model import Transformer
+from .norm import LayerNorm, RMSNorm, layer_norm, rms_norm
+from .rope import (
+    RotaryEmbedding,
+    apply_rope,
+    half_split_from_interleaved,
+    interleaved_from_half_split,
+    rope_frequencies,
+    rotate_2d,
+    rotate_half,
+    rotate_interleaved,
+)
+
+__all__ = [
+    "ModelConfig", "PRESETS",
+    "RMSNorm", "LayerNorm", "rms_norm", "layer_norm",
+    "rope_frequencies", "RotaryEmbedding", "apply_rope", "rotate_half", "rotate_interleaved",
+    "rotate_2d", "half_split_from_interleaved", "interleaved_from_half_split",
+    "Attention", "causal_mask", "attention_weights",
+    "StaticKVCache", "ConcatKVCache",
+    "SwiGLU", "ReLUFFN", "GELUFFN", "silu", "swiglu_hidden_dim",
+    "TransformerBlock", "Transformer", "generate", "sample_next",
+    "config_from_hf", "from_hf", "load_hf_state_dict",
+    "kv_cache_bytes", "kv_cache_bytes_for", "param_count", "flops_per_token",
+    "count_kv_projections", "grad_norm_by_depth",
+]

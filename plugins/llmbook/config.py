@@ -16,7 +16,8 @@ class LLMBookConfig(Config):
     execute_timeout = c.Type((int, float), default=120)
     execute_seed = c.Type(int, default=0)
 
-    # On-disk cache of execution results (env LLMBOOK_CACHE=0 switches it off; CI builds without).
+    # On-disk cache of execution results (env LLMBOOK_CACHE=0 switches it off; CI builds without;
+    # env LLMBOOK_CACHE_DIR overrides cache_dir, e.g. for benchmarks).
     cache = c.Type(bool, default=True)
     cache_dir = c.Type(str, default=".cache/llmbook")
 

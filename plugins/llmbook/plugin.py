@@ -20,6 +20,7 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
+from llmbook.assets import add_asset_files, register_assets
 from llmbook.config import LLMBookConfig
 from llmbook.directives import SiteIndex, parse_directives, render_directives
 from llmbook.execute import Executor
@@ -44,11 +45,12 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         # Reset per build: `mkdocs serve` reuses the plugin object between builds.
         self._stashes = {}
         self._executor = Executor(self.config, config)
+        register_assets(config)
         return config
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
         self._site = SiteIndex.from_files(files, config)
-        return files
+        return add_asset_files(files, config)
 
     # After Material's own hooks, before search reads the page.
     @event_priority(-50)

@@ -1,0 +1,102 @@
+"""Attention with n_heads query heads and n_kv_heads key/value heads (textbook: MHA, GQA, MQA)."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from .config import ModelConfig
+from .rope import RotaryEmbedding, apply_rope
+
+__all__ = ["Attention", "causal_mask", "attention_weights", "sdpa"]
+
+
+def causal_mask(q_len: int, k_len: int, device: torch.device | str | None = None) -> Tensor:
+    """[q_len, k_len] bool, True = may attend, aligned bottom-right: the last query is the last key.
+
+    A chunk of q_len new tokens after k_len - q_len cached ones: query i sits at position
+    k_len - q_len + i and sees keys 0..that position. (is_causal=True aligns top-left instead,
+    which is wrong whenever q_len < k_len.)
+    """
+    q_pos = torch.arange(q_len, device=device) + (k_len - q_len)
+    return torch.arange(k_len, device=device)[None, :] <= q_pos[:, None]
+
+
+def attention_weights(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> tuple[Tensor, Tensor]:
+    """The explicit path: softmax(q k^T / sqrt(d) + mask) v, returning the weights too.
+
+    q [B, H, S, D]; k, v [B, H_kv, T, D]; mask [S, T] bool or None.
+    Returns out [B, H, S, D] and weights [B, H, S, T]. Query heads are viewed as [H_kv, G] groups
+    and broadcast against their shared K/V head, so K and V are never copied.
+    """
+    B, H, S, D = q.shape
+    H_kv, T = k.shape[1], k.shape[2]
+    q = q.view(B, H_kv, H // H_kv, S, D)  # [B, H_kv, G, S, D]
+    scores = q @ k.unsqueeze(2).transpose(-1, -2) / math.sqrt(D)  # [B, H_kv, G, S, T]
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = torch.softmax(scores.float(), dim=-1).to(q.dtype)
+    out = weights @ v.unsqueeze(2)  # [B, H_kv, G, S, D]
+    return out.reshape(B, H, S, D), weights.reshape(B, H, S, T)
+
+
+def sdpa(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> Tensor:
+    """The fast path: PyTorch's fused attention; enable_gqa lets H_kv < H without repeating K/V.
+
+    mask None means plain causal when S == T (a prefill) and no mask otherwise (one new token).
+    """
+    S, T = q.shape[2], k.shape[2]
+    gqa = q.shape[1] != k.shape[1]
+    if mask is None:
+        return F.scaled_dot_product_attention(q, k, v, is_causal=S == T and S > 1, enable_gqa=gqa)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, enable_gqa=gqa)
+
+
+class Attention(nn.Module):
+    """Multi-head attention with grouped K/V heads: MHA (H_kv = H), GQA, MQA (H_kv = 1).
+
+    Parameter names follow Hugging Face Llama (q_proj, k_proj, v_proj, o_proj; no biases).
+    A RotaryEmbedding may be shared between layers (the model passes one); else one is built.
+    """
+
+    def __init__(self, config: ModelConfig, layer_idx: int = 0, *, rope: RotaryEmbedding | None = None) -> None:
+        super().__init__()
+        self.layer_idx = layer_idx
+        self.num_heads, self.num_kv_heads = config.num_attention_heads, config.num_key_value_heads
+        self.head_dim = config.head_dim
+        h, d = config.hidden_size, config.head_dim
+        self.q_proj = nn.Linear(h, self.num_heads * d, bias=False)
+        self.k_proj = nn.Linear(h, self.num_kv_heads * d, bias=False)
+        self.v_proj = nn.Linear(h, self.num_kv_heads * d, bias=False)
+        self.o_proj = nn.Linear(self.num_heads * d, h, bias=False)
+        if rope is None:
+            rope = RotaryEmbedding(d, config.max_position_embeddings, config.rope_theta,
+                                   config.rope_scaling, config.rope_interleaved)
+        self.rope = rope
+
+    def forward(self, x: Tensor, positions: Tensor, cache=None, return_weights: bool = False, *,
+                cos_sin: tuple[Tensor, Tensor] | None = None, check: bool = True):
+        """x [B, S, hidden], positions [S] (int64, x's device). Returns out [B, S, hidden], plus
+        weights [B, H, S, T] when return_weights. `cache` is a StaticKVCache or ConcatKVCache."""
+        B, S, _ = x.shape
+        q = self.q_proj(x).view(B, S, self.num_heads, self.head_dim).transpose(1, 2)  # [B, H, S, D]
+        k = self.k_proj(x).view(B, S, self.num_kv_heads, self.head_dim).transpose(1, 2)  # [B, H_kv, S, D]
+        v = self.v_proj(x).view(B, S, self.num_kv_heads, self.head_dim).transpose(1, 2)  # [B, H_kv, S, D]
+        cos, sin = cos_sin if cos_sin is not None else self.rope(positions, check=check)
+        q = apply_rope(q, cos, sin, self.rope.interleaved)  # RoPE touches Q and K only, never V
+        k = apply_rope(k, cos, sin, self.rope.interleaved)
+        mask = None
+        if cache is not None:
+            k, v = cache.update(self.layer_idx, positions, k, v, check=check)  # [B, H_kv, T, D]
+            mask = cache.mask(positions, k.shape[2])
+        if return_weights:
+            if mask is None and S > 1:
+                mask = causal_mask(S, k.shape[2], device=x.device)
+            out, weights = attention_weights(q, k, v, mask)
+        else:
+            out = sdpa(q, k, v, mask)
+        out = self.o_proj(out.transpose(1, 2).reshape(B, S, self.num_heads * self.head_dim))
+        return (out, weights) if return_weights else out

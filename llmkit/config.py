@@ -1,0 +1,124 @@
+"""Model configuration (textbook: "the shape of a decoder") and the public presets as data."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+__all__ = ["ModelConfig", "PRESETS"]
+
+_NORM_POSITIONS = ("pre", "post")
+_NORM_TYPES = ("rms", "layer")
+_FFN_TYPES = ("swiglu", "relu", "gelu")
+_ROPE_SCALINGS = ("linear", "ntk")
+
+
+@dataclass
+class ModelConfig:
+    """Every dimension of a decoder-only transformer; `head_dim` defaults to hidden_size // heads.
+
+    `rope_scaling` is None or {"type": "linear" | "ntk", "factor": float} (context extension).
+    `rope_interleaved` picks the RoPE pairing: False = half-split (Hugging Face), True = adjacent
+    pairs (RoFormer paper, Meta checkpoints).
+    """
+
+    vocab_size: int
+    hidden_size: int
+    intermediate_size: int
+    num_hidden_layers: int
+    num_attention_heads: int
+    num_key_value_heads: int
+    head_dim: int | None = None
+    rms_norm_eps: float = 1e-6
+    rope_theta: float = 10000.0
+    max_position_embeddings: int = 2048
+    norm_position: str = "pre"
+    norm_type: str = "rms"
+    ffn_type: str = "swiglu"
+    tie_word_embeddings: bool = False
+    rope_scaling: dict | None = None
+    rope_interleaved: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers",
+                     "num_attention_heads", "num_key_value_heads", "max_position_embeddings"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value <= 0:
+                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        heads, kv_heads = self.num_attention_heads, self.num_key_value_heads
+        if heads % kv_heads != 0:
+            raise ValueError(
+                f"num_attention_heads ({heads}) must be divisible by num_key_value_heads "
+                f"({kv_heads}): each KV head serves a whole group of query heads"
+            )
+        if self.head_dim is None:
+            if self.hidden_size % heads != 0:
+                raise ValueError(
+                    f"hidden_size ({self.hidden_size}) is not divisible by num_attention_heads "
+                    f"({heads}); pass head_dim explicitly"
+                )
+            self.head_dim = self.hidden_size // heads
+        if self.head_dim % 2 != 0:
+            raise ValueError(f"head_dim must be even for RoPE (it rotates pairs), got {self.head_dim}")
+        _check_choice("norm_position", self.norm_position, _NORM_POSITIONS)
+        _check_choice("norm_type", self.norm_type, _NORM_TYPES)
+        _check_choice("ffn_type", self.ffn_type, _FFN_TYPES)
+        if self.rope_scaling is not None:
+            _check_choice("rope_scaling['type']", self.rope_scaling.get("type"), _ROPE_SCALINGS)
+            if float(self.rope_scaling.get("factor", 0)) < 1.0:
+                raise ValueError(f"rope_scaling['factor'] must be >= 1, got {self.rope_scaling!r}")
+
+    @property
+    def num_groups(self) -> int:
+        """Query heads per KV head: 1 = MHA, num_attention_heads = MQA, in between = GQA."""
+        return self.num_attention_heads // self.num_key_value_heads
+
+    def replace(self, **changes) -> ModelConfig:
+        """A copy with some fields changed (head_dim is re-derived unless given)."""
+        if "head_dim" not in changes and ("hidden_size" in changes or "num_attention_heads" in changes):
+            changes["head_dim"] = None
+        return dataclasses.replace(self, **changes)
+
+    # Presets. tiny and medium are this project's test/benchmark models; the rest are the public
+    # configurations the chapters quote (from the models' published params.json / config.json).
+    @classmethod
+    def tiny(cls) -> ModelConfig:
+        return cls(vocab_size=1000, hidden_size=256, intermediate_size=688, num_hidden_layers=4,
+                   num_attention_heads=8, num_key_value_heads=2, max_position_embeddings=512)
+
+    @classmethod
+    def medium(cls) -> ModelConfig:
+        return cls(vocab_size=32000, hidden_size=768, intermediate_size=2048, num_hidden_layers=12,
+                   num_attention_heads=12, num_key_value_heads=4, max_position_embeddings=2048)
+
+    @classmethod
+    def llama2_7b(cls) -> ModelConfig:
+        return cls(vocab_size=32000, hidden_size=4096, intermediate_size=11008,
+                   num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=32,
+                   rms_norm_eps=1e-5, max_position_embeddings=4096)
+
+    @classmethod
+    def llama2_70b(cls) -> ModelConfig:
+        return cls(vocab_size=32000, hidden_size=8192, intermediate_size=28672,
+                   num_hidden_layers=80, num_attention_heads=64, num_key_value_heads=8,
+                   rms_norm_eps=1e-5, max_position_embeddings=4096)
+
+    @classmethod
+    def llama3_8b(cls) -> ModelConfig:
+        return cls(vocab_size=128256, hidden_size=4096, intermediate_size=14336,
+                   num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=8,
+                   rms_norm_eps=1e-5, rope_theta=500000.0, max_position_embeddings=8192)
+
+
+def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+
+
+PRESETS: dict[str, ModelConfig] = {
+    "tiny": ModelConfig.tiny(),
+    "medium": ModelConfig.medium(),
+    "llama2-7b": ModelConfig.llama2_7b(),
+    "llama2-70b": ModelConfig.llama2_70b(),
+    "llama3-8b": ModelConfig.llama3_8b(),
+}

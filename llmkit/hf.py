@@ -1,0 +1,91 @@
+"""Loading Hugging Face Llama checkpoints (LlamaForCausalLM) into llmkit."""
+
+from __future__ import annotations
+
+import re
+
+import torch
+from torch import Tensor
+
+from .config import ModelConfig
+from .model import Transformer
+
+__all__ = ["config_from_hf", "hf_to_llmkit_state_dict", "llmkit_to_hf_state_dict",
+           "load_hf_state_dict", "from_hf"]
+
+# (HF pattern, llmkit pattern); {i} is the layer index.
+_NAMES = [
+    ("model.embed_tokens.weight", "embed.weight"),
+    ("model.norm.weight", "norm.weight"),
+    ("lm_head.weight", "lm_head.weight"),
+    ("model.layers.{i}.input_layernorm.weight", "layers.{i}.attn_norm.weight"),
+    ("model.layers.{i}.post_attention_layernorm.weight", "layers.{i}.ffn_norm.weight"),
+    ("model.layers.{i}.self_attn.q_proj.weight", "layers.{i}.attn.q_proj.weight"),
+    ("model.layers.{i}.self_attn.k_proj.weight", "layers.{i}.attn.k_proj.weight"),
+    ("model.layers.{i}.self_attn.v_proj.weight", "layers.{i}.attn.v_proj.weight"),
+    ("model.layers.{i}.self_attn.o_proj.weight", "layers.{i}.attn.o_proj.weight"),
+    ("model.layers.{i}.mlp.gate_proj.weight", "layers.{i}.ffn.w1.weight"),
+    ("model.layers.{i}.mlp.up_proj.weight", "layers.{i}.ffn.w3.weight"),
+    ("model.layers.{i}.mlp.down_proj.weight", "layers.{i}.ffn.w2.weight"),
+]
+
+
+def _compile(pattern: str) -> re.Pattern:
+    return re.compile("^" + re.escape(pattern).replace(r"\{i\}", r"(?P<i>\d+)") + "$")
+
+
+_HF_TO_LLMKIT = [(_compile(hf), ours) for hf, ours in _NAMES]
+_LLMKIT_TO_HF = [(_compile(ours), hf) for hf, ours in _NAMES]
+
+
+def _rename(name: str, table: list[tuple[re.Pattern, str]]) -> str:
+    for pattern, target in table:
+        match = pattern.match(name)
+        if match:
+            return target.replace("{i}", match.groupdict().get("i") or "")
+    raise ValueError(f"no mapping for parameter {name!r} (not a Llama decoder weight)")
+
+
+def hf_to_llmkit_state_dict(state_dict: dict[str, Tensor]) -> dict[str, Tensor]:
+    """Rename LlamaForCausalLM weights to llmkit's names (tensors are shared, not copied)."""
+    return {_rename(name, _HF_TO_LLMKIT): t for name, t in state_dict.items()}
+
+
+def llmkit_to_hf_state_dict(state_dict: dict[str, Tensor]) -> dict[str, Tensor]:
+    """The inverse renaming."""
+    return {_rename(name, _LLMKIT_TO_HF): t for name, t in state_dict.items()}
+
+
+def config_from_hf(hf_config) -> ModelConfig:
+    """A ModelConfig with the dimensions of a transformers LlamaConfig (default RoPE only)."""
+    rope = getattr(hf_config, "rope_parameters", None) or {}
+    theta = rope.get("rope_theta", getattr(hf_config, "rope_theta", 10000.0))
+    if rope.get("rope_type", "default") != "default":
+        raise ValueError(f"only default RoPE is mapped, got rope_type={rope.get('rope_type')!r}")
+    return ModelConfig(
+        vocab_size=hf_config.vocab_size, hidden_size=hf_config.hidden_size,
+        intermediate_size=hf_config.intermediate_size, num_hidden_layers=hf_config.num_hidden_layers,
+        num_attention_heads=hf_config.num_attention_heads,
+        num_key_value_heads=hf_config.num_key_value_heads or hf_config.num_attention_heads,
+        head_dim=getattr(hf_config, "head_dim", None), rms_norm_eps=hf_config.rms_norm_eps,
+        rope_theta=float(theta), max_position_embeddings=hf_config.max_position_embeddings,
+        tie_word_embeddings=bool(hf_config.tie_word_embeddings),
+    )
+
+
+def load_hf_state_dict(model: Transformer, state_dict: dict[str, Tensor]) -> None:
+    """Copy a LlamaForCausalLM state dict into an llmkit Transformer (every weight must match)."""
+    renamed = hf_to_llmkit_state_dict(state_dict)
+    if model.config.tie_word_embeddings:
+        renamed.pop("lm_head.weight", None)
+        renamed["lm_head.weight"] = renamed["embed.weight"]
+    model.load_state_dict(renamed, strict=True)
+
+
+def from_hf(hf_model) -> Transformer:
+    """An llmkit Transformer holding the weights of a transformers LlamaForCausalLM,
+    on the same device and dtype."""
+    weight = hf_model.get_input_embeddings().weight
+    model = Transformer(config_from_hf(hf_model.config)).to(device=weight.device, dtype=weight.dtype)
+    load_hf_state_dict(model, hf_model.state_dict())
+    return model.eval()

@@ -1,0 +1,94 @@
+/* KV-cache widget: a generation stepper (with/without cache) and a KV-cache memory estimator. */
+(function () {
+  "use strict";
+  var SVGNS = "http://www.w3.org/2000/svg";
+  var GPU_BYTES = 80e9; // one 80 GB accelerator, the scale of the memory bar
+
+  function el(name, attrs, text) {
+    var node = document.createElementNS(SVGNS, name);
+    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+  function token(cls, label, title) {
+    var span = document.createElement("span");
+    span.className = "llmbook-kv__token " + cls;
+    span.textContent = label;
+    span.title = title;
+    return span;
+  }
+
+  function init(root) {
+    var inputs = {};
+    root.querySelectorAll("[data-in]").forEach(function (i) { inputs[i.dataset.in] = i; });
+    var config = JSON.parse(root.querySelector('script[data-role="config"]').textContent);
+    var stage = root.querySelector('[data-role="stage"]');
+    function int(name) { return parseInt(inputs[name].value, 10); }
+    function out(name, text) { root.querySelector('[data-out="' + name + '"]').textContent = text; }
+
+    function updateStepper() {
+      root.querySelectorAll("[data-show]").forEach(function (o) { o.textContent = inputs[o.dataset.show].value; });
+      var p = int("p"), s = int("step"), len = p + s - 1;
+      // Step s feeds the model len tokens without a cache; with one, the prompt once, then one token.
+      out("nc_step", String(len));
+      out("c_step", String(s === 1 ? p : 1));
+      out("nc_total", String(s * p + s * (s - 1) / 2));
+      out("c_total", String(p + s - 1));
+      var rowN = root.querySelector('[data-role="tokens-nocache"]'), rowC = root.querySelector('[data-role="tokens-cache"]');
+      rowN.textContent = "";
+      rowC.textContent = "";
+      for (var i = 0; i < len; i++) {
+        var fresh = s === 1 || i === len - 1;
+        var label = (i < p ? "p" : "t") + (i < p ? i + 1 : i - p + 1);
+        rowN.appendChild(fresh ? token("is-new", label + "★", "新 token：本步计算") : token("is-recomputed", label + "↻", "历史 token：再算一遍 K/V"));
+        rowC.appendChild(fresh ? token("is-new", label + "★", "新 token：本步计算") : token("is-cached", label + "✓", "历史 token：直接读缓存"));
+      }
+    }
+
+    function updateMemory() {
+      var n = 2 * int("L") * int("kvh") * int("hd") * int("S") * int("dtype") * int("B");
+      out("bytes", n.toLocaleString("en-US"));
+      out("gb", (n / 1e9).toFixed(2));
+      out("gib", (n / Math.pow(2, 30)).toFixed(2));
+      while (stage.firstChild) stage.removeChild(stage.firstChild);
+      var full = Math.max(n, GPU_BYTES), w = 560;
+      stage.appendChild(el("rect", { x: 20, y: 18, width: w, height: 22, fill: "none", stroke: "currentColor", "stroke-opacity": 0.4 }));
+      stage.appendChild(el("rect", { x: 20, y: 18, width: Math.max(1, w * n / full), height: 22, fill: n > GPU_BYTES ? "#e53935" : "#1e88e5" }));
+      var gx = 20 + w * GPU_BYTES / full;
+      stage.appendChild(el("line", { x1: gx, x2: gx, y1: 10, y2: 48, stroke: "currentColor", "stroke-width": 2 }));
+      stage.appendChild(el("text", { x: gx, y: 62, "font-size": 11, "text-anchor": "middle", fill: "currentColor" }, "一张 80 GB 显卡"));
+      stage.appendChild(el("text", { x: 22, y: 12, "font-size": 11, fill: "currentColor" },
+        "占 80 GB 的 " + (100 * n / GPU_BYTES).toFixed(1) + "%"));
+    }
+
+    inputs.preset.addEventListener("change", function () {
+      var d = config.presets[inputs.preset.value];
+      if (!d) return;
+      inputs.L.value = d.L; inputs.kvh.value = d.kvh; inputs.hd.value = d.hd;
+    });
+    ["L", "kvh", "hd"].forEach(function (name) {
+      inputs[name].addEventListener("input", function () { inputs.preset.value = "custom"; });
+    });
+    root.addEventListener("input", function () { updateStepper(); updateMemory(); });
+    root.addEventListener("change", function () { updateStepper(); updateMemory(); });
+    function move(delta) {
+      var s = Math.min(int("step") + delta, parseInt(inputs.step.max, 10));
+      inputs.step.value = Math.max(1, s);
+      updateStepper();
+    }
+    root.querySelector('[data-action="prev"]').addEventListener("click", function () { move(-1); });
+    root.querySelector('[data-action="next"]').addEventListener("click", function () { move(1); });
+    updateStepper();
+    updateMemory();
+  }
+
+  function boot() {
+    document.querySelectorAll('figure.llmbook-demo[data-demo="kv-cache"] .llmbook-widget').forEach(function (root) {
+      if (root.dataset.ready) return;
+      init(root);
+      root.dataset.ready = "1";
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
+  else boot();
+})();

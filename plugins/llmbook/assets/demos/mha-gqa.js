@@ -1,0 +1,97 @@
+/* MHA/GQA/MQA widget: query heads wired to their shared K/V head, and KV-cache size bars. */
+(function () {
+  "use strict";
+  var SVGNS = "http://www.w3.org/2000/svg";
+  var PALETTE = ["#1e88e5", "#f08c00", "#2e9d4f", "#8e5cd9"];
+
+  function el(name, attrs, text) {
+    var node = document.createElementNS(SVGNS, name);
+    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function init(root) {
+    var inputs = {};
+    root.querySelectorAll("[data-in]").forEach(function (i) { inputs[i.dataset.in] = i; });
+    var models = JSON.parse(root.querySelector('script[data-role="config"]').textContent).models;
+    var stage = root.querySelector('[data-role="stage"]');
+    function out(name, text) { root.querySelector('[data-out="' + name + '"]').textContent = text; }
+    function model() { return models[inputs.model.value]; }
+    function bytes(m, kvh, seq) { return 2 * m.L * kvh * m.hd * seq * 2; }
+
+    function fillOptions() {
+      var m = model();
+      inputs.kvh.textContent = "";
+      m.divisors.forEach(function (d) {
+        var o = document.createElement("option");
+        o.value = String(d);
+        o.textContent = String(d) + (d === m.hq ? "（MHA）" : d === 1 ? "（MQA）" : "（GQA）");
+        inputs.kvh.appendChild(o);
+      });
+      inputs.kvh.value = String(m.kvh);
+    }
+
+    function draw(m, kvh, seq) {
+      while (stage.firstChild) stage.removeChild(stage.firstChild);
+      var hq = m.hq, g = hq / kvh, w = 600, x0 = 30;
+      var r = Math.min(7, w / hq / 2.5);
+      stage.appendChild(el("text", { x: 4, y: 34, "font-size": 11, fill: "currentColor" }, "Q"));
+      stage.appendChild(el("text", { x: 4, y: 104, "font-size": 11, fill: "currentColor" }, "KV"));
+      for (var i = 0; i < hq; i++) {
+        var j = Math.floor(i / g), color = PALETTE[j % PALETTE.length];
+        var qx = x0 + (i + 0.5) * w / hq, kx = x0 + (j + 0.5) * w / kvh;
+        stage.appendChild(el("line", { x1: qx, y1: 36, x2: kx, y2: 92, stroke: color, "stroke-width": 1.2, "data-q": i, "data-kv": j }));
+        stage.appendChild(el("circle", { cx: qx, cy: 30, r: r, fill: color }));
+      }
+      for (var k = 0; k < kvh; k++) {
+        var bw = Math.max(3, Math.min(22, w / kvh - 3));
+        stage.appendChild(el("rect", { x: x0 + (k + 0.5) * w / kvh - bw / 2, y: 92, width: bw, height: 16, rx: 2, fill: PALETTE[k % PALETTE.length] }));
+      }
+      var full = bytes(m, hq, seq), rows = [["MHA", hq], ["当前", kvh], ["MQA", 1]];
+      rows.forEach(function (row, n) {
+        var b = bytes(m, row[1], seq), y = 140 + n * 34;
+        stage.appendChild(el("text", { x: 60, y: y + 15, "font-size": 11, "text-anchor": "end", fill: "currentColor" }, row[0] + "（" + row[1] + "）"));
+        stage.appendChild(el("rect", { x: 68, y: y, width: Math.max(1, 420 * b / full), height: 20, fill: n === 1 ? "#1e88e5" : "#8a8a8a" }));
+        stage.appendChild(el("text", { x: 74 + 420 * b / full, y: y + 15, "font-size": 11, fill: "currentColor" }, (b / 1e9).toFixed(2) + " GB"));
+      });
+    }
+
+    function update() {
+      var m = model(), kvh = parseInt(inputs.kvh.value, 10), seq = parseInt(inputs.S.value, 10);
+      var b = bytes(m, kvh, seq);
+      out("group", String(m.hq / kvh));
+      out("bytes", b.toLocaleString("en-US"));
+      out("gb", (b / 1e9).toFixed(2));
+      out("mha_gb", (bytes(m, m.hq, seq) / 1e9).toFixed(2));
+      out("mqa_gb", (bytes(m, 1, seq) / 1e9).toFixed(2));
+      root.querySelectorAll("[data-action]").forEach(function (btn) {
+        var target = { mha: m.hq, gqa: 8, mqa: 1 }[btn.dataset.action];
+        btn.setAttribute("aria-pressed", String(target === kvh));
+      });
+      draw(m, kvh, seq);
+    }
+
+    inputs.model.addEventListener("change", fillOptions);
+    root.addEventListener("input", update);
+    root.addEventListener("change", update);
+    root.querySelectorAll("[data-action]").forEach(function (btn) {
+      btn.addEventListener("click", function () {
+        inputs.kvh.value = String({ mha: model().hq, gqa: 8, mqa: 1 }[btn.dataset.action]);
+        update();
+      });
+    });
+    fillOptions();
+    update();
+  }
+
+  function boot() {
+    document.querySelectorAll('figure.llmbook-demo[data-demo="mha-gqa"] .llmbook-widget').forEach(function (root) {
+      if (root.dataset.ready) return;
+      init(root);
+      root.dataset.ready = "1";
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
+  else boot();
+})();

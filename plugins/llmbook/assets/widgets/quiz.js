@@ -1,0 +1,74 @@
+/* llmbook quiz widget: options become buttons with per-option feedback; the explanation opens
+   after the right answer. Without this script the quiz still reads correctly: the options are a
+   list and the answer with its explanation sits in a closed <details>. Plain JS, no network. */
+(function () {
+  "use strict";
+
+  function choose(quiz, option) {
+    var answer = quiz.getAttribute("data-answer");
+    var letter = option.getAttribute("data-letter");
+    var feedback = quiz.querySelector(".llmbook-quiz__feedback");
+    var button = option.querySelector("button");
+    if (quiz.classList.contains("is-solved") || option.classList.contains("is-wrong")) return;
+    if (letter === answer) {
+      option.classList.add("is-correct");
+      button.setAttribute("aria-label", letter + "：正确");
+      quiz.classList.add("is-solved");
+      feedback.textContent = "✓ 回答正确：" + letter;
+      feedback.className = "llmbook-quiz__feedback is-correct";
+      quiz.querySelectorAll(".llmbook-quiz__option button").forEach(function (b) {
+        b.setAttribute("aria-disabled", "true");
+      });
+      var details = quiz.querySelector(".llmbook-quiz__answer");
+      if (details) details.open = true;
+    } else {
+      option.classList.add("is-wrong");
+      button.setAttribute("aria-disabled", "true");
+      button.setAttribute("aria-label", letter + "：不对");
+      feedback.textContent = "✗ " + letter + " 不对，再想想。";
+      feedback.className = "llmbook-quiz__feedback is-wrong";
+    }
+  }
+
+  function onKey(event, buttons) {
+    var index = buttons.indexOf(event.target);
+    if (index < 0) return;
+    var step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[event.key];
+    if (!step) return;
+    event.preventDefault();
+    buttons[(index + step + buttons.length) % buttons.length].focus();
+  }
+
+  function setup(quiz) {
+    if (quiz.hasAttribute("data-llmbook-ready")) return;
+    quiz.setAttribute("data-llmbook-ready", "");
+    quiz.classList.add("llmbook-quiz--js");
+    var buttons = [];
+    quiz.querySelectorAll(".llmbook-quiz__option").forEach(function (option) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "llmbook-quiz__choice";
+      while (option.firstChild) button.appendChild(option.firstChild);
+      var mark = document.createElement("span");
+      mark.className = "llmbook-quiz__mark";
+      mark.setAttribute("aria-hidden", "true");
+      button.appendChild(mark);
+      option.appendChild(button);
+      button.addEventListener("click", function () { choose(quiz, option); });
+      buttons.push(button);
+    });
+    quiz.addEventListener("keydown", function (event) { onKey(event, buttons); });
+  }
+
+  function init() {
+    document.querySelectorAll("[data-llmbook-quiz]").forEach(setup);
+  }
+
+  if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(init); // Material's instant navigation swaps pages without a reload
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", init);
+  } else {
+    init();
+  }
+})();

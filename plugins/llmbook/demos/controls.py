@@ -1,0 +1,74 @@
+"""HTML for the widgets' controls, shared by every demo.
+
+Conventions the scripts and the browser test rely on: an input carries `data-in="NAME"`, a displayed
+result `data-out="NAME"`, a button `data-action="NAME"`; the widget root is `div.llmbook-widget`
+holding a `data-role="grid"` JSON element: `{"tol": {out: tolerance}, "cases": [{"in": {...},
+"out": {...}}]}`, llmkit's values for a grid of inputs that the browser test drives the widget over.
+"""
+
+from __future__ import annotations
+
+import html
+
+from llmbook.demos.svg import json_script, num
+
+__all__ = ["button", "grid_script", "number", "output", "select", "slider", "widget"]
+
+
+def _label(text: str, control: str) -> str:
+    return f'<label class="llmbook-widget__control"><span>{html.escape(text)}</span>{control}</label>'
+
+
+def slider(name: str, label: str, lo: float, hi: float, step: float, value: float) -> str:
+    """A range input with its current value shown beside it (`data-show`)."""
+    return _label(
+        label,
+        f'<input type="range" data-in="{name}" min="{num(lo, 6)}" max="{num(hi, 6)}" '
+        f'step="{num(step, 6)}" value="{num(value, 6)}" aria-label="{html.escape(label)}">'
+        f'<output data-show="{name}">{num(value, 6)}</output>',
+    )
+
+
+def number(name: str, label: str, value: float, step: float = 0.1, lo: float | None = None,
+           hi: float | None = None) -> str:
+    bounds = (f' min="{num(lo, 6)}"' if lo is not None else "") + (
+        f' max="{num(hi, 6)}"' if hi is not None else "")
+    return _label(
+        label,
+        f'<input type="number" data-in="{name}" value="{num(value, 6)}" step="{num(step, 6)}"'
+        f'{bounds} aria-label="{html.escape(label)}">',
+    )
+
+
+def select(name: str, label: str, options: list[tuple[str, str]], value: str) -> str:
+    opts = "".join(
+        f'<option value="{html.escape(v)}"{" selected" if v == value else ""}>{html.escape(t)}</option>'
+        for v, t in options
+    )
+    return _label(label, f'<select data-in="{name}" aria-label="{html.escape(label)}">{opts}</select>')
+
+
+def button(action: str, label: str) -> str:
+    return f'<button type="button" class="llmbook-widget__button" data-action="{action}">{html.escape(label)}</button>'
+
+
+def output(name: str, label: str, unit: str = "") -> str:
+    suffix = f'<span class="llmbook-widget__unit">{html.escape(unit)}</span>' if unit else ""
+    return (
+        f'<div class="llmbook-widget__result"><span>{html.escape(label)}</span>'
+        f'<output data-out="{name}">…</output>{suffix}</div>'
+    )
+
+
+def grid_script(tol: dict[str, float], cases: list[dict]) -> str:
+    return json_script({"tol": tol, "cases": cases}, "grid")
+
+
+def widget(demo_id: str, body: str, *, config: object = None) -> str:
+    """The widget root: controls and outputs, an optional config JSON for the script, the grid."""
+    extra = json_script(config, "config") if config is not None else ""
+    return (
+        f'<div class="llmbook-widget" data-widget="{html.escape(demo_id)}">'
+        f'<p class="llmbook-widget__nojs">交互演示需要浏览器启用 JavaScript；上图为静态版本。</p>'
+        f"{body}{extra}</div>"
+    )

@@ -1,0 +1,115 @@
+"""MHA / GQA / MQA: which K/V head each query head reads, and what that does to the cache size."""
+
+from __future__ import annotations
+
+import torch
+
+import llmkit
+from llmbook.demos.base import Demo, register
+from llmbook.demos.controls import button, grid_script, number, output, select, widget
+from llmbook.demos.svg import COLORS, Canvas, num
+
+__all__ = ["MHAGQADemo", "kv_head_of_query", "divisors"]
+
+MODELS = ("llama2-7b", "llama2-70b", "llama3-8b")
+FIGURE_SEQ = 4096
+
+
+def divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def kv_head_of_query(num_heads: int, num_kv_heads: int) -> list[int]:
+    """Measured on llmkit's attention: V of K/V head j is the constant j, so each query head's output
+    (a convex mix of its V rows) equals the index of the K/V head it reads."""
+    gen = torch.Generator().manual_seed(0)
+    q = torch.randn(1, num_heads, 1, 8, generator=gen, dtype=torch.float64)
+    k = torch.randn(1, num_kv_heads, 3, 8, generator=gen, dtype=torch.float64)
+    v = torch.arange(num_kv_heads, dtype=torch.float64).view(1, num_kv_heads, 1, 1).expand(1, -1, 3, 8)
+    out, _ = llmkit.attention_weights(q, k, v.contiguous())
+    return [round(float(out[0, h, 0, 0])) for h in range(num_heads)]
+
+
+def _cache(name: str, kvh: int, seq: int) -> int:
+    return llmkit.kv_cache_bytes_for(llmkit.PRESETS[name].replace(num_key_value_heads=kvh), seq)
+
+
+def _wiring(c: Canvas, x0: float, width: float, heads: int, kv_heads: int, title: str) -> None:
+    mapping = kv_head_of_query(heads, kv_heads)
+    q_x = [x0 + (i + 0.5) * width / heads for i in range(heads)]
+    kv_x = [x0 + (j + 0.5) * width / kv_heads for j in range(kv_heads)]
+    palette = (COLORS["blue"], COLORS["orange"], COLORS["green"], COLORS["purple"])
+    c.text(x0 + width / 2, 30, title, size=13, weight="bold")
+    for i, j in enumerate(mapping):
+        color = palette[j % len(palette)]
+        c.line(q_x[i], 66, kv_x[j], 124, color=color, width=1.4)
+        c.circle(q_x[i], 60, 7, fill=color, stroke=None)
+    for j, x in enumerate(kv_x):
+        c.rect(x - 10, 124, 20, 16, fill=palette[j % len(palette)], stroke=None, rx=3)
+    c.text(x0 - 6, 64, "Q", size=11, anchor="end")
+    c.text(x0 - 6, 136, "KV", size=11, anchor="end")
+    c.text(x0 + width / 2, 160, f"{heads} 个 Q head → {kv_heads} 组 K/V", size=11)
+
+
+@register
+class MHAGQADemo(Demo):
+    ID = "mha-gqa"
+
+    def figure_svg(self) -> str:
+        c = Canvas(780, 330, "MHA、GQA、MQA 的 head 连接方式与 LLaMA-2-7B 尺寸下的 KV Cache 大小")
+        for k, (kvh, name) in enumerate(((8, "MHA"), (2, "GQA（g = 4）"), (1, "MQA"))):
+            _wiring(c, 40 + k * 250, 200, 8, kvh, name)
+        cfg = llmkit.PRESETS["llama2-7b"]
+        heads = cfg.num_attention_heads
+        sizes = [(f"MHA（H_kv = {heads}）", heads), ("GQA（H_kv = 8）", 8), ("MQA（H_kv = 1）", 1)]
+        full = _cache("llama2-7b", heads, FIGURE_SEQ)
+        c.text(390, 192, f"KV Cache：L = {cfg.num_hidden_layers}，H_q = {heads}，d_head = {cfg.head_dim}，"
+               f"S = {FIGURE_SEQ}，FP16，batch = 1", size=12)
+        for r, (label, kvh) in enumerate(sizes):
+            n = _cache("llama2-7b", kvh, FIGURE_SEQ)
+            y = 210 + r * 36
+            c.text(200, y + 17, label, size=11.5, anchor="end")
+            c.rect(210, y, max(1.0, 440 * n / full), 24, fill=COLORS["blue"], stroke=None, opacity=0.8)
+            c.text(218 + 440 * n / full, y + 17, f"{num(n / 1e9, 2)} GB（MHA 的 1/{full // n}）",
+                   size=11.5, anchor="start")
+        return str(c)
+
+    def widget_html(self) -> str:
+        cases = []
+        for name in MODELS:
+            heads = llmkit.PRESETS[name].num_attention_heads
+            for kvh in divisors(heads):
+                for seq in (4096, 32768):
+                    n = _cache(name, kvh, seq)
+                    case = {"in": {"model": name, "kvh": kvh, "S": seq},
+                            "out": {"group": heads // kvh, "bytes": n, "gb": n / 1e9,
+                                    "mha_gb": _cache(name, heads, seq) / 1e9,
+                                    "mqa_gb": _cache(name, 1, seq) / 1e9}}
+                    if seq == 4096:
+                        case["wiring"] = kv_head_of_query(heads, kvh)
+                    cases.append(case)
+        tol = {"group": 0, "bytes": 0, "gb": 6e-3, "mha_gb": 6e-3, "mqa_gb": 6e-3}
+        config = {"models": {
+            name: {"L": p.num_hidden_layers, "hq": p.num_attention_heads, "hd": p.head_dim,
+                   "kvh": p.num_key_value_heads, "divisors": divisors(p.num_attention_heads)}
+            for name, p in ((n, llmkit.PRESETS[n]) for n in MODELS)}}
+        first = llmkit.PRESETS[MODELS[0]]
+        kv_options = [(str(d), str(d)) for d in divisors(first.num_attention_heads)]
+        body = (
+            '<div class="llmbook-widget__controls">'
+            + select("model", "模型尺寸", [(n, n) for n in MODELS], MODELS[0])
+            + select("kvh", "KV head 数 H_kv", kv_options, str(first.num_key_value_heads))
+            + number("S", "序列长度 S", 4096, 1, 1)
+            + '<div class="llmbook-widget__buttons">' + button("mha", "MHA")
+            + button("gqa", "GQA（H_kv = 8）") + button("mqa", "MQA") + "</div></div>"
+            '<svg class="llmbook-widget__stage llmbook-widget__stage--wide" data-role="stage" '
+            'viewBox="0 0 640 250" role="img" aria-label="Q head 与 K/V head 的连接和缓存大小"></svg>'
+            '<div class="llmbook-widget__results">'
+            + output("group", "每组共享的 Q head 数 g =") + output("bytes", "KV Cache", "字节")
+            + output("gb", "≈", "GB") + output("mha_gb", "MHA", "GB") + output("mqa_gb", "MQA", "GB")
+            + "</div>"
+            '<p class="llmbook-widget__note">Q head 数不变，只有 K/V head 变少；同色的 Q head 读同一组 K/V。'
+            "FP16、batch = 1。</p>"
+            + grid_script(tol, cases)
+        )
+        return widget(self.ID, body, config=config)

@@ -1,0 +1,127 @@
+"""Pre-Norm vs Post-Norm: the two blocks with the residual path in green, and the measured gradient."""
+
+from __future__ import annotations
+
+import functools
+
+import llmkit
+from llmbook.demos.base import Demo, register
+from llmbook.demos.controls import button, grid_script, output, select, widget
+from llmbook.demos.svg import COLORS, Canvas, Plot, num
+
+__all__ = ["DEPTHS", "PrePostNormDemo", "measured_grad_norms"]
+
+DEPTHS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
+GREEN = COLORS["green"]
+
+
+@functools.lru_cache(maxsize=1)
+def measured_grad_norms() -> dict[str, list[float]]:
+    """‖∂L/∂x‖ at the input of pre- and post-norm stacks of llmkit blocks at init, per depth."""
+    return {pos: llmkit.grad_norm_by_depth(pos, list(DEPTHS)) for pos in ("pre", "post")}
+
+
+def _box(c: Canvas, x: float, y: float, label: str, color: str, part: str) -> None:
+    c.add(f'<g data-part="{part}">')
+    c.rect(x - 42, y - 13, 84, 26, fill=color, stroke=color, rx=5, opacity=0.15)
+    c.text(x, y + 4, label, size=11.5)
+    c.add("</g>")
+
+
+def draw_blocks(c: Canvas, x0: float, y0: float) -> None:
+    """Post-Norm (left) and Pre-Norm (right), input at the bottom; the residual path in green.
+
+    Groups carry `data-part` so the widget can highlight the gradient path; `data-part="grad"` arrows
+    are the backward path (shown by the widget's button, hidden in the static figure by CSS)."""
+    for k, kind in enumerate(("post", "pre")):
+        cx = x0 + 90 + k * 200  # residual line x
+        bx = cx + 60  # branch (sub-layer) x
+        c.text(cx + 30, y0 + 14, "Post-Norm" if kind == "post" else "Pre-Norm", size=13, weight="bold")
+        c.text(cx, y0 + 262, "输入 x", size=11)
+        c.text(cx, y0 + 36, "输出", size=11)
+        c.add('<g data-part="residual">')
+        if kind == "post":
+            c.line(cx, y0 + 250, cx, y0 + 122, GREEN, width=3.5)  # x → ⊕ (skip)
+            c.line(cx, y0 + 110, cx, y0 + 92, GREEN, width=3.5)  # ⊕ → Norm
+            c.arrow(cx, y0 + 68, cx, y0 + 44, GREEN, width=3.5)  # Norm → out
+        else:
+            c.line(cx, y0 + 250, cx, y0 + 92, GREEN, width=3.5)  # x → ⊕, nothing in between
+            c.arrow(cx, y0 + 80, cx, y0 + 44, GREEN, width=3.5)
+        c.add("</g>")
+        c.add('<g data-part="branch">')
+        split, plus = y0 + 228, (y0 + 116 if kind == "post" else y0 + 86)
+        c.polyline([(cx, split), (bx, split)], width=1.4)
+        if kind == "post":
+            c.arrow(bx, split, bx, y0 + 162, width=1.4)  # into F
+            c.polyline([(bx, y0 + 136), (bx, plus), (cx + 8, plus)], width=1.4)
+        else:
+            c.arrow(bx, split, bx, y0 + 212, width=1.4)  # into Norm
+            c.arrow(bx, y0 + 186, bx, y0 + 120, width=1.4)  # Norm → F
+            c.polyline([(bx, y0 + 94), (bx, plus), (cx + 8, plus)], width=1.4)
+        c.add("</g>")
+        if kind == "post":
+            _box(c, bx, y0 + 149, "子层 F", COLORS["blue"], "sublayer")
+            _box(c, cx, y0 + 80, "Norm", COLORS["red"], "norm-on-path")
+        else:
+            _box(c, bx, y0 + 199, "Norm", COLORS["orange"], "norm")
+            _box(c, bx, y0 + 107, "子层 F", COLORS["blue"], "sublayer")
+        c.circle(cx, plus, 8, fill="none", stroke=GREEN, width=2)
+        c.text(cx, plus + 4, "+", size=13, color=GREEN, weight="bold")
+        c.add('<g data-part="grad">')
+        c.arrow(cx - 18, y0 + 48, cx - 18, y0 + 246, COLORS["purple"], width=1.6)
+        label = "梯度穿过每层的 Norm" if kind == "post" else "梯度沿恒等路径直达"
+        c.text(cx - 24, y0 + 150, label, size=10, anchor="end", color=COLORS["purple"])
+        c.add("</g>")
+
+
+def _curve(c: Canvas, box: tuple[float, float, float, float]) -> Plot:
+    g = measured_grad_norms()
+    top = 10 * (int(max(g["pre"] + g["post"]) / 10) + 1)
+    p = Plot(c, box, (0, DEPTHS[-1]), (0, top))
+    p.axes([0, 8, 16, 24, 32], list(range(0, top + 1, 10)), xlabel="层数（block 个数）",
+           ylabel="‖∂L/∂x‖（输入端）", title="llmkit 实测：初始化时回到输入的梯度范数")
+    p.series(DEPTHS, g["pre"], GREEN, dots=True)
+    p.series(DEPTHS, g["post"], COLORS["red"], dots=True, dash="5 3")
+    return p
+
+
+@register
+class PrePostNormDemo(Demo):
+    ID = "pre-post-norm"
+
+    def figure_svg(self) -> str:
+        c = Canvas(780, 300, "Post-Norm 与 Pre-Norm 的残差路径（绿色），以及实测的梯度范数随深度的变化")
+        draw_blocks(c, 0, 10)
+        p = _curve(c, (500, 60, 250, 180))
+        g = measured_grad_norms()
+        p.legend(515, 80, [(f"Pre-Norm（{DEPTHS[-1]} 层：{num(g['pre'][-1], 1)}）", GREEN),
+                           (f"Post-Norm（{DEPTHS[-1]} 层：{num(g['post'][-1], 1)}）", COLORS["red"])])
+        return str(c).replace('data-part="grad"', 'data-part="grad" display="none"')
+
+    def widget_html(self) -> str:
+        g = measured_grad_norms()
+        cases = [{"in": {"depth": d}, "out": {"pre": g["pre"][i], "post": g["post"][i],
+                                               "ratio": g["pre"][i] / g["post"][i]}}
+                 for i, d in enumerate(DEPTHS)]
+        tol = {"pre": 6e-3, "post": 6e-3, "ratio": 6e-3}
+        blocks = Canvas(460, 290, "两种 Block 的前向与反向路径")
+        draw_blocks(blocks, 0, 5)
+        diagram = str(blocks).replace('class="llmbook-demo__svg"', 'class="llmbook-widget__stage" '
+                                      'data-role="blocks"')
+        body = (
+            '<div class="llmbook-widget__row">' + diagram
+            + '<div class="llmbook-widget__controls">'
+            + '<div class="llmbook-widget__buttons">' + button("forward", "前向：残差路径")
+            + button("backward", "反向：梯度路径") + "</div>"
+            + select("depth", "层数", [(str(d), str(d)) for d in DEPTHS], "12")
+            + '<svg class="llmbook-widget__stage" data-role="stage" viewBox="0 0 300 200" role="img" '
+            'aria-label="实测梯度范数曲线与当前层数"></svg>'
+            + "</div></div>"
+            '<div class="llmbook-widget__results">' + output("pre", "Pre-Norm 梯度范数")
+            + output("post", "Post-Norm 梯度范数") + output("ratio", "Pre / Post") + "</div>"
+            '<p class="llmbook-widget__note">数值由 llmkit 在构建时测得（hidden = 64，PyTorch 默认初始化，'
+            "固定随机输入与损失方向）；Pre-Norm 的残差路径上没有 Norm。</p>"
+            + grid_script(tol, cases)
+        )
+        config = {"depths": list(DEPTHS), "pre": g["pre"], "post": g["post"]}
+        return widget(self.ID, body, config=config)

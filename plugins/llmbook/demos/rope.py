@@ -1,0 +1,110 @@
+"""RoPE: rotate q by m·θ and k by n·θ; their dot product depends only on m − n."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+import llmkit
+from llmbook.demos.base import Demo, register
+from llmbook.demos.controls import button, grid_script, number, output, slider, widget
+from llmbook.demos.svg import COLORS, Canvas, Plot, num
+
+__all__ = ["RopeDemo", "relative_scores", "rotated_dot"]
+
+# The seed's worked example: θ = 45°, q = k = [1, 0], positions (m, n).
+EXAMPLE_ROWS = ((1, 0), (2, 1), (2, 0))
+HEAD_DIM = 128
+MAX_DISTANCE = 200
+SINGLE_PAIR = 8  # a mid frequency: θ_8 = 10000^(-16/128) ≈ 0.316 rad, period ≈ 20 positions
+
+
+def rotated_dot(q: list[float], k: list[float], m: int, n: int, theta_deg: float):
+    """llmkit's rotations of q (position m) and k (position n) and their dot product."""
+    theta = math.radians(theta_deg)
+    q_rot = llmkit.rotate_2d(torch.tensor(q, dtype=torch.float64), m * theta)
+    k_rot = llmkit.rotate_2d(torch.tensor(k, dtype=torch.float64), n * theta)
+    return q_rot.tolist(), k_rot.tolist(), float(q_rot @ k_rot)
+
+
+def relative_scores(distances: list[int]) -> tuple[list[float], list[float]]:
+    """Score of q = k = 1 at distance Δ, averaged over all RoPE pairs and for one pair alone.
+
+    Each pair i contributes q_i·R(Δθ_i)k_i = 2cos(Δθ_i); the mean over pairs decays with distance while
+    a single pair only oscillates (it is periodic, not decaying).
+    """
+    freqs = llmkit.rope_frequencies(HEAD_DIM).double()  # [d/2]
+    ones = torch.ones(2, dtype=torch.float64)
+    mean, single = [], []
+    for delta in distances:
+        per_pair = [float(llmkit.rotate_2d(ones, delta * float(f)) @ ones) / 2 for f in freqs]
+        mean.append(sum(per_pair) / len(per_pair))
+        single.append(per_pair[SINGLE_PAIR])
+    return mean, single
+
+
+@register
+class RopeDemo(Demo):
+    ID = "rope"
+
+    def figure_svg(self) -> str:
+        c = Canvas(760, 320, "RoPE：旋转后的点积只取决于相对位置；全部频率平均后随距离衰减")
+        c.text(190, 22, "θ = 45°，q = k = [1, 0]", size=13, weight="bold")
+        for i, (m, n) in enumerate(EXAMPLE_ROWS):
+            cx, cy, r = 65 + i * 125, 135, 50
+            q_rot, k_rot, dot = rotated_dot([1.0, 0.0], [1.0, 0.0], m, n, 45.0)
+            c.circle(cx, cy, r, stroke=COLORS["gray"], width=0.8)
+            c.line(cx - r - 6, cy, cx + r + 6, cy, width=0.4, opacity=0.4)
+            c.line(cx, cy - r - 6, cx, cy + r + 6, width=0.4, opacity=0.4)
+            c.arrow(cx, cy, cx + r * q_rot[0], cy - r * q_rot[1], COLORS["blue"], width=2.2)
+            c.arrow(cx, cy, cx + r * k_rot[0], cy - r * k_rot[1], COLORS["red"], width=2.2)
+            c.text(cx, cy + r + 24, f"m={m}, n={n}", size=12)
+            c.text(cx, cy + r + 42, f"q′·k′ = {num(dot, 3)}", size=12, weight="bold")
+            c.text(cx, cy + r + 58, f"m−n = {m - n}", size=11, color=COLORS["gray"])
+        c.text(70, 285, "■ q′ = R(mθ)q", size=11, color=COLORS["blue"])
+        c.text(200, 285, "■ k′ = R(nθ)k", size=11, color=COLORS["red"])
+
+        distances = list(range(0, MAX_DISTANCE + 1, 2))
+        mean, single = relative_scores(distances)
+        p = Plot(c, (440, 60, 300, 170), (0, MAX_DISTANCE), (-1.0, 1.0))
+        p.axes([0, 50, 100, 150, 200], [-1, -0.5, 0, 0.5, 1], xlabel="相对距离 m − n",
+               ylabel="点积 / 最大值", title=f"d = {HEAD_DIM}，q = k = 全 1")
+        p.series(distances, single, COLORS["orange"], width=1.2)
+        p.series(distances, mean, COLORS["blue"], width=2.2)
+        p.legend(470, 282, [("全部频率平均（衰减）", COLORS["blue"]),
+                           (f"单个频率 i={SINGLE_PAIR}（周期振荡，不衰减）", COLORS["orange"])])
+        return str(c)
+
+    def widget_html(self) -> str:
+        cases = []
+        vectors = (([1.0, 0.0], [1.0, 0.0]), ([0.6, 0.8], [1.0, -0.5]))
+        for theta in (45.0, 30.0, 10.0):
+            for m, n in ((0, 0), (1, 0), (2, 1), (2, 0), (5, 3), (7, 12)):
+                for q, k in vectors:
+                    q_rot, k_rot, dot = rotated_dot(q, k, m, n, theta)
+                    cases.append({
+                        "in": {"m": m, "n": n, "theta": theta, "qx": q[0], "qy": q[1],
+                               "kx": k[0], "ky": k[1]},
+                        "out": {"qrot": q_rot, "krot": k_rot, "dot": dot, "rel": m - n},
+                    })
+        tol = {"qrot": 6e-4, "krot": 6e-4, "dot": 6e-4, "rel": 0}
+        body = (
+            '<div class="llmbook-widget__row">'
+            '<div class="llmbook-widget__controls">'
+            + slider("m", "q 的位置 m", 0, 24, 1, 1)
+            + slider("n", "k 的位置 n", 0, 24, 1, 0)
+            + slider("theta", "每个位置旋转 θ（度）", 5, 90, 5, 45)
+            + number("qx", "q₁", 1.0) + number("qy", "q₂", 0.0)
+            + number("kx", "k₁", 1.0) + number("ky", "k₂", 0.0)
+            + '<div class="llmbook-widget__buttons">' + button("both-plus", "同时 +1")
+            + button("reset", "重置") + "</div></div>"
+            + '<svg class="llmbook-widget__stage" data-role="stage" viewBox="-130 -130 260 260" '
+            'role="img" aria-label="旋转后的 q 与 k"></svg></div>'
+            + '<div class="llmbook-widget__results">'
+            + output("qrot", "q′ = R(mθ)·q") + output("krot", "k′ = R(nθ)·k")
+            + output("dot", "q′ · k′") + output("rel", "相对位置 m − n") + "</div>"
+            + '<p class="llmbook-widget__note" data-out-note="both">点「同时 +1」：两个向量一起转同一个角度，点积不变。</p>'
+            + grid_script(tol, cases)
+        )
+        return widget(self.ID, body)

@@ -1,0 +1,92 @@
+"""The `:::` directives of the chapter and lesson formats, rendered as Material components.
+
+`parse_directives` checks a page's structure and every directive on the original source (so errors
+name true lines); `render_directives` turns the (by then transformed) page into Markdown whose
+directive blocks are HTML tokens from the page's stash around their Markdown bodies.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llmbook.directives import (  # noqa: F401 - importing a directive module registers it
+    answer,
+    background,
+    card,
+    chain,
+    demo,
+    fold,
+    hint,
+    insight,
+    interview,
+    key,
+    math_box,
+    objectives,
+    progress,
+    quiz,
+    related,
+    shapeflow,
+    showcase,
+    step,
+    tab,
+    tabs,
+    unfold,
+    walkthrough,
+    warning,
+)
+from llmbook.directives.base import Context, Directive, get_directive, known_names, register
+from llmbook.directives.nodes import Block, Document, Text
+from llmbook.directives.parser import parse_tree
+from llmbook.directives.site_index import SiteIndex
+from llmbook.errors import AuthorError
+from llmbook.stash import Stash
+
+__all__ = [
+    "Block",
+    "Directive",
+    "Document",
+    "SiteIndex",
+    "Text",
+    "known_names",
+    "parse_directives",
+    "register",
+    "render_directives",
+]
+
+
+def _parse(markdown: str, ctx_src: str) -> Document:
+    return parse_tree(markdown, src=ctx_src, known=lambda name: get_directive(name) is not None, names=known_names())
+
+
+def check_tree(ctx: Context, parent: Block | None = None) -> None:
+    """Run every directive's checks, outer blocks first."""
+    parent = parent if parent is not None else ctx.doc
+    for block in parent.blocks():
+        directive = get_directive(block.name)
+        assert directive is not None
+        directive.check(block, parent, ctx)
+        check_tree(ctx, block)
+
+
+def parse_directives(markdown: str, *, src: str, line_offset: int = 0) -> Document:
+    """The page's directive tree, every directive validated; AuthorError (`src:LINE`) otherwise."""
+    try:
+        doc = _parse(markdown, src)
+    except AuthorError as error:
+        if not line_offset:
+            raise
+        raise AuthorError(src, error.line + line_offset, error.problem, error.fix) from None
+    check_tree(Context(src=src, doc=doc, line_offset=line_offset))
+    return doc
+
+
+def render_directives(
+    markdown: str, *, src: str, stash: Stash, site: SiteIndex | None = None, page: Any = None
+) -> str:
+    """The page with every directive block replaced by Material HTML (via `stash`) around its body."""
+    if ":::" not in markdown:
+        return markdown
+    doc = _parse(markdown, src)
+    ctx = Context(src=src, doc=doc, stash=stash, site=site, page=page)
+    check_tree(ctx)
+    return "\n".join(ctx.children(doc))

@@ -1,0 +1,149 @@
+"""The directive base class, the registry, and the per-page context every directive renders with.
+
+A directive declares `NAME`, its argument rule and where it may stand, then overrides `validate`
+(raise AuthorError on bad input; runs on the original source, so lines are true) and `render`
+(return the Markdown lines that replace the block). Finished HTML goes through the page's stash.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from llmbook.directives.fragments import FragmentRenderer
+from llmbook.directives.nodes import Block, Document, Text
+from llmbook.errors import AuthorError
+
+if TYPE_CHECKING:
+    from llmbook.directives.site_index import SiteIndex
+    from llmbook.stash import Stash
+
+__all__ = ["Context", "Directive", "escape", "get_directive", "known_names", "register"]
+
+_REGISTRY: dict[str, Directive] = {}
+
+REQUIRED, OPTIONAL, FORBIDDEN = "required", "optional", "forbidden"
+
+
+def escape(text: str) -> str:
+    """Escape for HTML text and double-quoted attributes."""
+    return html.escape(text, quote=True)
+
+
+class Directive:
+    """One `:::NAME` directive."""
+
+    NAME: ClassVar[str] = ""
+    ARGUMENT: ClassVar[str] = OPTIONAL
+    EXAMPLE: ClassVar[str] = ""  # an opener line shown in error fixes
+    PARENTS: ClassVar[tuple[str, ...] | None] = None  # None: anywhere; else the allowed parents
+    NESTED: ClassVar[tuple[str, ...] | None] = None  # None: any block inside; else those allowed
+
+    def check(self, node: Block, parent: Block, ctx: Context) -> None:
+        """The rules every directive shares (argument, placement, children), then `validate`."""
+        example = self.EXAMPLE or f":::{self.NAME} 标题"
+        if self.ARGUMENT == REQUIRED and not node.arg:
+            raise ctx.error(node.line, f":::{self.NAME} needs a title", f'write it after the name, e.g. "{example}"')
+        if self.ARGUMENT == FORBIDDEN and node.arg:
+            raise ctx.error(
+                node.line,
+                f":::{self.NAME} takes nothing after its name, got {node.arg!r}",
+                f"write the text in the block's body, below the :::{self.NAME} line",
+            )
+        if self.PARENTS is not None and parent.name not in self.PARENTS:
+            places = " or ".join(f":::{p}" for p in self.PARENTS)
+            raise ctx.error(node.line, f":::{self.NAME} belongs inside {places}", f"move it into a {places} block")
+        for child in node.blocks():
+            if self.NESTED is not None and child.name not in self.NESTED:
+                allowed = ", ".join(f":::{n}" for n in self.NESTED) or "no blocks"
+                raise ctx.error(
+                    child.line,
+                    f":::{child.name} cannot stand inside :::{self.NAME} (it holds {allowed})",
+                    f"move :::{child.name} out of the :::{self.NAME} block",
+                )
+        self.validate(node, ctx)
+
+    def validate(self, node: Block, ctx: Context) -> None:
+        """Directive-specific checks; raise `ctx.error(...)`."""
+
+    def render(self, node: Block, ctx: Context) -> list[str]:
+        raise NotImplementedError
+
+
+def register(cls: type[Directive]) -> type[Directive]:
+    if not cls.NAME or cls.NAME in _REGISTRY:
+        raise RuntimeError(f"directive {cls.NAME!r} is empty or registered twice")
+    _REGISTRY[cls.NAME] = cls()
+    return cls
+
+
+def get_directive(name: str) -> Directive | None:
+    return _REGISTRY.get(name)
+
+
+def known_names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+@dataclass
+class Context:
+    """What directives see of the page: its path, stash, site index, and helpers to emit HTML."""
+
+    src: str
+    doc: Document
+    stash: Stash | None = None
+    site: SiteIndex | None = None
+    page: Any = None  # mkdocs Page (None in unit tests)
+    line_offset: int = 0  # added to every reported line (sources nested in a page, e.g. the guide)
+    _fragments: FragmentRenderer | None = field(default=None, repr=False)
+
+    def error(self, line: int, message: str, fix: str | None = None) -> AuthorError:
+        return AuthorError(self.src, line + self.line_offset, message, fix)
+
+    @property
+    def page_key(self) -> str:
+        """A stable key for this page (localStorage, element ids)."""
+        return self.page.file.src_uri if self.page is not None else self.src
+
+    # -- rendering helpers ----------------------------------------------------------------------
+    def token(self, html_text: str) -> str:
+        assert self.stash is not None, "rendering needs the page's stash"
+        return self.stash.put(html_text)
+
+    def unique(self) -> int:
+        """A number unique on this page (the stash only grows), for element ids."""
+        assert self.stash is not None
+        return len(self.stash)
+
+    def fragment(self, markdown: str) -> str:
+        """Markdown → HTML for author text that lands in a widget; raw HTML shows as text."""
+        if self._fragments is None:
+            self._fragments = FragmentRenderer.for_site(self.site)
+        return self._fragments.block(markdown)
+
+    def inline(self, markdown: str) -> str:
+        """Like `fragment` for one line (titles, options): no surrounding <p>."""
+        if self._fragments is None:
+            self._fragments = FragmentRenderer.for_site(self.site)
+        return self._fragments.inline(markdown)
+
+    def children(self, node: Block) -> list[str]:
+        """The Markdown of a block's body, its nested blocks rendered in place."""
+        out: list[str] = []
+        for child in node.children:
+            if isinstance(child, Text):
+                out.extend(child.lines)
+            else:
+                directive = get_directive(child.name)
+                assert directive is not None
+                out.extend(directive.render(child, self))
+        return out
+
+    def wrap(self, node: Block, open_html: str, close_html: str, body: list[str]) -> list[str]:
+        """Body Markdown between two HTML tokens; blank lines keep each token its own paragraph."""
+        pad = node.indent
+        return ["", pad + self.token(open_html), "", *body, "", pad + self.token(close_html), ""]
+
+    def single(self, node: Block, html_text: str) -> list[str]:
+        return ["", node.indent + self.token(html_text), ""]

@@ -1,0 +1,55 @@
+"""`:::card NUMBER TITLE` — one lesson card; cards.js adds a done toggle kept in localStorage."""
+
+from __future__ import annotations
+
+import re
+
+from llmbook.directives.base import REQUIRED, Context, Directive, escape, register
+from llmbook.directives.nodes import Block
+
+__all__ = ["Card", "card_number"]
+
+_ARG = re.compile(r"^(?P<number>\d+)\s+(?P<title>\S.*)$")
+
+
+def card_number(node: Block, ctx: Context) -> tuple[int, str]:
+    match = _ARG.match(node.arg)
+    if match is None:
+        raise ctx.error(
+            node.line,
+            f"card needs a number and a title, got {node.arg!r}",
+            'write ":::card 1 标题" (the card\'s number, a space, its title)',
+        )
+    return int(match.group("number")), match.group("title")
+
+
+@register
+class Card(Directive):
+    NAME = "card"
+    ARGUMENT = REQUIRED
+    EXAMPLE = ":::card 1 模型怎么知道意思相反？"
+
+    def validate(self, node: Block, ctx: Context) -> None:
+        number, _ = card_number(node, ctx)
+        for other in ctx.doc.walk():
+            match = _ARG.match(other.arg) if other.name == "card" and other.line < node.line else None
+            if match and int(match.group("number")) == number:
+                raise ctx.error(
+                    node.line,
+                    f"card number {number} is used twice (lines {other.line + ctx.line_offset} and {node.line + ctx.line_offset})",
+                    "number the cards 1, 2, 3, … once each",
+                )
+
+    def render(self, node: Block, ctx: Context) -> list[str]:
+        number, title = card_number(node, ctx)
+        key = escape(f"{ctx.page_key}#{number}")
+        opening = (
+            f'<section class="llmbook-card" id="card-{number}" data-llmbook-card="{key}">'
+            f'<header class="llmbook-card__header"><span class="llmbook-card__number">{number}</span>'
+            f'<span class="llmbook-card__title">{ctx.inline(title)}</span></header>'
+        )
+        closing = (
+            '<footer class="llmbook-card__footer"><button type="button" class="md-button llmbook-card__done"'
+            ' aria-pressed="false" hidden>标记为已完成</button></footer></section>'
+        )
+        return ctx.wrap(node, opening, closing, ctx.children(node))

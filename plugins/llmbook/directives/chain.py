@@ -1,0 +1,30 @@
+"""`:::chain TITLE` — the lesson's reasoning chain: a numbered Markdown list, one item per step."""
+
+from __future__ import annotations
+
+import re
+
+from llmbook.directives.base import REQUIRED, Context, register
+from llmbook.directives.box import BoxDirective
+from llmbook.directives.nodes import Block
+
+__all__ = ["Chain"]
+
+_ITEM = re.compile(r"^\s{0,3}\d+[.)]\s+\S")
+
+
+@register
+class Chain(BoxDirective):
+    NAME = "chain"
+    ARGUMENT = REQUIRED
+    EXAMPLE = ":::chain 本节推理链（6 步）"
+    KIND = "info"
+    NESTED = ()
+
+    def validate(self, node: Block, ctx: Context) -> None:
+        if not any(_ITEM.match(line) for _, line in node.text_lines()):
+            raise ctx.error(
+                node.line,
+                "chain has no numbered steps",
+                'write the steps as a numbered list: "1. **约束一：…** — …", one item per step',
+            )

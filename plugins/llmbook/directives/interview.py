@@ -1,0 +1,26 @@
+"""`:::interview TITLE` — interview questions, each answered in a nested `:::answer` block."""
+
+from __future__ import annotations
+
+from llmbook.directives.base import REQUIRED, Context, register
+from llmbook.directives.box import BoxDirective
+from llmbook.directives.nodes import Block
+
+__all__ = ["Interview"]
+
+
+@register
+class Interview(BoxDirective):
+    NAME = "interview"
+    ARGUMENT = REQUIRED
+    EXAMPLE = ":::interview 面试常问"
+    KIND = "question"
+    NESTED = ("answer",)
+
+    def validate(self, node: Block, ctx: Context) -> None:
+        if not node.blocks("answer"):
+            raise ctx.error(
+                node.line,
+                "interview has no :::answer block",
+                "put each question's answer in a :::answer … ::: block below the question",
+            )

@@ -1,0 +1,100 @@
+"""The `:::` block parser: source lines in, a tree of plain `Text`/`Block` nodes out.
+
+A line `:::name rest` opens a block, a bare `:::` closes the innermost open one. Fenced code (``` or
+~~~, any length) and `$$ … $$` display math are opaque: nothing inside them is a directive.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from llmbook.directives.nodes import Block, Document, Text
+from llmbook.errors import AuthorError
+
+__all__ = ["parse_tree"]
+
+_FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
+_OPENER = re.compile(r"^(?P<indent>\s*):::\s*(?P<name>[A-Za-z][\w-]*)(?:\s+(?P<arg>.*?))?\s*$")
+_CLOSER = re.compile(r"^\s*:::\s*$")
+
+
+def parse_tree(markdown: str, *, src: str, known: Callable[[str], bool], names: list[str]) -> Document:
+    """Split `markdown` into a tree; raise AuthorError for broken structure or an unknown name."""
+    doc = Document()
+    stack: list[Block] = [doc]
+    fence: str | None = None  # the opening fence while inside fenced code
+    in_math = False
+    for number, line in enumerate(markdown.split("\n"), start=1):
+        if fence is not None:
+            match = _FENCE.match(line)
+            if match and match.group("fence")[0] == fence[0] and len(match.group("fence")) >= len(fence):
+                if not line.strip().lstrip(fence[0]):
+                    fence = None
+            _append_text(stack[-1], line, number)
+            continue
+        if in_math:
+            in_math = line.count("$$") % 2 == 0
+            _append_text(stack[-1], line, number)
+            continue
+        match = _FENCE.match(line)
+        if match:
+            fence = match.group("fence")
+            _append_text(stack[-1], line, number)
+            continue
+        if line.count("$$") % 2 == 1:
+            in_math = True
+            _append_text(stack[-1], line, number)
+            continue
+        if line.lstrip().startswith(":::"):
+            _directive_line(line, number, stack, src=src, known=known, names=names)
+            continue
+        _append_text(stack[-1], line, number)
+    if len(stack) > 1:
+        block = stack[-1]
+        raise AuthorError(
+            src,
+            block.line,
+            f":::{block.name} block opened here is never closed",
+            "add a line with a bare ::: where the block ends",
+        )
+    return doc
+
+
+def _directive_line(
+    line: str, number: int, stack: list[Block], *, src: str, known: Callable[[str], bool], names: list[str]
+) -> None:
+    if _CLOSER.match(line):
+        if len(stack) == 1:
+            raise AuthorError(
+                src,
+                number,
+                "stray ::: closes no open block",
+                "remove it, or open a block above it with :::name",
+            )
+        stack.pop().end_line = number
+        return
+    match = _OPENER.match(line)
+    if match is None:
+        raise AuthorError(
+            src,
+            number,
+            f"malformed directive line {line.strip()!r}",
+            "a directive line is :::name followed by its title, or a bare ::: to close a block",
+        )
+    name = match.group("name")
+    if not known(name):
+        raise AuthorError(
+            src, number, f"unknown directive :::{name}", f"use one of: {', '.join(names)}"
+        )
+    block = Block(name, match.group("arg") or "", number, match.group("indent"), line)
+    stack[-1].children.append(block)
+    stack.append(block)
+
+
+def _append_text(parent: Block, line: str, number: int) -> None:
+    last = parent.children[-1] if parent.children else None
+    if isinstance(last, Text):
+        last.lines.append(line)
+    else:
+        parent.children.append(Text([line], number))

@@ -1,0 +1,35 @@
+"""`:::progress` — "k / N 卡片已完成" for the page's N cards (cards.js fills k from localStorage)."""
+
+from __future__ import annotations
+
+from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, register
+from llmbook.directives.nodes import Block
+
+__all__ = ["Progress"]
+
+
+@register
+class Progress(Directive):
+    NAME = "progress"
+    ARGUMENT = FORBIDDEN
+    NESTED = ()
+
+    def _total(self, ctx: Context) -> int:
+        return sum(1 for block in ctx.doc.walk() if block.name == "card")
+
+    def validate(self, node: Block, ctx: Context) -> None:
+        for number, line in node.text_lines():
+            if line.strip():
+                raise ctx.error(number, "progress takes no body", "leave the :::progress block empty")
+        if not self._total(ctx):
+            raise ctx.error(node.line, "progress counts cards, but the page has no :::card", "add :::card blocks or remove :::progress")
+
+    def render(self, node: Block, ctx: Context) -> list[str]:
+        total = self._total(ctx)
+        html_text = (
+            f'<div class="llmbook-progress" data-llmbook-progress="{escape(ctx.page_key)}" data-total="{total}">'
+            f'<progress class="llmbook-progress__bar" max="{total}" value="0"></progress>'
+            f'<span class="llmbook-progress__text"><span class="llmbook-progress__done">0</span> / {total} 卡片已完成</span>'
+            "</div>"
+        )
+        return ctx.single(node, html_text)

@@ -1,0 +1,144 @@
+"""`:::quiz` — a multiple-choice question rendered as a widget.
+
+Body: the question (Markdown), options `A.` … (2 to 6, lettered in order), `答案: X`, `解析: …`
+(the explanation may continue on the following lines). Without JavaScript the options are a list and
+the answer with its explanation sits in a closed <details>; quiz.js makes the options buttons with
+per-option feedback. The answer key is kept out of Material's search index (`data-search-exclude`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, register
+from llmbook.directives.nodes import Block
+
+__all__ = ["Quiz", "QuizData", "parse_quiz"]
+
+_OPTION = re.compile(r"^\s*(?P<letter>[A-Z])[.．、]\s*(?P<text>.*)$")
+_ANSWER = re.compile(r"^\s*答案\s*[:：]\s*(?P<letter>.*?)\s*$")
+_EXPLANATION = re.compile(r"^\s*解析\s*[:：]\s*(?P<text>.*)$")
+_LETTERS = "ABCDEF"
+
+
+@dataclass
+class QuizData:
+    question: list[str] = field(default_factory=list)
+    options: list[tuple[str, str, int]] = field(default_factory=list)  # (letter, text, line)
+    answer: str = ""
+    explanation: list[str] = field(default_factory=list)
+
+
+def parse_quiz(node: Block, ctx: Context) -> QuizData:
+    """Split a quiz body into its parts; raise AuthorError when one is missing or wrong."""
+    data = QuizData()
+    answer_line = 0
+    stage = "question"
+    for number, line in node.text_lines():
+        option, answer, explanation = _OPTION.match(line), _ANSWER.match(line), _EXPLANATION.match(line)
+        if answer and stage in ("question", "options"):
+            data.answer, answer_line, stage = answer.group("letter").upper(), number, "answer"
+        elif explanation and stage != "explanation":
+            data.explanation.append(explanation.group("text"))
+            stage = "explanation"
+        elif option and stage in ("question", "options"):
+            _add_option(data, option.group("letter"), option.group("text"), number, ctx)
+            stage = "options"
+        elif stage == "question":
+            data.question.append(line)
+        elif stage == "options" and line.strip():
+            letter, text, first = data.options[-1]
+            data.options[-1] = (letter, f"{text} {line.strip()}", first)
+        elif stage == "explanation":
+            data.explanation.append(line)
+        elif line.strip():
+            raise ctx.error(
+                number,
+                f"quiz line {line.strip()!r} after 答案 is neither 解析 nor part of it",
+                'start the explanation with "解析: …" right after the 答案 line',
+            )
+    _check(node, data, answer_line, ctx)
+    return data
+
+
+def _add_option(data: QuizData, letter: str, text: str, number: int, ctx: Context) -> None:
+    for seen, _, first in data.options:
+        if seen == letter:
+            raise ctx.error(
+                number,
+                f"quiz option {letter} appears twice (lines {first + ctx.line_offset} and {number + ctx.line_offset})",
+                "give every option its own letter: A, B, C, …",
+            )
+    expected = _LETTERS[len(data.options)] if len(data.options) < len(_LETTERS) else None
+    if letter != expected:
+        raise ctx.error(
+            number,
+            f"quiz option {letter} is out of order: expected {expected or 'at most 6 options'}",
+            "letter the options A, B, C, … in order (2 to 6 options)",
+        )
+    data.options.append((letter, text.strip(), number))
+
+
+def _check(node: Block, data: QuizData, answer_line: int, ctx: Context) -> None:
+    if not "".join(data.question).strip():
+        raise ctx.error(node.line, "quiz has no question", "write the question on the lines before option A.")
+    if len(data.options) < 2:
+        raise ctx.error(
+            node.line,
+            f"quiz has {len(data.options)} option(s); it needs 2 to 6",
+            'write each option on its own line: "A. …", "B. …"',
+        )
+    if not answer_line:
+        raise ctx.error(
+            node.line,
+            "quiz has no 答案 line",
+            'add a line "答案: X" after the options, X being the correct option\'s letter',
+        )
+    letters = [letter for letter, _, _ in data.options]
+    if data.answer not in letters:
+        raise ctx.error(
+            answer_line,
+            f"quiz answer {data.answer!r} is not one of its options {', '.join(letters)}",
+            f"write one of {', '.join(letters)} after 答案:",
+        )
+    if not "".join(data.explanation).strip():
+        raise ctx.error(
+            answer_line,
+            "quiz has no 解析 line",
+            'add "解析: …" after the 答案 line, saying why the answer is right',
+        )
+
+
+@register
+class Quiz(Directive):
+    NAME = "quiz"
+    ARGUMENT = FORBIDDEN
+    NESTED = ()
+
+    def validate(self, node: Block, ctx: Context) -> None:
+        parse_quiz(node, ctx)
+
+    def render(self, node: Block, ctx: Context) -> list[str]:
+        data = parse_quiz(node, ctx)
+        quiz_id = f"llmbook-quiz-{ctx.unique()}"
+        head = (
+            f'<div class="admonition question llmbook-quiz" id="{quiz_id}" data-llmbook-quiz'
+            f' data-answer="{escape(data.answer)}"><p class="admonition-title">小测验</p>'
+            '<div class="llmbook-quiz__question">'
+        )
+        options = "".join(
+            f'<li class="llmbook-quiz__option" data-letter="{escape(letter)}">'
+            f'<span class="llmbook-quiz__letter">{escape(letter)}.</span> '
+            f'<span class="llmbook-quiz__text">{ctx.inline(text)}</span></li>'
+            for letter, text, _ in data.options
+        )
+        tail = (
+            f'</div><ol class="llmbook-quiz__options" aria-label="选项">{options}</ol>'
+            '<p class="llmbook-quiz__feedback" role="status" aria-live="polite"></p>'
+            '<details class="llmbook-quiz__answer" data-search-exclude><summary>答案与解析</summary>'
+            f'<p class="llmbook-quiz__key">答案：<strong>{escape(data.answer)}</strong></p>'
+            f'<div class="llmbook-quiz__explanation">{ctx.fragment(chr(10).join(data.explanation))}</div>'
+            "</details></div>"
+        )
+        return ctx.wrap(node, head, tail, data.question)

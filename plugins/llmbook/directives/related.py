@@ -1,0 +1,68 @@
+"""`:::related` — lines `label | item, item, …`; items the site teaches become links, the rest chips."""
+
+from __future__ import annotations
+
+import re
+
+from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, register
+from llmbook.directives.nodes import Block
+
+__all__ = ["Related"]
+
+_ITEM_SPLIT = re.compile(r"\s*[,，、]\s*")
+
+
+@register
+class Related(Directive):
+    NAME = "related"
+    ARGUMENT = FORBIDDEN
+    NESTED = ()
+
+    def rows(self, node: Block, ctx: Context) -> list[tuple[str, list[str]]]:
+        rows = []
+        for number, line in node.text_lines():
+            if not line.strip():
+                continue
+            if "|" not in line:
+                raise ctx.error(
+                    number,
+                    f"related line {line.strip()!r} has no '|'",
+                    'write "label | item, item", e.g. "依赖 | Self-Attention, LayerNorm"',
+                )
+            label, items = line.split("|", 1)
+            names = [item for item in _ITEM_SPLIT.split(items.strip()) if item]
+            if not label.strip() or not names:
+                raise ctx.error(
+                    number,
+                    f"related line {line.strip()!r} needs a label before '|' and items after it",
+                    'write "label | item, item", e.g. "依赖 | Self-Attention, LayerNorm"',
+                )
+            rows.append((label.strip(), names))
+        if not rows:
+            raise ctx.error(node.line, "related block is empty", 'add lines "label | item, item"')
+        return rows
+
+    def validate(self, node: Block, ctx: Context) -> None:
+        self.rows(node, ctx)
+
+    def render(self, node: Block, ctx: Context) -> list[str]:
+        parts = ['<div class="llmbook-related">']
+        for label, names in self.rows(node, ctx):
+            chips = []
+            for name in names:
+                target = ctx.site.lookup(name) if ctx.site is not None else None
+                text = ctx.inline(name)
+                if target is None:
+                    chips.append(f'<span class="llmbook-chip">{text}</span>')
+                else:
+                    href = escape(ctx.site.href(target, ctx.page))
+                    chips.append(
+                        f'<a class="llmbook-chip llmbook-chip--link" href="{href}"'
+                        f' title="{escape(target.title)}">{text}</a>'
+                    )
+            parts.append(
+                f'<div class="llmbook-related__row"><span class="llmbook-related__label">{ctx.inline(label)}</span>'
+                f'<span class="llmbook-related__items">{"".join(chips)}</span></div>'
+            )
+        parts.append("</div>")
+        return ctx.single(node, "".join(parts))

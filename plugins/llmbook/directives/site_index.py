@@ -1,0 +1,120 @@
+"""Pages and headings of the site, so `:::related` items can link to where a topic is taught.
+
+Built from the files in `on_files` (before pages are read); headings come from a light
+Python-Markdown pass with the site's own toc slugify, so anchors match the built pages. The pass
+runs lazily, on the first lookup, so a site without `:::related` pays nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import markdown
+from mkdocs.utils import get_relative_url
+from mkdocs.utils.meta import get_data
+
+__all__ = ["SiteIndex", "Target"]
+
+_DECORATION = re.compile(r"^\d+(?:\.\d+)*\.?\s+|[★☆\s]+$")  # "10.3 RoPE：旋转位置编码 ★" → "RoPE：旋转位置编码"
+_PARTS = re.compile(r"[：:（）()—–/→，,、]|\s-\s|\s[与和]\s")
+
+
+@dataclass(frozen=True)
+class Target:
+    title: str
+    url: str  # site-relative, e.g. "chapters/ch10.html#103-rope"
+
+
+@dataclass
+class SiteIndex:
+    """Lookup of a topic name → the page or heading that teaches it."""
+
+    pages: list[tuple[str, str, str]] = field(default_factory=list)  # (url, abs path, nav title)
+    markdown_extensions: list[Any] = field(default_factory=list)
+    mdx_configs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _names: dict[str, Target] | None = None
+
+    @classmethod
+    def from_files(cls, files: Any, config: Any) -> SiteIndex:
+        titles = _nav_titles(config.get("nav") or [])
+        pages = [
+            (f.url, f.abs_src_path, titles.get(f.src_uri, ""))
+            for f in files.documentation_pages()
+            if f.abs_src_path
+        ]
+        return cls(pages, list(config.get("markdown_extensions") or []), dict(config.get("mdx_configs") or {}))
+
+    @classmethod
+    def from_sources(cls, sources: dict[str, str]) -> SiteIndex:
+        """An index of in-memory pages {url: markdown}, for tests and tools."""
+        index = cls()
+        index._names = {}
+        for url, text in sources.items():
+            index._add_page(url, text, "")
+        return index
+
+    def lookup(self, name: str) -> Target | None:
+        """The page (preferred) or heading whose title, or a part of it, is `name` (case-insensitive)."""
+        if self._names is None:
+            self._names = {}
+            for url, path, nav_title in self.pages:
+                with open(path, encoding="utf-8-sig") as handle:
+                    self._add_page(url, handle.read(), nav_title)
+        return self._names.get(_key(name))
+
+    def href(self, target: Target, page: Any) -> str:
+        """The link from `page` (a mkdocs Page, or None for the site root) to `target`."""
+        return get_relative_url(target.url, page.file.url) if page is not None else target.url
+
+    def _add_page(self, url: str, text: str, nav_title: str) -> None:
+        body, meta = get_data(text)
+        md = markdown.Markdown(extensions=["toc", "attr_list", "pymdownx.superfences"], extension_configs=self._toc())
+        md.convert(body)
+        headings = _flatten(md.toc_tokens)
+        title = nav_title or str(meta.get("title") or "") or next((h["name"] for h in headings if h["level"] == 1), "")
+        assert self._names is not None
+        if title:
+            for key in _variants(title):
+                self._names.setdefault(key, Target(title, url))
+        for heading in headings:
+            for key in _variants(heading["name"]):
+                self._names.setdefault(key, Target(heading["name"], f"{url}#{heading['id']}"))
+
+    def _toc(self) -> dict[str, dict[str, Any]]:
+        toc = {k: v for k, v in self.mdx_configs.get("toc", {}).items() if k in ("slugify", "separator")}
+        return {"toc": toc}
+
+
+def _flatten(tokens: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    found = []
+    for token in tokens:
+        found.append(token)
+        found.extend(_flatten(token["children"]))
+    return found
+
+
+def _variants(title: str) -> set[str]:
+    """A heading is found by its full text and by each of its parts: "RoPE：旋转位置编码" → 3 keys."""
+    core = _DECORATION.sub("", title.strip())
+    keys = {_key(title), _key(core)}
+    keys.update(_key(part) for part in _PARTS.split(core))
+    keys.discard("")
+    return keys
+
+
+def _key(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _nav_titles(nav: list[Any]) -> dict[str, str]:
+    titles: dict[str, str] = {}
+    for item in nav:
+        if isinstance(item, dict):
+            for title, value in item.items():
+                if isinstance(value, str):
+                    titles[value] = str(title)
+                elif isinstance(value, list):
+                    titles.update(_nav_titles(value))
+    return titles

@@ -1,0 +1,19 @@
+"""`:::step TITLE` — one step of a `:::walkthrough` (rendered by it, as a content tab)."""
+
+from __future__ import annotations
+
+from llmbook.directives.base import REQUIRED, Context, Directive, register
+from llmbook.directives.nodes import Block
+
+__all__ = ["Step"]
+
+
+@register
+class Step(Directive):
+    NAME = "step"
+    ARGUMENT = REQUIRED
+    EXAMPLE = ":::step Step 1：Embedding 表"
+    PARENTS = ("walkthrough",)
+
+    def render(self, node: Block, ctx: Context) -> list[str]:
+        return ctx.children(node)

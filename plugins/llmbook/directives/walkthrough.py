@@ -1,0 +1,26 @@
+"""`:::walkthrough TITLE` holding `:::step TITLE` blocks — a worked example, steps as content tabs."""
+
+from __future__ import annotations
+
+from llmbook.directives.base import REQUIRED, Context, Directive, register
+from llmbook.directives.box import box_close, box_open
+from llmbook.directives.nodes import Block
+from llmbook.directives.tabbed import render_tab_set
+from llmbook.directives.tabs import check_only_blocks
+
+__all__ = ["Walkthrough"]
+
+
+@register
+class Walkthrough(Directive):
+    NAME = "walkthrough"
+    ARGUMENT = REQUIRED
+    EXAMPLE = ":::walkthrough 完整走查：同一个 Embedding 表，两个句子"
+    NESTED = ("step",)
+
+    def validate(self, node: Block, ctx: Context) -> None:
+        check_only_blocks(node, "step", ctx)
+
+    def render(self, node: Block, ctx: Context) -> list[str]:
+        opening = box_open("example", ctx.inline(node.arg), collapse=None, extra="llmbook-walkthrough")
+        return ctx.wrap(node, opening, box_close(None), render_tab_set(node, node.blocks("step"), ctx))

@@ -1,0 +1,105 @@
+"""On-disk cache of execution results, one JSON file per page.
+
+The key covers everything that can change a result: the page's code (blocks, their modes and the
+bound expressions, not the written numbers), the seed, the hash of llmkit's source, and the Python,
+torch and matplotlib versions. Writes are atomic (temp file + rename), so two builds at once or a
+crash never leave a half-written entry; an unreadable or foreign entry is treated as missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from importlib import metadata
+from pathlib import Path
+
+from llmbook.execute.collect import PageSource
+from llmbook.execute.figures import Figure
+from llmbook.execute.run import BlockResult, RunResult
+
+__all__ = ["PageCache", "llmkit_hash", "page_key"]
+
+_FORMAT = 1
+
+
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "none"
+
+
+def llmkit_hash() -> str:
+    """Hash of every file of the llmkit package, found without importing it (no torch import)."""
+    from importlib.util import find_spec
+
+    spec = find_spec("llmkit")
+    digest = hashlib.sha256()
+    if spec is None or not spec.submodule_search_locations:
+        return "missing"
+    root = Path(next(iter(spec.submodule_search_locations)))
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def page_key(page: PageSource, *, seed: int, llmkit: str) -> str:
+    parts = {
+        "format": _FORMAT,
+        "src": page.src,
+        "seed": seed,
+        "llmkit": llmkit,
+        "python": sys.version,
+        "torch": _version("torch"),
+        "matplotlib": _version("matplotlib"),
+        "blocks": [[b.index, b.line, b.mode, b.code] for b in page.blocks if b.runs],
+        "bound": [[b.line, b.expr] for b in page.bound],
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+class PageCache:
+    """Results stored under `root`, one file per page, holding the key it was computed for."""
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(root)
+
+    def _path(self, src: str) -> Path:
+        return self.root / (hashlib.sha256(src.encode()).hexdigest()[:24] + ".json")
+
+    def load(self, src: str, key: str) -> RunResult | None:
+        try:
+            data = json.loads(self._path(src).read_text(encoding="utf-8"))
+            if data["key"] != key:
+                return None
+            blocks = {
+                int(pos): BlockResult(b["output"], [Figure(f["svg"], f["alt"]) for f in b["figures"]])
+                for pos, b in data["blocks"].items()
+            }
+            return RunResult(blocks, list(data["values"]))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None  # missing, half-written by a crashed writer, or from another version
+
+    def store(self, src: str, key: str, result: RunResult) -> None:
+        data = {
+            "key": key,
+            "src": src,
+            "blocks": {
+                str(pos): {"output": b.output, "figures": [vars(f) for f in b.figures]}
+                for pos, b in result.blocks.items()
+            },
+            "values": result.values,
+        }
+        self.root.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.root, prefix=".tmp-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(data, handle, ensure_ascii=False)
+            os.replace(tmp, self._path(src))
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise

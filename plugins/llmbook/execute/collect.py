@@ -1,0 +1,190 @@
+"""Collect stage: what a page asks the executor to do, read from the original source.
+
+Plain data out: the page's code blocks (with their mode and exact lines), pytest-codeblocks markers,
+expected outputs and every `[[…]]` binding outside code (math included, since the math stage later
+replaces those by their written value).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from mkdocs.utils.meta import get_data
+
+from llmbook.bindings import BINDING_RE, RawBinding, find_bindings
+from llmbook.errors import AuthorError
+
+__all__ = ["Block", "PageSource", "collect_page", "split_front_matter"]
+
+_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*?)[ \t]*$")
+_MARKER = re.compile(r"^\s*<!--\s*(?P<name>pytest[.-][\w.:-]+(?:\(.*\))?)\s*-->\s*$")
+_INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")
+_PYTHON_LANGS = {"python", "py", "python3"}
+_MODES = {"hidden", "norun"}
+_SKIP_MARKERS = {"pytest.mark.skip", "pytest-codeblocks:skip"}
+_EXPECTED_MARKER = "pytest-codeblocks:expected-output"
+
+
+@dataclass(frozen=True)
+class Block:
+    """One fenced code block. Indexes are 0-based into the page's Markdown; `line` is 1-based in the file."""
+
+    index: int  # index of the opening fence line
+    end: int  # index of the closing fence line (== last line of the page when unclosed)
+    line: int  # file line of the opening fence
+    lang: str
+    info: str  # the info string as written, e.g. "python hidden title='x'"
+    code: str
+    indent: str
+    mode: str  # "run", "hidden", "norun", "skip", "expected" (expected output) or "other"
+    expects: int | None = None  # for a python block: index into `blocks` of its expected output
+
+    @property
+    def code_line(self) -> int:
+        """File line of the first line of code."""
+        return self.line + 1
+
+    @property
+    def runs(self) -> bool:
+        return self.mode in ("run", "hidden")
+
+
+@dataclass
+class PageSource:
+    """Everything the later stages need from one page; `offset` = lines of front matter removed."""
+
+    src: str
+    lines: list[str]
+    offset: int
+    execute: bool
+    blocks: list[Block] = field(default_factory=list)
+    bindings: list[RawBinding] = field(default_factory=list)  # `.line` is the file line
+
+    @property
+    def python_blocks(self) -> list[Block]:
+        return [b for b in self.blocks if b.lang in _PYTHON_LANGS]
+
+    @property
+    def bound(self) -> list[RawBinding]:
+        return [b for b in self.bindings if b.expr is not None]
+
+    def needs_execution(self) -> bool:
+        return self.execute and (any(b.runs for b in self.blocks) or bool(self.bound))
+
+
+def split_front_matter(text: str) -> tuple[dict, str, int]:
+    """(meta, body, offset) exactly as MkDocs splits a page; `offset` counts the removed lines."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    body, meta = get_data(text)
+    return meta, body, text.count("\n") - body.count("\n")
+
+
+def _execute_flag(meta: dict, src: str) -> bool:
+    value = meta.get("execute", True)
+    if isinstance(value, bool):
+        return value
+    raise AuthorError(
+        src, 1, f"front matter `execute: {value}` is not true or false", "write `execute: false`"
+    )
+
+
+def collect_page(markdown: str, *, src: str, meta: dict, offset: int) -> PageSource:
+    """Read blocks, markers and bindings from the Markdown MkDocs hands over (front matter removed)."""
+    lines = markdown.split("\n")
+    page = PageSource(src, lines, offset, _execute_flag(meta, src))
+    marker: tuple[str, int] | None = None
+    i = 0
+    while i < len(lines):
+        text = lines[i]
+        opening = _FENCE_OPEN.match(text)
+        if opening and not (opening.group("fence")[0] == "`" and "`" in opening.group("info")):
+            block, i = _read_block(page, i, opening, marker)
+            page.blocks.append(block)
+            marker = None
+            continue
+        found = _MARKER.match(text)
+        if found:
+            marker = (found.group("name"), offset + i + 1)
+        elif text.strip():
+            marker = None
+            page.bindings.extend(_bindings_on(text, offset + i + 1, src))
+        i += 1
+    _link_expected_outputs(page)
+    return page
+
+
+def _read_block(
+    page: PageSource, start: int, opening: re.Match[str], marker: tuple[str, int] | None
+) -> tuple[Block, int]:
+    fence, indent, info = opening.group("fence"), opening.group("indent"), opening.group("info")
+    close = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+    end = start + 1
+    while end < len(page.lines) and not close.match(page.lines[end]):
+        end += 1
+    body = page.lines[start + 1 : end]
+    code = "\n".join(line[len(indent) :] if line.startswith(indent) else line for line in body)
+    words = info.split()
+    lang = words[0].lstrip(".{").lower() if words else ""
+    line = page.offset + start + 1
+    mode = "other"
+    if lang in _PYTHON_LANGS:
+        modes = [w for w in words[1:] if w in _MODES]
+        mode = modes[0] if len(modes) == 1 else "run"
+        if len(modes) > 1:
+            raise AuthorError(
+                page.src, line, f"python block marked both {' and '.join(modes)}", "keep one mode"
+            )
+    if marker is not None:
+        name, marker_line = marker
+        if name in _SKIP_MARKERS:
+            mode = "skip"
+        elif name == _EXPECTED_MARKER:
+            mode = "expected"
+        else:
+            raise AuthorError(
+                page.src,
+                marker_line,
+                f"unknown marker <!--{name}-->",
+                "use <!--pytest.mark.skip--> or <!--pytest-codeblocks:expected-output-->",
+            )
+    if end >= len(page.lines):
+        raise AuthorError(page.src, line, f"code block opened with {fence} is never closed",
+                          f"close it with a line {fence}")
+    return Block(start, end, line, lang, info, code, indent, mode), end + 1
+
+
+def _link_expected_outputs(page: PageSource) -> None:
+    """Attach each expected-output block to the python block right before it."""
+    for pos, block in enumerate(page.blocks):
+        if block.mode != "expected":
+            continue
+        before = page.blocks[pos - 1] if pos else None
+        if before is None or before.lang not in _PYTHON_LANGS or not before.runs:
+            raise AuthorError(
+                page.src,
+                block.line - 1,
+                "<!--pytest-codeblocks:expected-output--> does not follow a python block that runs",
+                "put the expected output right after the python block whose output it shows",
+            )
+        page.blocks[pos - 1] = replace(before, expects=pos)
+
+
+def _bindings_on(text: str, line: int, src: str) -> list[RawBinding]:
+    """Bindings on a prose line; `[[…]]` inside inline code is shown literally, not bound."""
+    masked = _INLINE_CODE.sub(lambda m: " " * len(m.group(0)), text)
+    if "[[" not in masked:
+        return []
+    try:
+        found = find_bindings(masked, line)
+    except ValueError as error:
+        raise AuthorError(
+            src, line, str(error), "write [[expression = 2.1]] or [[2.1 @ source]]"
+        ) from None
+    return found  # masking only blanks inline code: bodies and offsets are those of `text`
+
+
+def prose_bindings(text: str) -> list[re.Match[str]]:
+    """Bindings still present in a (possibly math-rendered) line, inline code excluded."""
+    masked = _INLINE_CODE.sub(lambda m: " " * len(m.group(0)), text)
+    return [m for m in BINDING_RE.finditer(masked)]

@@ -1,0 +1,93 @@
+"""Figures a block leaves open, as deterministic inline SVG with alt text.
+
+Determinism: `svg.hashsalt` is fixed per figure (page, block, index), the SVG carries no date, and
+glyphs are drawn as paths so the reader needs no font (Chinese labels use Noto Sans CJK SC).
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Iterator
+
+__all__ = ["Figure", "figure_context", "take_figures"]
+
+RC = {
+    "font.family": "sans-serif",
+    "font.sans-serif": ["Noto Sans CJK SC", "DejaVu Sans"],
+    "axes.unicode_minus": False,  # CJK fonts lack U+2212
+    "svg.fonttype": "path",
+    "svg.hashsalt": "llmbook",
+    "figure.dpi": 100,
+    "figure.max_open_warning": 0,
+}
+
+
+@dataclass(frozen=True)
+class Figure:
+    svg: str
+    alt: str
+
+
+@contextmanager
+def figure_context() -> Iterator[None]:
+    """Agg backend and the book's rc settings for one page; nothing leaks to the next page."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+    try:
+        with matplotlib.rc_context(RC):
+            yield
+    finally:
+        plt.close("all")
+
+
+def _alt(fig: object) -> str:
+    label = fig.get_label().strip()
+    if label:
+        return label
+    titles = [ax.get_title().strip() for ax in fig.get_axes()]
+    suptitle = fig._suptitle.get_text().strip() if getattr(fig, "_suptitle", None) else ""
+    return "；".join(t for t in [suptitle, *titles] if t)
+
+
+def take_figures(salt: str) -> list[Figure] | str:
+    """Render and close the open figures; returns an error text if one has no alt text."""
+    if "matplotlib.pyplot" not in __import__("sys").modules:
+        return []
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    figures = []
+    for number in plt.get_fignums():
+        fig = plt.figure(number)
+        alt = _alt(fig)
+        if not alt:
+            plt.close("all")
+            return "a figure has no alt text (no label, no title)"
+        buffer = io.StringIO()
+        with matplotlib.rc_context({"svg.hashsalt": f"{salt}:{number}"}):
+            fig.savefig(buffer, format="svg", metadata={"Date": None})
+        figures.append(Figure(_clean(buffer.getvalue(), alt), alt))
+        plt.close(fig)
+    return figures
+
+
+def _clean(svg: str, alt: str) -> str:
+    """Inline-ready SVG: no XML prolog or doctype, scalable, labelled for screen readers."""
+    svg = svg[svg.index("<svg") :]
+    label = html.escape(alt, quote=True)
+    svg = re.sub(
+        r"<svg ",
+        f'<svg role="img" aria-label="{label}" style="max-width:100%;height:auto" ',
+        svg,
+        count=1,
+    )
+    head_end = svg.index(">") + 1
+    return svg[:head_end] + f"\n <title>{html.escape(alt)}</title>" + svg[head_end:]

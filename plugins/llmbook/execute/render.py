@@ -1,0 +1,138 @@
+"""Render stage: the plan of edits a page gets once its code ran and its numbers were checked.
+
+`Plan.apply` runs after the math stage, on Markdown with the same lines as the original: it puts
+outputs and figures under their fences, drops `python hidden` blocks, labels blocks that did not
+run, turns the bindings left in prose into checked numbers, and notes the page's count at its end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html import escape
+
+from llmbook.bindings import RawBinding
+from llmbook.execute.collect import Block, PageSource, prose_bindings
+from llmbook.execute.numbers import computed_text
+from llmbook.execute.run import RunResult
+from llmbook.stash import Stash
+
+__all__ = ["CheckedNumber", "Plan"]
+
+_NOT_RUN = {
+    "norun": "此代码仅作展示，构建时未运行",
+    "skip": "此代码已标记跳过（pytest.mark.skip），构建时未运行",
+}
+
+
+@dataclass(frozen=True)
+class CheckedNumber:
+    binding: RawBinding
+    value: object  # the computed value (plain numbers)
+    mismatch: str | None  # the full `docs/x.md:LINE: written …` message, or None
+
+
+@dataclass
+class Plan:
+    """What `run_page` found; `apply` writes it into the page."""
+
+    page: PageSource
+    result: RunResult | None = None
+    numbers: list[CheckedNumber] = field(default_factory=list)
+
+    @property
+    def mismatches(self) -> list[str]:
+        return [n.mismatch for n in self.numbers if n.mismatch]
+
+    @property
+    def count(self) -> int:
+        """How many numbers of this page the build checked."""
+        return len(self.numbers)
+
+    def apply(self, markdown: str, *, stash: Stash) -> str:
+        lines = markdown.split("\n")
+        if len(lines) != len(self.page.lines):
+            raise RuntimeError(
+                f"{self.page.src}: a stage changed the line count before the executor's plan "
+                f"was applied ({len(self.page.lines)} -> {len(lines)} lines)"
+            )
+        after: dict[int, list[str]] = {}
+        for pos, block in enumerate(self.page.blocks):
+            self._block(pos, block, lines, after, stash)
+        self._numbers(lines, stash)
+        out: list[str] = []
+        for index, line in enumerate(lines):
+            out.append(line)
+            indent = line[: len(line) - len(line.lstrip())]
+            for token in after.get(index, ()):
+                out.extend(["", indent + token, ""])
+        if self.numbers:
+            note = f"本页 {self.count} 个数字由构建时执行的代码核对。"
+            out.extend(["", stash.put(f'<p class="llmbook-numcount">{note}</p>')])
+        return "\n".join(out)
+
+    def _block(
+        self, pos: int, block: Block, lines: list[str], after: dict[int, list[str]], stash: Stash
+    ) -> None:
+        if block.mode == "hidden":
+            for index in range(block.index, block.end + 1):
+                lines[index] = ""
+            return
+        if block.lang in ("python", "py", "python3"):
+            opening = lines[block.index]
+            stripped = opening.lstrip()
+            fence = stripped[: len(stripped) - len(stripped.lstrip(stripped[0]))]
+            words = [w for w in block.info.split() if w not in ("norun", "hidden")]
+            lines[block.index] = opening[: len(opening) - len(stripped)] + fence + " ".join(words)
+        if block.mode in _NOT_RUN:
+            html = f'<p class="llmbook-norun">{_NOT_RUN[block.mode]}</p>'
+            after.setdefault(block.end, []).append(stash.put(html))
+            return
+        run = self.result.blocks.get(pos) if self.result and block.mode == "run" else None
+        if run is None:
+            return
+        if run.output and block.expects is None:
+            html = (
+                '<div class="llmbook-output"><span class="llmbook-output-label">输出</span>'
+                f"<pre><code>{escape(run.output.rstrip())}</code></pre></div>"
+            )
+            after.setdefault(block.end, []).append(stash.put(html))
+        for figure in run.figures:
+            html = f'<figure class="llmbook-figure">{figure.svg}</figure>'
+            after.setdefault(block.end, []).append(stash.put(html))
+
+    def _numbers(self, lines: list[str], stash: Stash) -> None:
+        pending: dict[tuple[int, str], list[str]] = {}
+        for number in self.numbers:
+            b = number.binding
+            pending.setdefault((b.line, b.body), []).append(_number_html(number))
+        for b in self.page.bindings:
+            if b.source is not None:
+                pending.setdefault((b.line, b.body), []).append(_cited_html(b))
+        for index, text in enumerate(lines):
+            line = self.page.offset + index + 1
+            pieces, last = [], 0
+            for match in prose_bindings(text):  # those in math are gone: the math stage wrote them
+                queue = pending.get((line, match.group("body")))
+                if queue:
+                    pieces += [text[last : match.start()], stash.put(queue.pop(0))]
+                    last = match.end()
+            lines[index] = "".join(pieces) + text[last:]
+
+
+def _number_html(number: CheckedNumber) -> str:
+    b = number.binding
+    if number.mismatch:
+        title = f"与计算不符：{number.mismatch}"
+        cls = "llmbook-num llmbook-num-drift"
+    else:
+        title = f"{b.expr} = {computed_text(number.value)}（构建时计算并核对）"
+        cls = "llmbook-num"
+    return f'<span class="{cls}" title="{escape(title)}">{escape(b.written)}</span>'
+
+
+def _cited_html(b: RawBinding) -> str:
+    return (
+        f'<span class="llmbook-num llmbook-cited" title="{escape("引用值，未经计算：" + b.source)}">'
+        f"{escape(b.written)}</span>"
+        f'<span class="llmbook-source">（{escape(b.source)}）</span>'
+    )

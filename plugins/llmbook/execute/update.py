@@ -1,0 +1,79 @@
+"""`nox -s update_numbers`: rewrite drifted written numbers to the computed ones, print the diff.
+
+    python -m llmbook.execute.update [PATH ...]     (default: every docs/**/*.md)
+
+Each value keeps its written precision and style (decimals, %, e-notation, separators), so an
+intended change (a new llmkit formula, a new preset) is one reviewed command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+from llmbook.config import LLMBookConfig
+from llmbook.execute.executor import Executor
+from llmbook.execute.numbers import parse_written, rewrite
+
+__all__ = ["main", "update_text"]
+
+
+def update_text(text: str, *, src: str, executor: Executor) -> tuple[str, list[str]]:
+    """(new text, problems): every mismatching bound number rewritten in place."""
+    plan = executor.run_page(text, src=src)
+    lines = text.replace("\r\n", "\n").split("\n")
+    problems = []
+    # From the right of each line, so earlier offsets on the same line stay valid.
+    for number in sorted(plan.numbers, key=lambda n: (n.binding.line, n.binding.start), reverse=True):
+        if not number.mismatch:
+            continue
+        b = number.binding
+        try:
+            new = rewrite(parse_written(b.written), number.value)
+        except ValueError as error:
+            problems.append(f"{src}:{b.line}: {error}; edit it by hand")
+            continue
+        cut = b.body.rfind(b.written)
+        body = b.body[:cut] + new + b.body[cut + len(b.written) :]
+        line = lines[b.line - 1]
+        lines[b.line - 1] = line[: b.start] + f"[[{body}]]" + line[b.end :]
+    return "\n".join(lines), problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("paths", nargs="*", default=["docs"], help="pages or folders")
+    args = parser.parse_args(argv)
+    options = LLMBookConfig()
+    options.load_dict({})
+    options.validate()
+    executor = Executor(options, SimpleNamespace(config_file_path=str(Path("mkdocs.yml").resolve())))
+    pages: list[Path] = []
+    for name in args.paths:
+        path = Path(name)
+        pages += sorted(path.rglob("*.md")) if path.is_dir() else [path]
+    changed, problems = 0, []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        src = page.as_posix()
+        new, trouble = update_text(text, src=src, executor=executor)
+        problems += trouble
+        if new != text:
+            changed += 1
+            sys.stdout.writelines(
+                difflib.unified_diff(
+                    text.splitlines(True), new.splitlines(True), f"a/{src}", f"b/{src}"
+                )
+            )
+            page.write_text(new, encoding="utf-8")
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(f"update_numbers: {changed} page(s) rewritten, {len(problems)} left to edit by hand")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

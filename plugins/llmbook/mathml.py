@@ -1,0 +1,151 @@
+"""`$…$` and `$$…$$` → MathML at build time, so a page needs no script and no network for its math.
+
+Runs on the page's Markdown before Python-Markdown sees it: each formula becomes a stash token, the
+MathML itself goes into the page's stash. Code (fenced blocks, inline code spans) is left alone. The
+line count never changes: a display formula of n lines becomes its token padded with empty lines, so
+later stages still report true line numbers.
+
+Inside a formula, a bound number `[[expr = 2.1]]` shows its written value (the executor checks it).
+"""
+
+from __future__ import annotations
+
+import re
+
+from llmbook.bindings import BINDING_RE, parse_body
+from llmbook.errors import AuthorError
+from llmbook.mathfix import FormulaError, latex_to_mathml
+from llmbook.stash import Stash
+
+__all__ = ["render_math"]
+
+# A line's container prefix (indentation, blockquote markers) and a fence opening after it.
+_FENCE = re.compile(r"^(?P<prefix>[ \t]*(?:>[ \t]?)*)(?P<fence>`{3,}|~{3,})")
+_DISPLAY_OPEN = re.compile(r"^(?P<prefix>[ \t]*(?:>[ \t]?)*)\$\$")
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")
+# TeX's own `$…$` rule as Markdown math extensions read it: no space inside the dollars, and a
+# closing `$` not followed by a digit, so "costs $5 or $10" stays prose.
+_INLINE = re.compile(r"(?<![\\$])\$(?![\s$])(?P<tex>(?:\\.|[^$\\])+?)(?<![\s\\])\$(?!\d)")
+_INLINE_DISPLAY = re.compile(r"(?<!\\)\$\$(?P<tex>(?:\\.|[^$\\])+?)\$\$")
+
+
+def render_math(markdown: str, *, src: str, stash: Stash) -> str:
+    """Replace every formula outside code by a stash token holding its MathML; same line count."""
+    lines = markdown.split("\n")
+    out: list[str] = []
+    fence: str | None = None
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        match = _FENCE.match(line)
+        if fence is not None:
+            closing = match and match.group("fence")[0] == fence[0] and len(match.group("fence")) >= len(fence)
+            if closing and not line[match.end() :].strip():
+                fence = None
+            out.append(line)
+            index += 1
+            continue
+        if match:
+            fence = match.group("fence")
+            out.append(line)
+            index += 1
+            continue
+        opening = _DISPLAY_OPEN.match(line)
+        if opening and line.count("$$") == 1:  # `$$ x $$` on one line is handled inline
+            count = _display_block(lines, index, opening.group("prefix"), src=src, stash=stash, out=out)
+            index += count
+            continue
+        out.append(_inline(line, line_no=index + 1, src=src, stash=stash))
+        index += 1
+    assert len(out) == len(lines), "render_math must keep the line count"
+    return "\n".join(out)
+
+
+def _display_block(
+    lines: list[str], start: int, prefix: str, *, src: str, stash: Stash, out: list[str]
+) -> int:
+    """Convert the `$$` block opening at `start`; append its replacement lines, return their count."""
+    body = [lines[start][len(prefix) :].strip()[2:]]
+    end = start
+    while end == start or not body[-1].rstrip().endswith("$$"):
+        end += 1
+        if end >= len(lines):
+            raise AuthorError(
+                src, start + 1, "display math `$$` is never closed",
+                "end the formula with a line `$$`",
+            )
+        body.append(_strip_prefix(lines[end], prefix))
+    tex = "\n".join(body).rstrip()[:-2]
+    html = _convert(tex, display=True, src=src, line=start + 1)
+    token = stash.put(f'<span class="llmbook-math llmbook-math--display">{html}</span>')
+    blank = prefix.rstrip()
+    count = end - start + 1
+    if count >= 3:  # blank lines around: the token stands alone and loses its <p>
+        out.extend([blank, prefix + token] + [blank] * (count - 2))
+    else:
+        out.extend([prefix + token] + [blank] * (count - 1))
+    return count
+
+
+def _strip_prefix(line: str, prefix: str) -> str:
+    if line.startswith(prefix):
+        return line[len(prefix) :]
+    return line.lstrip(" \t>")
+
+
+def _inline(line: str, *, line_no: int, src: str, stash: Stash) -> str:
+    """Convert the formulas of one line, skipping inline code spans."""
+    if "$" not in line:
+        return line
+    pieces, last = [], 0
+    for code in _CODE_SPAN.finditer(line):
+        pieces.append(_inline_math(line[last : code.start()], line_no=line_no, src=src, stash=stash))
+        pieces.append(code.group(0))
+        last = code.end()
+    pieces.append(_inline_math(line[last:], line_no=line_no, src=src, stash=stash))
+    return "".join(pieces)
+
+
+def _inline_math(text: str, *, line_no: int, src: str, stash: Stash) -> str:
+    def display(match: re.Match[str]) -> str:
+        html = _convert(match.group("tex"), display=True, src=src, line=line_no)
+        return stash.put(f'<span class="llmbook-math llmbook-math--display">{html}</span>')
+
+    def inline(match: re.Match[str]) -> str:
+        html = _convert(match.group("tex"), display=False, src=src, line=line_no)
+        return stash.put(f'<span class="llmbook-math">{html}</span>')
+
+    text = _INLINE_DISPLAY.sub(display, text)
+    text = _INLINE.sub(inline, text)
+    return text.replace("\\$", "$")  # `\$` writes a dollar sign
+
+
+def _convert(tex: str, *, display: bool, src: str, line: int) -> str:
+    shown = " ".join(tex.split())
+    try:
+        return latex_to_mathml(_bindings_to_written(tex), display=display)
+    except FormulaError as exc:
+        raise AuthorError(
+            src, line, f"the formula `{shown}` cannot be rendered: {exc}",
+            "fix the LaTeX (balanced braces, \\left with \\right, commands latex2mathml knows)",
+        ) from None
+
+
+def _bindings_to_written(tex: str) -> str:
+    """Each `[[…]]` in a formula becomes its written value, spelled as TeX sets numbers."""
+
+    def written(match: re.Match[str]) -> str:
+        try:
+            value = parse_body(match.group("body"))[0]
+        except ValueError:
+            return match.group(0)  # the executor reports a malformed binding with its line
+        if re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", value):
+            return value.replace(",", "{,}")  # thousands: a comma without the space after it
+        if value.endswith("%"):
+            return value[:-1] + "\\%"
+        exponent = re.fullmatch(r"(-?\d+(?:\.\d+)?)[eE]([+-]?\d+)", value)
+        if exponent:
+            return f"{exponent.group(1)} \\times 10^{{{int(exponent.group(2))}}}"
+        return value
+
+    return BINDING_RE.sub(written, tex)

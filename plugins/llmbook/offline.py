@@ -1,0 +1,158 @@
+"""Post-build check: nothing the site loads by itself comes from outside the site.
+
+A page, stylesheet or script may *link* anywhere (a reader clicks an `<a href>` on purpose), but
+everything fetched to display the page (scripts, styles, images, fonts, frames, preloads, CSS
+`url()` and `@import`, module imports) must be a relative path inside `site/`, so the site works
+from `file://`, from any sub-path of a static host and from an unpacked zip.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+__all__ = ["ExternalLoad", "check_site", "find_external_loads"]
+
+# Anything with a scheme (`https:`, `data:` is fine), protocol-relative `//host`, or a root-absolute
+# `/path` (which points outside the site once it is served from a sub-path or opened from disk).
+_EXTERNAL = re.compile(r"^\s*(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//|/|\\\\)")
+_HARMLESS_SCHEMES = ("data:", "blob:", "about:", "javascript:", "#")
+# Attributes that make the browser fetch something, per element.
+_LOADING_ATTRIBUTES = {
+    "script": ("src",),
+    "img": ("src", "srcset"),
+    "source": ("src", "srcset"),
+    "iframe": ("src",),
+    "frame": ("src",),
+    "embed": ("src",),
+    "object": ("data",),
+    "video": ("src", "poster"),
+    "audio": ("src",),
+    "track": ("src",),
+    "input": ("src",),
+    "image": ("href", "xlink:href"),  # SVG
+    "use": ("href", "xlink:href"),  # SVG
+    "feimage": ("href", "xlink:href"),
+}
+# <link rel=…> kinds that load (a plain `rel="canonical"` or `alternate` does not).
+_LOADING_RELS = {"stylesheet", "preload", "prefetch", "modulepreload", "icon", "shortcut",
+                 "apple-touch-icon", "manifest", "preconnect", "dns-prefetch", "mask-icon"}
+_CSS_URL = re.compile(r"""url\(\s*(['"]?)(?P<url>[^'")]*)\1\s*\)|@import\s+(['"])(?P<imp>[^'"]+)\3""")
+_JS_IMPORT = re.compile(
+    r"""(?:\bimport\s*\(\s*|\bimport\s+(?:[\w*{}\s,]+\s+from\s+)?|\bimportScripts\s*\(\s*)(['"`])(?P<url>[^'"`]+)\1"""
+)
+
+
+@dataclass(frozen=True)
+class ExternalLoad:
+    """One resource a built file loads from outside the site."""
+
+    file: str  # relative to site/
+    url: str
+    how: str  # e.g. `<script src>`, `CSS url()`
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.how} {self.url}"
+
+
+def _external(url: str, *, root_absolute_ok: bool = False) -> bool:
+    url = url.strip()
+    if not url or url.lower().startswith(_HARMLESS_SCHEMES) or not _EXTERNAL.match(url):
+        return False
+    return not (root_absolute_ok and url.startswith("/") and not url.startswith("//"))
+
+
+class _PageScanner(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str, str]] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        for name in _LOADING_ATTRIBUTES.get(tag, ()):
+            for url in _urls(values.get(name, ""), srcset=name == "srcset"):
+                self.found.append((url, f"<{tag} {name}>"))
+        if tag == "link":
+            rels = set(values.get("rel", "").lower().split())
+            if rels & _LOADING_RELS and values.get("href"):
+                self.found.append((values["href"], f"<link rel={values['rel']}>"))
+        if "style" in values:
+            self._css(values["style"], f"<{tag} style>")
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_style = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_style:
+            self._css(data, "<style>")
+
+    def _css(self, text: str, how: str) -> None:
+        for url, kind in _css_urls(text):
+            self.found.append((url, f"{how} {kind}"))
+
+
+def _urls(value: str, *, srcset: bool) -> list[str]:
+    if not srcset:
+        return [value] if value else []
+    return [part.split()[0] for part in value.split(",") if part.strip()]
+
+
+def _css_urls(text: str) -> list[tuple[str, str]]:
+    found = []
+    for match in _CSS_URL.finditer(text):
+        if match.group("url") is not None:
+            found.append((match.group("url"), "CSS url()"))
+        else:
+            found.append((match.group("imp"), "CSS @import"))
+    return found
+
+
+def find_external_loads(site_dir: str | os.PathLike[str]) -> list[ExternalLoad]:
+    """Every resource that a page, stylesheet or script of `site_dir` loads from outside it."""
+    root = Path(site_dir)
+    loads: list[ExternalLoad] = []
+    for path in sorted(root.rglob("*")):
+        suffix = path.suffix.lower()
+        if suffix not in {".html", ".htm", ".css", ".js", ".mjs", ".svg"} or not path.is_file():
+            continue
+        rel = path.relative_to(root).as_posix()
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if suffix in {".html", ".htm", ".svg"}:
+            scanner = _PageScanner()
+            scanner.feed(text)
+            scanner.close()
+            candidates = scanner.found
+        elif suffix == ".css":
+            candidates = _css_urls(text)
+        else:
+            candidates = [(m.group("url"), "script import") for m in _JS_IMPORT.finditer(text)]
+        # MkDocs writes 404.html with root-absolute URLs on purpose: a host serves it for any
+        # missing path, at any depth. It is never opened from disk.
+        lenient = rel == "404.html"
+        loads.extend(
+            ExternalLoad(rel, url, how)
+            for url, how in candidates
+            if _external(url, root_absolute_ok=lenient)
+        )
+    return loads
+
+
+def check_site(site_dir: str | os.PathLike[str]) -> None:
+    """Fail the build (PluginError) when anything in `site_dir` loads a resource from outside it."""
+    loads = find_external_loads(site_dir)
+    if loads:
+        listing = "\n".join(f"  {load}" for load in loads[:50])
+        more = f"\n  … and {len(loads) - 50} more" if len(loads) > 50 else ""
+        raise PluginError(
+            f"The site loads {len(loads)} resource(s) from outside site/, so it would not work "
+            f"offline or from a sub-path:\n{listing}{more}\n"
+            "Fix: ship the file under plugins/llmbook/assets/ (or docs/) and refer to it by a "
+            "relative path; only <a href> links may point outside the site."
+        )

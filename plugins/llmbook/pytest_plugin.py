@@ -1,0 +1,80 @@
+"""pytest runs the book's pages through the build's own executor, so the two cannot disagree.
+
+Every `docs/**/*.md` page with Python blocks or bound numbers becomes one test (its blocks share one
+namespace, as in the build). A failure reads like the build's: `docs/…/page.md:LINE: …`.
+Registered through the `pytest11` entry point; `-p no:llmbook` switches it off.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+__all__ = ["MarkdownPage", "PageItem"]
+
+_KEY = pytest.StashKey[Any]()
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.suffix != ".md":
+        return None
+    try:
+        relative = file_path.relative_to(parent.config.rootpath)
+    except ValueError:
+        return None
+    if not relative.parts or relative.parts[0] != "docs":
+        return None
+    text = file_path.read_text(encoding="utf-8-sig")
+    if "```python" not in text and "[[" not in text:
+        return None
+    return MarkdownPage.from_parent(parent, path=file_path)
+
+
+def _executor(config: pytest.Config) -> Any:
+    """One executor per test session, configured as the build's defaults (env switches apply)."""
+    if _KEY not in config.stash:
+        from llmbook.config import LLMBookConfig
+        from llmbook.execute import Executor
+
+        options = LLMBookConfig()
+        options.load_dict({})
+        options.validate()
+        site = SimpleNamespace(config_file_path=str(config.rootpath / "mkdocs.yml"))
+        config.stash[_KEY] = Executor(options, site)
+    return config.stash[_KEY]
+
+
+class MarkdownPage(pytest.File):
+    """A docs page; it holds one item that runs the whole page."""
+
+    def collect(self) -> list[pytest.Item]:
+        return [PageItem.from_parent(self, name="execute")]
+
+
+class PageItem(pytest.Item):
+    """Runs one page and checks all of its bound numbers."""
+
+    def runtest(self) -> None:
+        from llmbook.execute import DriftError
+
+        src = os.path.relpath(self.path, self.config.rootpath).replace(os.sep, "/")
+        text = self.path.read_text(encoding="utf-8-sig")
+        plan = _executor(self.config).run_page(text, src=src)
+        if not plan.page.execute:
+            pytest.skip(f"{src}: `execute: false` in its front matter")
+        if plan.mismatches:
+            raise DriftError(plan.mismatches)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        from mkdocs.exceptions import PluginError
+
+        if isinstance(excinfo.value, PluginError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.path.name}: executed page"

@@ -1,0 +1,124 @@
+"""Browser harness: the built site opened from file:// in Debian's headless Chromium (playwright).
+
+Fixtures for every browser test:
+  site_dir     the project's site, built once per test session (execution cache off)
+  open_page    open_page("chapters/x.html", dark=False, site=None) -> playwright Page loaded from
+               file://; every request is recorded (`page.llmbook_requests`) and any request that
+               leaves file:// is blocked and fails the test
+  screenshot   screenshot(page, "name") -> Path under artifacts/screenshots/ (git-ignored)
+  build_temp_site  build_temp_site({"a.md": text, ...}) -> site dir of a small site on the
+               project's mkdocs.yml (for tests that need pages the book does not have yet)
+
+Every test here is marked `browser`; all skip only when /usr/bin/chromium is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, Route, sync_playwright
+
+from sitebuild import ROOT, build_project_site, build_site
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+            if not CHROMIUM.exists():
+                item.add_marker(pytest.mark.skip(reason=f"{CHROMIUM} is missing (apt-get install chromium)"))
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's site, built once per session into a temporary directory."""
+    return build_project_site(tmp_path_factory.mktemp("project") / "site")
+
+
+@pytest.fixture(scope="session")
+def build_temp_site(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
+    def build(pages: dict[str, str], **kwargs: object) -> Path:
+        return build_site(tmp_path_factory.mktemp("temp-site"), pages, **kwargs)  # type: ignore[arg-type]
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    # Debian's chromium, never `playwright install`.
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def open_page(browser: Browser, site_dir_for_pages: Callable[[], Path]) -> Iterator[Callable[..., Page]]:
+    """Open a page of the site from file://; fail the test if any request leaves file://."""
+    contexts = []
+    leaks: list[str] = []
+
+    def open_(rel_path: str, dark: bool = False, site: Path | None = None) -> Page:
+        root = site if site is not None else site_dir_for_pages()
+        context = browser.new_context(
+            color_scheme="dark" if dark else "light", viewport={"width": 1280, "height": 900}
+        )
+        contexts.append(context)
+
+        def guard(route: Route) -> None:
+            url = route.request.url
+            if url.startswith(("file:", "data:", "blob:", "about:")):
+                route.continue_()
+            else:
+                leaks.append(url)
+                route.abort()
+
+        context.route("**/*", guard)
+        page = context.new_page()
+        page.llmbook_requests = []  # type: ignore[attr-defined]
+        page.llmbook_errors = []  # type: ignore[attr-defined]
+        page.on("request", lambda request: page.llmbook_requests.append(request.url))
+        page.on("pageerror", lambda error: page.llmbook_errors.append(str(error)))
+        page.goto((root / rel_path).as_uri())
+        page.wait_for_load_state("load")
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+    if leaks:
+        pytest.fail("requests left file://:\n" + "\n".join(sorted(set(leaks))))
+
+
+@pytest.fixture
+def site_dir_for_pages(request: pytest.FixtureRequest) -> Callable[[], Path]:
+    # Lazy, so a test that only opens pages of a temporary site never builds the whole book.
+    return lambda: request.getfixturevalue("site_dir")
+
+
+@pytest.fixture
+def screenshot() -> Callable[..., Path]:
+    def take(page: Page, name: str, *, full_page: bool = True) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return take
