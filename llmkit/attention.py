@@ -78,9 +78,12 @@ class Attention(nn.Module):
         self.rope = rope
 
     def forward(self, x: Tensor, positions: Tensor, cache=None, return_weights: bool = False, *,
-                cos_sin: tuple[Tensor, Tensor] | None = None, check: bool = True):
+                cos_sin: tuple[Tensor, Tensor] | None = None, mask: Tensor | None = None,
+                check: bool = True):
         """x [B, S, hidden], positions [S] (int64, x's device). Returns out [B, S, hidden], plus
-        weights [B, H, S, T] when return_weights. `cache` is a StaticKVCache or ConcatKVCache."""
+        weights [B, H, S, T] when return_weights. `cache` is a StaticKVCache or ConcatKVCache.
+        cos_sin and mask, when given, are the ones this call would compute (the model computes
+        them once for all layers)."""
         B, S, _ = x.shape
         q = self.q_proj(x).view(B, S, self.num_heads, self.head_dim).transpose(1, 2)  # [B, H, S, D]
         k = self.k_proj(x).view(B, S, self.num_kv_heads, self.head_dim).transpose(1, 2)  # [B, H_kv, S, D]
@@ -88,10 +91,10 @@ class Attention(nn.Module):
         cos, sin = cos_sin if cos_sin is not None else self.rope(positions, check=check)
         q = apply_rope(q, cos, sin, self.rope.interleaved)  # RoPE touches Q and K only, never V
         k = apply_rope(k, cos, sin, self.rope.interleaved)
-        mask = None
         if cache is not None:
             k, v = cache.update(self.layer_idx, positions, k, v, check=check)  # [B, H_kv, T, D]
-            mask = cache.mask(positions, k.shape[2])
+            if mask is None:
+                mask = cache.mask(positions, k.shape[2])
         if return_weights:
             if mask is None and S > 1:
                 mask = causal_mask(S, k.shape[2], device=x.device)

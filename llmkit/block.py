@@ -29,10 +29,11 @@ class TransformerBlock(nn.Module):
         self.ffn = make_ffn(config.ffn_type, config.hidden_size, config.intermediate_size)
 
     def forward(self, x: Tensor, positions: Tensor, cache=None, *,
-                cos_sin: tuple[Tensor, Tensor] | None = None, check: bool = True) -> Tensor:
+                cos_sin: tuple[Tensor, Tensor] | None = None, mask: Tensor | None = None,
+                check: bool = True) -> Tensor:
         """x [B, S, hidden] -> [B, S, hidden]."""
         if self.pre_norm:
-            h = x + self.attn(self.attn_norm(x), positions, cache, cos_sin=cos_sin, check=check)
+            h = x + self.attn(self.attn_norm(x), positions, cache, cos_sin=cos_sin, mask=mask, check=check)
             return h + self.ffn(self.ffn_norm(h))
-        h = self.attn_norm(x + self.attn(x, positions, cache, cos_sin=cos_sin, check=check))
+        h = self.attn_norm(x + self.attn(x, positions, cache, cos_sin=cos_sin, mask=mask, check=check))
         return self.ffn_norm(h + self.ffn(h))

@@ -52,13 +52,15 @@ class Transformer(nn.Module):
             start = positions or 0
             positions = torch.arange(start, start + S, device=input_ids.device)
         cos_sin = self.rope(positions, check=check)  # looked up once, shared by every layer
-        layer_check = check
-        if check and isinstance(cache, StaticKVCache):
-            cache.check(positions)
-            layer_check = False
+        layer_check, mask = check, None
+        if isinstance(cache, StaticKVCache):
+            if check:
+                cache.check(positions)
+                layer_check = False
+            mask = cache.mask(positions, cache.max_len)  # [S, max_len], the same for every layer
         x = self.embed(input_ids)  # [B, S, hidden]
         for layer in self.layers:
-            x = layer(x, positions, cache, cos_sin=cos_sin, check=layer_check)
+            x = layer(x, positions, cache, cos_sin=cos_sin, mask=mask, check=layer_check)
         if last_only:
             x = x[:, -1:]
         return self.lm_head(self.norm(x))

@@ -41,7 +41,9 @@ def rotate_interleaved(x: Tensor) -> Tensor:
 def apply_rope(x: Tensor, cos: Tensor, sin: Tensor, interleaved: bool = False) -> Tensor:
     """x * cos + rotate(x) * sin; x [B, H, S, D], cos/sin [S, D] (cast to x's dtype, as HF does)."""
     rotated = rotate_interleaved(x) if interleaved else rotate_half(x)
-    return x * cos.to(x.dtype) + rotated * sin.to(x.dtype)
+    if cos.dtype != x.dtype:
+        cos, sin = cos.to(x.dtype), sin.to(x.dtype)
+    return x * cos + rotated * sin
 
 
 def check_positions(positions: Tensor, limit: int, what: str) -> None:

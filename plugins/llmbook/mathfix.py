@@ -155,11 +155,11 @@ def _math_letters(text: str, variant: str) -> str:
 def _fix_limits(element: ET.Element) -> None:
     """`\\sum_i` in display style: the index under the sign, as TeX sets it."""
     scripted = {"msub": "munder", "msup": "mover", "msubsup": "munderover"}
-    if element.tag not in scripted or len(element) < 2:
+    if element.tag not in {*scripted, *scripted.values()} or len(element) < 2:
         return
     base = element[0]
     if base.tag == "mo" and (base.text or "") in _BIG_OPERATORS:
-        element.tag = scripted[element.tag]
+        element.tag = scripted.get(element.tag, element.tag)
         base.set("movablelimits", "true")
 
 

@@ -71,7 +71,7 @@ def _display_block(
         end += 1
         if end >= len(lines):
             raise AuthorError(
-                src, start + 1, "display math `$$` is never closed",
+                src, start + 1, "display math `$$` is never closed.",
                 "end the formula with a line `$$`",
             )
         body.append(_strip_prefix(lines[end], prefix))
@@ -126,7 +126,7 @@ def _convert(tex: str, *, display: bool, src: str, line: int) -> str:
         return latex_to_mathml(_bindings_to_written(tex), display=display)
     except FormulaError as exc:
         raise AuthorError(
-            src, line, f"the formula `{shown}` cannot be rendered: {exc}",
+            src, line, f"the formula `{shown}` cannot be rendered: {exc}.",
             "fix the LaTeX (balanced braces, \\left with \\right, commands latex2mathml knows)",
         ) from None
 

@@ -13,9 +13,46 @@ from pathlib import Path
 
 import yaml
 
-__all__ = ["ROOT", "build_project_site", "build_site"]
+__all__ = ["FIXTURE_NAV", "FIXTURE_PAGES", "ROOT", "build_project_site", "build_site"]
 
 ROOT = Path(__file__).resolve().parents[2]
+SEED = ROOT / "tests" / "site" / "data" / "seed_000.md"
+
+
+def _seed_math() -> str:
+    """Every display formula of the seed chapter, and its lines with inline math, as plain Markdown."""
+    lines, out, inside = SEED.read_text(encoding="utf-8").split("\n"), [], False
+    for line in lines:
+        if line.strip() == "$$":
+            inside = not inside
+            out.append(line)
+            if not inside:
+                out.append("")
+        elif inside or ("$" in line and not line.startswith("|")):
+            out.append(line + ("" if inside else "\n"))
+    return "\n".join(out)
+
+
+# A small book for tests that must not depend on the chapters being written: Chinese prose for
+# search (terms in mid-sentence), nested folders for relative links, and the seed's formulas.
+FIXTURE_PAGES = {
+    "index.md": "# 测试首页\n\n这是一本测试用的小书，见[归一化](chapters/norm.md)与[注意力](chapters/attention.md)。\n",
+    "chapters/norm.md": (
+        "# RMSNorm\n\n## 只算均方根\n\nRMSNorm 只除以均方根而不减均值，比 LayerNorm 少一次归约。\n\n"
+        "$$\n\\text{RMS}(x) = \\sqrt{\\frac{1}{d}\\sum_i x_i^2}\n$$\n\n"
+        "## 前置归一化\n\n现代模型几乎都用前置归一化，训练更稳定。\n"
+    ),
+    "chapters/attention.md": (
+        "# 分组查询注意力\n\n多个查询头共享一组键值缓存，这就是分组查询注意力（GQA）。"
+        "它介于多头注意力和多查询注意力之间。\n\n"
+        "$$\n\\text{MHA}: H_{kv} = H_q, \\qquad \\text{GQA}: H_{kv} = H_q / g\n$$\n"
+    ),
+    "chapters/math.md": "# 公式\n\n" + _seed_math(),
+}
+FIXTURE_NAV = [
+    {"首页": "index.md"},
+    {"章节": [{"归一化": "chapters/norm.md"}, {"注意力": "chapters/attention.md"}, {"公式": "chapters/math.md"}]},
+]
 
 
 def _run_mkdocs(config_file: Path, site_dir: Path) -> None:

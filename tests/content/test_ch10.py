@@ -14,7 +14,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from llmbook.bindings import find_bindings
 from llmbook.execute.numbers import check, parse_written
 
@@ -33,8 +32,19 @@ SEED_SHAPEFLOWS = [
     "x [B, S, d] × W₃ [d, d_ff] → [B, S, d_ff]（内容）",
     "门 ⊙ 内容 → [B, S, d_ff] × W₂ [d_ff, d] → [B, S, d]",
 ]
-SEED_DIRECTIVES = {"unfold", "shapeflow", "warning", "demo", "fold", "interview", "answer", "math",
-                   "key", "quiz", "related"}
+SEED_DIRECTIVES = {
+    "unfold",
+    "shapeflow",
+    "warning",
+    "demo",
+    "fold",
+    "interview",
+    "answer",
+    "math",
+    "key",
+    "quiz",
+    "related",
+}
 
 
 def _outside_fences() -> list[tuple[int, str]]:
@@ -89,7 +99,9 @@ def test_every_seed_directive_kind_is_used_and_six_quizzes_are_complete():
     for body in quizzes:
         options = re.findall(r"^([A-D])\. ", body, flags=re.M)
         assert options == ["A", "B", "C", "D"]
-        assert re.search(r"^答案: [A-D]$", body, flags=re.M) and re.search(r"^解析: .+", body, flags=re.M)
+        assert re.search(r"^答案: [A-D]$", body, flags=re.M) and re.search(
+            r"^解析: .+", body, flags=re.M
+        )
 
 
 def test_bindings_are_many_well_formed_and_pipe_free():
@@ -183,7 +195,11 @@ def test_written_value_matches_an_independent_reference(expr, reference):
 def test_the_seeds_rounding_errors_are_not_on_the_page():
     # The seed wrote 1.460 (RMSNorm), 1.227/0.982/1.178 (SwiGLU chain); exact values differ.
     assert _written("rms_out").endswith("1.461]")
-    assert (_written("gate_s"), _written("hidden_s"), _written("out_s")) == ("1.226", "0.981", "1.177")
+    assert (_written("gate_s"), _written("hidden_s"), _written("out_s")) == (
+        "1.226",
+        "0.981",
+        "1.177",
+    )
 
 
 def _visible_blocks() -> list[tuple[int, str]]:
@@ -200,7 +216,9 @@ def _visible_blocks() -> list[tuple[int, str]]:
     return blocks
 
 
-@pytest.mark.parametrize(("start", "code"), _visible_blocks(), ids=lambda v: str(v) if isinstance(v, int) else "")
+@pytest.mark.parametrize(
+    ("start", "code"), _visible_blocks(), ids=lambda v: str(v) if isinstance(v, int) else ""
+)
 def test_every_shown_block_runs_on_its_own(start, code, monkeypatch):
     """A reader can copy any shown block into a fresh interpreter: imports included, no hidden state."""
     from llmbook.execute.figures import figure_context  # the build's matplotlib settings (CJK font)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from conftest import IDS, json_blocks, parse_svg
+from demo_helpers import IDS, json_blocks, parse_svg
 
 from llmbook.demos import get_demo, known_ids
 from llmbook.demos.svg import json_script

@@ -7,7 +7,7 @@ import math
 import pytest
 import torch
 import torch.nn.functional as F
-from conftest import unescape_text
+from demo_helpers import unescape_text
 
 import llmkit
 from llmbook.demos import kv_cache, mha_gqa, pre_post_norm

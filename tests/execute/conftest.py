@@ -9,7 +9,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-
 from llmbook.config import LLMBookConfig
 from llmbook.execute import Executor, Plan
 from llmbook.stash import Stash
@@ -17,7 +16,7 @@ from llmbook.stash import Stash
 pytest_plugins = ["pytester"]
 
 HERE = Path(__file__).parent
-SEED_000 = HERE / "data" / "seed_000.md"
+SEED_000 = HERE / "data" / "seed_000.txt"
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-
 from llmbook.errors import AuthorError
 from llmbook.execute.collect import collect_page, split_front_matter
 
@@ -94,13 +93,19 @@ def test_malformed_binding_names_its_line() -> None:
 
 
 def test_unclosed_fence_and_unknown_marker() -> None:
-    with pytest.raises(AuthorError, match=r"^docs/p.md:2: code block opened with ``` is never closed"):
+    with pytest.raises(
+        AuthorError, match=r"^docs/p.md:2: code block opened with ``` is never closed"
+    ):
         collect_page("a\n```python\nx = 1\n", src="docs/p.md", meta={}, offset=0)
     with pytest.raises(AuthorError, match=r"^docs/p.md:1: unknown marker <!--pytest.mark.xfail-->"):
-        collect_page("<!--pytest.mark.xfail-->\n```python\nx\n```\n", src="docs/p.md", meta={}, offset=0)
+        collect_page(
+            "<!--pytest.mark.xfail-->\n```python\nx\n```\n", src="docs/p.md", meta={}, offset=0
+        )
 
 
 def test_expected_output_needs_a_python_block() -> None:
     text = "<!--pytest-codeblocks:expected-output-->\n```\n1\n```\n"
-    with pytest.raises(AuthorError, match=r"^docs/p.md:1: <!--pytest-codeblocks:expected-output-->"):
+    with pytest.raises(
+        AuthorError, match=r"^docs/p.md:1: <!--pytest-codeblocks:expected-output-->"
+    ):
         collect_page(text, src="docs/p.md", meta={}, offset=0)

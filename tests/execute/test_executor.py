@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from llmbook.errors import AuthorError
+from llmbook.execute import DriftError
 
 import llmkit
 import llmkit.calc
-from llmbook.errors import AuthorError
-from llmbook.execute import DriftError
 
 from .conftest import SEED_000
 
@@ -36,7 +36,10 @@ def test_correct_page_checks_every_number(make_executor) -> None:
     plan = executor.run_page(KV_PAGE, src="docs/chapters/kv.md")
     assert plan.count == 4 and plan.mismatches == []
     assert [n.value for n in plan.numbers] == [
-        2.147483648, 2.147483648 * 8, 2147483648, 2.147483648,
+        2.147483648,
+        2.147483648 * 8,
+        2147483648,
+        2.147483648,
     ]
     executor.finish()  # nothing drifted: no error
     assert executor.counts == {"docs/chapters/kv.md": 4}
@@ -44,9 +47,12 @@ def test_correct_page_checks_every_number(make_executor) -> None:
 
 def test_one_digit_changed_fails_with_the_exact_message(make_executor) -> None:
     executor = make_executor(cache=False)
-    plan = executor.run_page(KV_PAGE.replace("[[kv_gb = 2.1]] GB", "[[kv_gb = 2.2]] GB"),
-                             src="docs/chapters/x.md")
-    assert plan.mismatches == ["docs/chapters/x.md:7: written 2.2, computed 2.1474836 (rounds to 2.1)"]
+    plan = executor.run_page(
+        KV_PAGE.replace("[[kv_gb = 2.1]] GB", "[[kv_gb = 2.2]] GB"), src="docs/chapters/x.md"
+    )
+    assert plan.mismatches == [
+        "docs/chapters/x.md:7: written 2.2, computed 2.1474836 (rounds to 2.1)"
+    ]
     with pytest.raises(DriftError) as error:
         executor.finish()
     assert str(error.value).split("\n") == [
@@ -59,7 +65,9 @@ def test_one_digit_changed_fails_with_the_exact_message(make_executor) -> None:
 
 def test_all_mismatches_of_a_build_are_reported(make_executor) -> None:
     executor = make_executor(cache=False)
-    drifted = KV_PAGE.replace("= 17]]", "= 18]]").replace("\\approx [[kv_gb = 2.1]]", "\\approx [[kv_gb = 2.0]]")
+    drifted = KV_PAGE.replace("= 17]]", "= 18]]").replace(
+        "\\approx [[kv_gb = 2.1]]", "\\approx [[kv_gb = 2.0]]"
+    )
     executor.run_page(drifted, src="docs/a.md")
     executor.run_page(KV_PAGE.replace("2,147,483,648", "2,147,483,646"), src="docs/b.md")
     with pytest.raises(DriftError) as error:
@@ -73,7 +81,9 @@ def test_all_mismatches_of_a_build_are_reported(make_executor) -> None:
 
 def test_a_changed_llmkit_calculator_fails_the_page(make_executor, monkeypatch) -> None:
     def wrong(num_layers, num_kv_heads, head_dim, seq_len, bytes_per_elem=2, batch_size=1):
-        return num_layers * num_kv_heads * head_dim * seq_len * bytes_per_elem * batch_size  # no K+V
+        return (
+            num_layers * num_kv_heads * head_dim * seq_len * bytes_per_elem * batch_size
+        )  # no K+V
 
     monkeypatch.setattr(llmkit, "kv_cache_bytes", wrong)
     monkeypatch.setattr(llmkit.calc, "kv_cache_bytes", wrong)
@@ -123,7 +133,9 @@ def test_vector_of_the_wrong_length_is_reported(run_md) -> None:
 
 
 def test_expected_output_is_checked(run_md) -> None:
-    page = "```python\nprint(1 + 1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n```\n{}\n```\n"
+    page = (
+        "```python\nprint(1 + 1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n```\n{}\n```\n"
+    )
     run_md(page.format("2"))  # matches: no error
     with pytest.raises(AuthorError) as error:
         run_md(page.format("3"))
@@ -192,7 +204,9 @@ def test_corrupt_cache_entry_is_ignored_and_rebuilt(make_executor, tmp_path: Pat
 
 def test_a_failing_page_writes_nothing_to_the_cache(make_executor, tmp_path: Path) -> None:
     with pytest.raises(AuthorError):
-        make_executor().run_page("```python\nx = 1\n```\n\n```python\n1 / 0\n```\n", src="docs/p.md")
+        make_executor().run_page(
+            "```python\nx = 1\n```\n\n```python\n1 / 0\n```\n", src="docs/p.md"
+        )
     assert not list(tmp_path.rglob("*.json"))
 
 

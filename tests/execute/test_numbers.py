@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-
 from llmbook.execute.numbers import check, parse_written, rewrite, to_plain
 
 
@@ -40,7 +39,11 @@ def test_matches_at_written_precision(written: str, computed: object) -> None:
         ("2.2", 2.147483648, "written 2.2, computed 2.1474836 (rounds to 2.1)"),
         ("2.1", 2.15, "written 2.1, computed 2.15 (rounds to 2.2)"),
         ("10", 10.5, "written 10, computed 10.5 (rounds to 11)"),
-        ("2,147,483,647", 2**31, "written 2,147,483,647, computed 2147483648 (rounds to 2,147,483,648)"),
+        (
+            "2,147,483,647",
+            2**31,
+            "written 2,147,483,647, computed 2147483648 (rounds to 2,147,483,648)",
+        ),
         ("75%", 0.755, "written 75%, computed 0.755 (rounds to 76%)"),
         ("2.3e-10", 2.35e-10, "written 2.3e-10, computed 2.35e-10 (rounds to 2.4e-10)"),
         ("9.9e3", 9960, "written 9.9e3, computed 9960 (rounds to 1.0e4)"),
@@ -59,7 +62,9 @@ def test_mismatch_messages(written: str, computed: object, message: str) -> None
     assert check(parse_written(written), computed) == message
 
 
-@pytest.mark.parametrize("written", ["abc", "2.1 GB", "1,23", "1e3%", "[]", "[1, x]", "1,000e3", ""])
+@pytest.mark.parametrize(
+    "written", ["abc", "2.1 GB", "1,23", "1e3%", "[]", "[1, x]", "1,000e3", ""]
+)
 def test_not_a_number(written: str) -> None:
     with pytest.raises(ValueError):
         parse_written(written)

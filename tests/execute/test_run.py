@@ -8,7 +8,6 @@ import re
 import numpy as np
 import pytest
 import torch
-
 from llmbook.errors import AuthorError
 
 

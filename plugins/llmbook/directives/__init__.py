@@ -55,7 +55,12 @@ __all__ = [
 
 
 def _parse(markdown: str, ctx_src: str) -> Document:
-    return parse_tree(markdown, src=ctx_src, known=lambda name: get_directive(name) is not None, names=known_names())
+    return parse_tree(
+        markdown,
+        src=ctx_src,
+        known=lambda name: get_directive(name) is not None,
+        names=known_names(),
+    )
 
 
 def check_tree(ctx: Context, parent: Block | None = None) -> None:

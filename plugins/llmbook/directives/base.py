@@ -44,7 +44,11 @@ class Directive:
         """The rules every directive shares (argument, placement, children), then `validate`."""
         example = self.EXAMPLE or f":::{self.NAME} 标题"
         if self.ARGUMENT == REQUIRED and not node.arg:
-            raise ctx.error(node.line, f":::{self.NAME} needs a title", f'write it after the name, e.g. "{example}"')
+            raise ctx.error(
+                node.line,
+                f":::{self.NAME} needs a title",
+                f'write it after the name, e.g. "{example}"',
+            )
         if self.ARGUMENT == FORBIDDEN and node.arg:
             raise ctx.error(
                 node.line,
@@ -53,7 +57,11 @@ class Directive:
             )
         if self.PARENTS is not None and parent.name not in self.PARENTS:
             places = " or ".join(f":::{p}" for p in self.PARENTS)
-            raise ctx.error(node.line, f":::{self.NAME} belongs inside {places}", f"move it into a {places} block")
+            raise ctx.error(
+                node.line,
+                f":::{self.NAME} belongs inside {places}",
+                f"move it into a {places} block",
+            )
         for child in node.blocks():
             if self.NESTED is not None and child.name not in self.NESTED:
                 allowed = ", ".join(f":::{n}" for n in self.NESTED) or "no blocks"

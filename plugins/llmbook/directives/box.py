@@ -13,11 +13,15 @@ from llmbook.directives.nodes import Block
 __all__ = ["BoxDirective", "box_close", "box_open"]
 
 
-def box_open(kind: str, title_html: str, *, collapse: str | None, extra: str = "", attrs: str = "") -> str:
+def box_open(
+    kind: str, title_html: str, *, collapse: str | None, extra: str = "", attrs: str = ""
+) -> str:
     """Opening HTML: `collapse` None → admonition; "open"/"closed" → details (open or not)."""
     classes = f"{kind} {extra}".strip()
     if collapse is None:
-        return f'<div class="admonition {classes}"{attrs}><p class="admonition-title">{title_html}</p>'
+        return (
+            f'<div class="admonition {classes}"{attrs}><p class="admonition-title">{title_html}</p>'
+        )
     opened = ' open="open"' if collapse == "open" else ""
     return f'<details class="{classes}"{opened}{attrs}><summary>{title_html}</summary>'
 

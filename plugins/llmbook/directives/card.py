@@ -32,7 +32,9 @@ class Card(Directive):
     def validate(self, node: Block, ctx: Context) -> None:
         number, _ = card_number(node, ctx)
         for other in ctx.doc.walk():
-            match = _ARG.match(other.arg) if other.name == "card" and other.line < node.line else None
+            match = (
+                _ARG.match(other.arg) if other.name == "card" and other.line < node.line else None
+            )
             if match and int(match.group("number")) == number:
                 raise ctx.error(
                     node.line,

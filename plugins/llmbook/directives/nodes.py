@@ -29,11 +29,18 @@ class Block:
 
     def blocks(self, name: str | None = None) -> list[Block]:
         """Direct child blocks (only those called `name`, when given)."""
-        return [c for c in self.children if isinstance(c, Block) and (name is None or c.name == name)]
+        return [
+            c for c in self.children if isinstance(c, Block) and (name is None or c.name == name)
+        ]
 
     def text_lines(self) -> list[tuple[int, str]]:
         """(line number, text) of every direct text line of the body."""
-        return [(t.line + i, s) for t in self.children if isinstance(t, Text) for i, s in enumerate(t.lines)]
+        return [
+            (t.line + i, s)
+            for t in self.children
+            if isinstance(t, Text)
+            for i, s in enumerate(t.lines)
+        ]
 
     def walk(self) -> list[Block]:
         """This block's descendants, depth first, in source order."""

@@ -19,7 +19,9 @@ _OPENER = re.compile(r"^(?P<indent>\s*):::\s*(?P<name>[A-Za-z][\w-]*)(?:\s+(?P<a
 _CLOSER = re.compile(r"^\s*:::\s*$")
 
 
-def parse_tree(markdown: str, *, src: str, known: Callable[[str], bool], names: list[str]) -> Document:
+def parse_tree(
+    markdown: str, *, src: str, known: Callable[[str], bool], names: list[str]
+) -> Document:
     """Split `markdown` into a tree; raise AuthorError for broken structure or an unknown name."""
     doc = Document()
     stack: list[Block] = [doc]
@@ -28,7 +30,11 @@ def parse_tree(markdown: str, *, src: str, known: Callable[[str], bool], names: 
     for number, line in enumerate(markdown.split("\n"), start=1):
         if fence is not None:
             match = _FENCE.match(line)
-            if match and match.group("fence")[0] == fence[0] and len(match.group("fence")) >= len(fence):
+            if (
+                match
+                and match.group("fence")[0] == fence[0]
+                and len(match.group("fence")) >= len(fence)
+            ):
                 if not line.strip().lstrip(fence[0]):
                     fence = None
             _append_text(stack[-1], line, number)
@@ -62,7 +68,13 @@ def parse_tree(markdown: str, *, src: str, known: Callable[[str], bool], names: 
 
 
 def _directive_line(
-    line: str, number: int, stack: list[Block], *, src: str, known: Callable[[str], bool], names: list[str]
+    line: str,
+    number: int,
+    stack: list[Block],
+    *,
+    src: str,
+    known: Callable[[str], bool],
+    names: list[str],
 ) -> None:
     if _CLOSER.match(line):
         if len(stack) == 1:

@@ -20,9 +20,15 @@ class Progress(Directive):
     def validate(self, node: Block, ctx: Context) -> None:
         for number, line in node.text_lines():
             if line.strip():
-                raise ctx.error(number, "progress takes no body", "leave the :::progress block empty")
+                raise ctx.error(
+                    number, "progress takes no body", "leave the :::progress block empty"
+                )
         if not self._total(ctx):
-            raise ctx.error(node.line, "progress counts cards, but the page has no :::card", "add :::card blocks or remove :::progress")
+            raise ctx.error(
+                node.line,
+                "progress counts cards, but the page has no :::card",
+                "add :::card blocks or remove :::progress",
+            )
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         total = self._total(ctx)

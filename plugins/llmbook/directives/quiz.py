@@ -36,7 +36,11 @@ def parse_quiz(node: Block, ctx: Context) -> QuizData:
     answer_line = 0
     stage = "question"
     for number, line in node.text_lines():
-        option, answer, explanation = _OPTION.match(line), _ANSWER.match(line), _EXPLANATION.match(line)
+        option, answer, explanation = (
+            _OPTION.match(line),
+            _ANSWER.match(line),
+            _EXPLANATION.match(line),
+        )
         if answer and stage in ("question", "options"):
             data.answer, answer_line, stage = answer.group("letter").upper(), number, "answer"
         elif explanation and stage != "explanation":
@@ -82,7 +86,9 @@ def _add_option(data: QuizData, letter: str, text: str, number: int, ctx: Contex
 
 def _check(node: Block, data: QuizData, answer_line: int, ctx: Context) -> None:
     if not "".join(data.question).strip():
-        raise ctx.error(node.line, "quiz has no question", "write the question on the lines before option A.")
+        raise ctx.error(
+            node.line, "quiz has no question", "write the question on the lines before option A."
+        )
     if len(data.options) < 2:
         raise ctx.error(
             node.line,

@@ -17,7 +17,17 @@ from dataclasses import dataclass, field
 
 from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, register
 from llmbook.directives.nodes import Block
-from llmbook.directives.shapes import Dim, ShapeError, broadcast, concat, matmul, parse_dim, parse_shape, ratio, show
+from llmbook.directives.shapes import (
+    Dim,
+    ShapeError,
+    broadcast,
+    concat,
+    matmul,
+    parse_dim,
+    parse_shape,
+    ratio,
+    show,
+)
 
 __all__ = ["Shapeflow", "check_line"]
 
@@ -40,14 +50,21 @@ class Flow:
 
 def _chip(name: str, dims: list[Dim] | None, label: str = "") -> str:
     name_html = f'<span class="llmbook-tensor__name">{escape(name)}</span>' if name else ""
-    dims_html = f'<span class="llmbook-tensor__dims">{escape(show(dims))}</span>' if dims is not None else ""
+    dims_html = (
+        f'<span class="llmbook-tensor__dims">{escape(show(dims))}</span>'
+        if dims is not None
+        else ""
+    )
     label_html = f'<span class="llmbook-tensor__label">{escape(label)}</span>' if label else ""
     return f'<span class="llmbook-tensor">{name_html}{dims_html}{label_html}</span>'
 
 
 def _items(segment: str) -> list[tuple[str, str, str]]:
     """A segment's parts in order: ("tensor", name, dims) / ("op", sym, "") / ("text", words, "")."""
-    spans = [(m.start(), m.end(), ("tensor", m.group("name"), m.group("dims"))) for m in _TENSOR.finditer(segment)]
+    spans = [
+        (m.start(), m.end(), ("tensor", m.group("name"), m.group("dims")))
+        for m in _TENSOR.finditer(segment)
+    ]
     for m in _OP.finditer(segment):
         if not any(start <= m.start() < end for start, end, _ in spans):
             spans.append((m.start(), m.end(), ("op", m.group("op"), "")))
@@ -72,8 +89,10 @@ def check_line(line: str, names: dict[str, list[Dim]]) -> Flow:
     text = line.strip()
     caption = _CAPTION.match(text)
     if caption and caption.group("caption").strip():
-        flow.pieces.append(f'<span class="llmbook-shapeflow__caption">{escape(caption.group("caption"))}</span>')
-        text = text[caption.end():]
+        flow.pieces.append(
+            f'<span class="llmbook-shapeflow__caption">{escape(caption.group("caption"))}</span>'
+        )
+        text = text[caption.end() :]
     current: list[Dim] | None = None
     for index, segment in enumerate(re.split(r"\s*(?:→|(?<!\S)->(?!\S))\s*", text)):
         if index:
@@ -82,23 +101,29 @@ def check_line(line: str, names: dict[str, list[Dim]]) -> Flow:
     return flow
 
 
-def _segment(items: list[tuple[str, str, str]], current: list[Dim] | None, names: dict[str, list[Dim]], flow: Flow) -> list[Dim] | None:
+def _segment(
+    items: list[tuple[str, str, str]],
+    current: list[Dim] | None,
+    names: dict[str, list[Dim]],
+    flow: Flow,
+) -> list[Dim] | None:
     label = ""
     if items and items[-1][0] == "text" and (m := _LABEL.match(items[-1][1])):
         label = m.group("label")
         items = items[:-1]
     if not items:
         raise ShapeError("an arrow leads nowhere: write a shape or a function name after →")
-    first = items[0]
-    if first[0] == "text" and first[1] not in names:
-        rest = items[1:]
+    first, rest = items[0], items[1:]
+    if first[0] == "text" and first[1] not in names and not (rest and rest[0][0] == "op"):
         if current is not None and not rest:  # → SiLU →: element-wise, shape kept
             flow.pieces.append(f'<span class="llmbook-shapeflow__fn">{escape(first[1])}</span>')
             flow.notes.append(f"{first[1]} 逐元素作用，形状不变")
             return _named(current, label, names, flow)
         flow.pieces.append(f'<span class="llmbook-shapeflow__text">{escape(first[1])}</span>')
         if not rest or rest[0][0] != "tensor":
-            raise ShapeError(f"{first[1]!r} is not a tensor named earlier in this block and no shape follows it")
+            raise ShapeError(
+                f"{first[1]!r} is not a tensor named earlier in this block and no shape follows it"
+            )
         grouping = _GROUPING.search(first[1])
         if grouping and current is not None:
             _check_grouping(current, parse_shape(rest[0][2]), grouping.group("n"), flow)
@@ -125,14 +150,23 @@ def _operand(item: tuple[str, str, str], names: dict[str, list[Dim]], flow: Flow
     if kind == "text" and name in names:
         flow.pieces.append(_chip(name, None))
         return names[name]
-    raise ShapeError(f"{name!r} is not a shape: write name [dims] or a name given earlier in the block")
+    raise ShapeError(
+        f"{name!r} is not a shape: write name [dims] or a name given earlier in the block"
+    )
 
 
-def _expression(items: list[tuple[str, str, str]], current: list[Dim] | None, names: dict[str, list[Dim]], flow: Flow) -> list[Dim]:
+def _expression(
+    items: list[tuple[str, str, str]],
+    current: list[Dim] | None,
+    names: dict[str, list[Dim]],
+    flow: Flow,
+) -> list[Dim]:
     stated = _operand(items[0], names, flow)
     if current is not None:
         if stated != current:
-            raise ShapeError(f"the line states {show(stated)} but the flow so far gives {show(current)}")
+            raise ShapeError(
+                f"the line states {show(stated)} but the flow so far gives {show(current)}"
+            )
         flow.notes.append(f"结果 {show(stated)} 与推导一致")
         flow.checked = True
     shape = stated
@@ -161,20 +195,31 @@ def _apply(symbol: str, left: list[Dim], right: list[Dim], flow: Flow) -> list[D
         flow.notes.append(f"{symbol} 批量矩阵乘：" + "；".join(notes) + f" → {show(shape)}")
         return shape
     shape, notes = broadcast(left, right)
-    flow.notes.append(f"{symbol} 逐元素运算 → {show(shape)}" + ("；" + "；".join(notes) if notes else ""))
+    flow.notes.append(
+        f"{symbol} 逐元素运算 → {show(shape)}" + ("；" + "；".join(notes) if notes else "")
+    )
     return shape
 
 
 def _check_grouping(q: list[Dim], kv: list[Dim], n_text: str, flow: Flow) -> None:
-    axes = [i for i, (x, y) in enumerate(zip(q, kv)) if x != y]
+    axes = [i for i, (x, y) in enumerate(zip(q, kv, strict=False)) if x != y]
     if len(q) != len(kv) or len(axes) != 1:
-        raise ShapeError(f"grouping keeps every axis but the heads, yet {show(q)} and {show(kv)} differ elsewhere")
+        raise ShapeError(
+            f"grouping keeps every axis but the heads, yet {show(q)} and {show(kv)} differ elsewhere"
+        )
     group, claimed = ratio(q[axes[0]], kv[axes[0]]), parse_dim(n_text)
-    if group is not None and group.value is not None and claimed.value is not None and group != claimed:
+    if (
+        group is not None
+        and group.value is not None
+        and claimed.value is not None
+        and group != claimed
+    ):
         raise ShapeError(
             f"每 {n_text} 个 … 共用 claims groups of {n_text}, but {q[axes[0]].text} / {kv[axes[0]].text} = {group.text}"
         )
-    flow.notes.append(f"GQA 分组：{q[axes[0]].text} 个 Q head ÷ {kv[axes[0]].text} 组 K/V = 每组 {group.text if group else n_text} 个")
+    flow.notes.append(
+        f"GQA 分组：{q[axes[0]].text} 个 Q head ÷ {kv[axes[0]].text} 组 K/V = 每组 {group.text if group else n_text} 个"
+    )
     flow.checked = True
 
 
@@ -200,7 +245,11 @@ class Shapeflow(Directive):
                     " matmul ([…, m, k] × [k, n]), → must lead to the shape computed so far",
                 ) from None
         if not flows:
-            raise ctx.error(node.line, "shapeflow block is empty", "write one line per flow, e.g. Q [B, H, S, d] × Kᵀ [B, H, d, S] → scores [B, H, S, S]")
+            raise ctx.error(
+                node.line,
+                "shapeflow block is empty",
+                "write one line per flow, e.g. Q [B, H, S, d] × Kᵀ [B, H, d, S] → scores [B, H, S, S]",
+            )
         return flows
 
     def validate(self, node: Block, ctx: Context) -> None:
@@ -211,10 +260,14 @@ class Shapeflow(Directive):
         for flow in self.flows(node, ctx):
             state = " is-checked" if flow.checked else ""
             notes = "".join(f"<li>{escape(note)}</li>" for note in flow.notes)
-            badge = '<span class="llmbook-shapeflow__badge" title="构建时已符号验证">✓ 已验证</span>' if flow.checked else ""
+            badge = (
+                '<span class="llmbook-shapeflow__badge" title="构建时已符号验证">✓ 已验证</span>'
+                if flow.checked
+                else ""
+            )
             rows.append(
                 f'<div class="llmbook-shapeflow__line{state}"><div class="llmbook-shapeflow__flow">'
-                f'{"".join(flow.pieces)}{badge}</div>'
+                f"{''.join(flow.pieces)}{badge}</div>"
                 + (f'<ul class="llmbook-shapeflow__checks">{notes}</ul>' if notes else "")
                 + "</div>"
             )

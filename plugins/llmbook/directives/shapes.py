@@ -118,7 +118,9 @@ def parse_dim(text: str) -> Dim:
         if match is None or match.end() == pos:
             if normal[pos:].strip() == "":
                 break
-            raise ShapeError(f"dimension {source!r} is not a size expression (names, numbers, + − × /)")
+            raise ShapeError(
+                f"dimension {source!r} is not a size expression (names, numbers, + − × /)"
+            )
         kind = match.lastgroup or ""
         tokens.append((kind, match.group(kind)))
         pos = match.end()
@@ -182,7 +184,9 @@ class _Parser:
                 raise ShapeError(f"dimension {self.source!r} has an unclosed '('")
             self.pos += 1
             return poly
-        raise ShapeError(f"dimension {self.source!r} is not a size expression (names, numbers, + − × /)")
+        raise ShapeError(
+            f"dimension {self.source!r} is not a size expression (names, numbers, + − × /)"
+        )
 
 
 def parse_shape(text: str) -> list[Dim]:
@@ -200,7 +204,7 @@ def concat(a: list[Dim], b: list[Dim]) -> tuple[list[Dim], int, str]:
     """⊕: the axis where a and b differ, sizes added. Returns (shape, axis, 'x + y = z')."""
     if len(a) != len(b):
         raise ShapeError(f"⊕ joins tensors of equal rank, got {show(a)} and {show(b)}")
-    axes = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+    axes = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
     if len(axes) != 1:
         where = "no axis" if not axes else "axes " + ", ".join(str(i + 1) for i in axes)
         raise ShapeError(
@@ -221,7 +225,13 @@ def _is_kv(dim: Dim) -> bool:
     return bool(dim.symbol and re.fullmatch(r"(?i)[hn]_?\{?kv\}?(_?heads)?", dim.symbol))
 
 
-def broadcast(a: list[Dim], b: list[Dim], *, heads_axis: int | None = None) -> tuple[list[Dim], list[str]]:
+def broadcast(
+    a: list[Dim],
+    b: list[Dim],
+    *,
+    heads_axis: int | None = None,
+    whole: tuple[list[Dim], list[Dim]] | None = None,
+) -> tuple[list[Dim], list[str]]:
     """Leading dims broadcast: equal, or one is 1, or (at the heads axis) Q heads over KV heads (GQA)."""
     notes: list[str] = []
     out: list[Dim] = []
@@ -238,9 +248,14 @@ def broadcast(a: list[Dim], b: list[Dim], *, heads_axis: int | None = None) -> t
         elif heads_axis == -back and _gqa(x, y):
             out.append(x)
             group = ratio(x, y)
-            notes.append(f"GQA 分组：{y.text} 组 K/V 广播到 {x.text} 个 Q head（每 {group.text if group else '?'} 个 Q head 共用一组 K/V）")
+            notes.append(
+                f"GQA 分组：{y.text} 组 K/V 广播到 {x.text} 个 Q head（每 {group.text if group else '?'} 个 Q head 共用一组 K/V）"
+            )
         else:
-            raise ShapeError(f"cannot broadcast {x.text} against {y.text} in {show(a)} and {show(b)}")
+            left, right = whole or (a, b)
+            raise ShapeError(
+                f"cannot broadcast {x.text} against {y.text} in {show(left)} and {show(right)}"
+            )
     return out, notes
 
 
@@ -248,7 +263,9 @@ def _gqa(q: Dim, kv: Dim) -> bool:
     if _is_q(q) and _is_kv(kv):
         return True
     qv, kvv = q.value, kv.value
-    return bool(qv and kvv and qv.denominator == kvv.denominator == 1 and qv > kvv and qv % kvv == 0)
+    return bool(
+        qv and kvv and qv.denominator == kvv.denominator == 1 and qv > kvv and qv % kvv == 0
+    )
 
 
 def matmul(a: list[Dim], b: list[Dim]) -> tuple[list[Dim], list[str]]:
@@ -259,6 +276,6 @@ def matmul(a: list[Dim], b: list[Dim]) -> tuple[list[Dim], list[str]]:
         raise ShapeError(
             f"× needs the inner dims to agree, but {show(a)} ends in {a[-1].text} and {show(b)} has {b[-2].text} second to last"
         )
-    batch, notes = broadcast(a[:-2], b[:-2], heads_axis=-1)
+    batch, notes = broadcast(a[:-2], b[:-2], heads_axis=-1, whole=(a, b))
     notes.insert(0, f"内维 {a[-1].text} 一致")
     return [*batch, a[-2], b[-1]], notes

@@ -22,7 +22,12 @@ def _example(node: Block, ctx: Context) -> tuple[str, int]:
     lines = [(n, s) for n, s in node.text_lines() if s.strip()]
     opener = _FENCE.match(lines[0][1]) if lines else None
     closer = lines[-1][1].strip() if lines else ""
-    if opener is None or len(lines) < 2 or closer.strip(opener.group("fence")[0]) or len(closer) < len(opener.group("fence")):
+    if (
+        opener is None
+        or len(lines) < 2
+        or closer.strip(opener.group("fence")[0])
+        or len(closer) < len(opener.group("fence"))
+    ):
         raise ctx.error(
             node.line,
             "showcase holds one fenced code block with the example's source",
@@ -54,9 +59,18 @@ class Showcase(Directive):
             from llmbook.mathml import render_math
 
             source = render_math(source, src=ctx.src, stash=ctx.stash)
-        rendered = render_directives(source, src=ctx.src, stash=ctx.stash, site=ctx.site, page=ctx.page)
+        rendered = render_directives(
+            source, src=ctx.src, stash=ctx.stash, site=ctx.site, page=ctx.page
+        )
         body = ctx.children(node)
         return [
-            *ctx.wrap(node, '<div class="llmbook-showcase"><div class="llmbook-showcase__source">', "</div>", body),
-            *ctx.wrap(node, '<div class="llmbook-showcase__result">', "</div></div>", rendered.split("\n")),
+            *ctx.wrap(
+                node,
+                '<div class="llmbook-showcase"><div class="llmbook-showcase__source">',
+                "</div>",
+                body,
+            ),
+            *ctx.wrap(
+                node, '<div class="llmbook-showcase__result">', "</div></div>", rendered.split("\n")
+            ),
         ]

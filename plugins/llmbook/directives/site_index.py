@@ -17,7 +17,9 @@ from mkdocs.utils.meta import get_data
 
 __all__ = ["SiteIndex", "Target"]
 
-_DECORATION = re.compile(r"^\d+(?:\.\d+)*\.?\s+|[★☆\s]+$")  # "10.3 RoPE：旋转位置编码 ★" → "RoPE：旋转位置编码"
+_DECORATION = re.compile(
+    r"^\d+(?:\.\d+)*\.?\s+|[★☆\s]+$"
+)  # "10.3 RoPE：旋转位置编码 ★" → "RoPE：旋转位置编码"
 _PARTS = re.compile(r"[：:（）()—–/→，,、]|\s-\s|\s[与和]\s")
 
 
@@ -44,12 +46,18 @@ class SiteIndex:
             for f in files.documentation_pages()
             if f.abs_src_path
         ]
-        return cls(pages, list(config.get("markdown_extensions") or []), dict(config.get("mdx_configs") or {}))
+        return cls(
+            pages,
+            list(config.get("markdown_extensions") or []),
+            dict(config.get("mdx_configs") or {}),
+        )
 
     @classmethod
-    def from_sources(cls, sources: dict[str, str]) -> SiteIndex:
+    def from_sources(
+        cls, sources: dict[str, str], mdx_configs: dict[str, dict[str, Any]] | None = None
+    ) -> SiteIndex:
         """An index of in-memory pages {url: markdown}, for tests and tools."""
-        index = cls()
+        index = cls(mdx_configs=dict(mdx_configs or {}))
         index._names = {}
         for url, text in sources.items():
             index._add_page(url, text, "")
@@ -70,10 +78,16 @@ class SiteIndex:
 
     def _add_page(self, url: str, text: str, nav_title: str) -> None:
         body, meta = get_data(text)
-        md = markdown.Markdown(extensions=["toc", "attr_list", "pymdownx.superfences"], extension_configs=self._toc())
+        md = markdown.Markdown(
+            extensions=["toc", "attr_list", "pymdownx.superfences"], extension_configs=self._toc()
+        )
         md.convert(body)
         headings = _flatten(md.toc_tokens)
-        title = nav_title or str(meta.get("title") or "") or next((h["name"] for h in headings if h["level"] == 1), "")
+        title = (
+            nav_title
+            or str(meta.get("title") or "")
+            or next((h["name"] for h in headings if h["level"] == 1), "")
+        )
         assert self._names is not None
         if title:
             for key in _variants(title):
@@ -83,7 +97,11 @@ class SiteIndex:
                 self._names.setdefault(key, Target(heading["name"], f"{url}#{heading['id']}"))
 
     def _toc(self) -> dict[str, dict[str, Any]]:
-        toc = {k: v for k, v in self.mdx_configs.get("toc", {}).items() if k in ("slugify", "separator")}
+        toc = {
+            k: v
+            for k, v in self.mdx_configs.get("toc", {}).items()
+            if k in ("slugify", "separator")
+        }
         return {"toc": toc}
 
 

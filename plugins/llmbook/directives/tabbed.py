@@ -6,7 +6,7 @@ unique on the page because they come from the page's stash counter.
 
 from __future__ import annotations
 
-from llmbook.directives.base import Context, escape
+from llmbook.directives.base import Context
 from llmbook.directives.nodes import Block
 
 __all__ = ["render_tab_set"]
@@ -20,7 +20,9 @@ def render_tab_set(parent: Block, tabs: list[Block], ctx: Context) -> list[str]:
         f'<input{checked if i == 1 else ""} id="{group}_{i}" name="{group}" type="radio" />'
         for i in range(1, len(tabs) + 1)
     )
-    labels = "".join(f'<label for="{group}_{i}">{ctx.inline(tab.arg)}</label>' for i, tab in enumerate(tabs, 1))
+    labels = "".join(
+        f'<label for="{group}_{i}">{ctx.inline(tab.arg)}</label>' for i, tab in enumerate(tabs, 1)
+    )
     head = (
         f'<div class="tabbed-set tabbed-alternate llmbook-{parent.name}" data-tabs="0:{len(tabs)}">'
         f'{inputs}<div class="tabbed-labels">{labels}</div><div class="tabbed-content">'

@@ -19,7 +19,11 @@ def check_only_blocks(node: Block, child: str, ctx: Context) -> None:
                 f"move it into a :::{child} block (or out of the :::{node.name} block)",
             )
     if not node.blocks(child):
-        raise ctx.error(node.line, f":::{node.name} has no :::{child} block", f"add :::{child} TITLE … ::: blocks inside it")
+        raise ctx.error(
+            node.line,
+            f":::{node.name} has no :::{child} block",
+            f"add :::{child} TITLE … ::: blocks inside it",
+        )
 
 
 @register

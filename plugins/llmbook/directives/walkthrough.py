@@ -22,5 +22,9 @@ class Walkthrough(Directive):
         check_only_blocks(node, "step", ctx)
 
     def render(self, node: Block, ctx: Context) -> list[str]:
-        opening = box_open("example", ctx.inline(node.arg), collapse=None, extra="llmbook-walkthrough")
-        return ctx.wrap(node, opening, box_close(None), render_tab_set(node, node.blocks("step"), ctx))
+        opening = box_open(
+            "example", ctx.inline(node.arg), collapse=None, extra="llmbook-walkthrough"
+        )
+        return ctx.wrap(
+            node, opening, box_close(None), render_tab_set(node, node.blocks("step"), ctx)
+        )

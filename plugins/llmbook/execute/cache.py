@@ -77,7 +77,9 @@ class PageCache:
             if data["key"] != key:
                 return None
             blocks = {
-                int(pos): BlockResult(b["output"], [Figure(f["svg"], f["alt"]) for f in b["figures"]])
+                int(pos): BlockResult(
+                    b["output"], [Figure(f["svg"], f["alt"]) for f in b["figures"]]
+                )
                 for pos, b in data["blocks"].items()
             }
             return RunResult(blocks, list(data["values"]))

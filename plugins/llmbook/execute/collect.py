@@ -149,8 +149,12 @@ def _read_block(
                 "use <!--pytest.mark.skip--> or <!--pytest-codeblocks:expected-output-->",
             )
     if end >= len(page.lines):
-        raise AuthorError(page.src, line, f"code block opened with {fence} is never closed",
-                          f"close it with a line {fence}")
+        raise AuthorError(
+            page.src,
+            line,
+            f"code block opened with {fence} is never closed",
+            f"close it with a line {fence}",
+        )
     return Block(start, end, line, lang, info, code, indent, mode), end + 1
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import ctypes
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 __all__ = ["BlockTimeout", "deadline"]
 

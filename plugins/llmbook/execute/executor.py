@@ -33,7 +33,9 @@ class DriftError(PluginError):
     def __init__(self, mismatches: list[str]) -> None:
         self.mismatches = list(mismatches)
         count = len(self.mismatches)
-        head = f"{count} written number{'s differ' if count > 1 else ' differs'} from the computation:"
+        head = (
+            f"{count} written number{'s differ' if count > 1 else ' differs'} from the computation:"
+        )
         super().__init__("\n".join([head, *self.mismatches, _FIX_DRIFT]))
 
 
@@ -74,7 +76,9 @@ class Executor:
             if source.bound:
                 b = source.bound[0]
                 raise AuthorError(
-                    src, b.line, f"[[{b.body}]] cannot be checked: the page has `execute: false`",
+                    src,
+                    b.line,
+                    f"[[{b.body}]] cannot be checked: the page has `execute: false`",
                     "write the plain number, cite it as [[value @ source]], or let the page run",
                 )
             return plan
@@ -83,7 +87,7 @@ class Executor:
             return plan
         plan.result = self._results(source)
         self._check_outputs(source, plan.result)
-        for binding, want, value in zip(source.bound, written, plan.result.values):
+        for binding, want, value in zip(source.bound, written, plan.result.values, strict=True):
             problem = check(want, value)
             mismatch = f"{src}:{binding.line}: {problem}" if problem else None
             plan.numbers.append(CheckedNumber(binding, value, mismatch))

@@ -9,9 +9,9 @@ from __future__ import annotations
 import html
 import io
 import re
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator
 
 __all__ = ["Figure", "figure_context", "take_figures"]
 

@@ -73,8 +73,10 @@ class Written:
 
 def _parse_scalar(text: str) -> Scalar:
     match = _SCALAR.match(text.strip())
-    if not match or (match.group("pct") and match.group("e")) or (
-        match.group("e") and "," in match.group("num")
+    if (
+        not match
+        or (match.group("pct") and match.group("e"))
+        or (match.group("e") and "," in match.group("num"))
     ):
         raise ValueError(text)
     sign = "-" if match.group("sign") in ("-", "\u2212") else ""
@@ -83,8 +85,14 @@ def _parse_scalar(text: str) -> Scalar:
     value = Decimal(sign + digits)
     if match.group("e"):
         sig = len(digits.replace(".", "").lstrip("0")) or 1
-        return Scalar(text.strip(), value.scaleb(int(match.group("exp"))), "sci", sig,
-                      exp_letter=match.group("e"), exp_plus=match.group("exp").startswith("+"))
+        return Scalar(
+            text.strip(),
+            value.scaleb(int(match.group("exp"))),
+            "sci",
+            sig,
+            exp_letter=match.group("e"),
+            exp_plus=match.group("exp").startswith("+"),
+        )
     places = len(digits.split(".")[1]) if "." in digits else 0
     kind = "percent" if match.group("pct") else "fixed"
     return Scalar(text.strip(), value, kind, places, grouped="," in num)
@@ -143,7 +151,7 @@ def check(written: Written, computed: object) -> str | None:
             f"computed {shown} has {len(values)}"
         )
     rounded, same = [], True
-    for item, value in zip(written.items, values):
+    for item, value in zip(written.items, values, strict=True):
         if not _finite(value):
             return f"written {written.text}, computed {shown} (not a finite number)"
         r = item.round(value)
@@ -160,5 +168,5 @@ def rewrite(written: Written, computed: object) -> str:
     values = computed if written.vector else [computed]
     if len(values) != len(written.items) or not all(_finite(v) for v in values):
         raise ValueError(f"cannot rewrite {written.text} to {computed_text(computed)}")
-    parts = [item.format(item.round(v)) for item, v in zip(written.items, values)]
+    parts = [item.format(item.round(v)) for item, v in zip(written.items, values, strict=True)]
     return "[" + ", ".join(parts) + "]" if written.vector else parts[0]

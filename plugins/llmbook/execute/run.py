@@ -52,7 +52,12 @@ def run_page(page: PageSource, *, seed: int, timeout: float) -> RunResult:
     namespace = _fresh_namespace(seed)
     result = RunResult(values=[None] * len(page.bound))
     was_deterministic = torch.are_deterministic_algorithms_enabled()
-    linecache.cache[page.src] = (0, None, [""] * page.offset + [t + "\n" for t in page.lines], page.src)
+    linecache.cache[page.src] = (
+        0,
+        None,
+        [""] * page.offset + [t + "\n" for t in page.lines],
+        page.src,
+    )
     try:
         torch.use_deterministic_algorithms(True)
         with figure_context():
@@ -78,7 +83,11 @@ def _fresh_namespace(seed: int) -> dict[str, object]:
     random.seed(seed)
     numpy.random.seed(seed)
     torch.manual_seed(seed)
-    namespace: dict[str, object] = {"__name__": "__main__", "__builtins__": builtins, "llmkit": llmkit}
+    namespace: dict[str, object] = {
+        "__name__": "__main__",
+        "__builtins__": builtins,
+        "llmkit": llmkit,
+    }
     # The calculators are at hand in bindings: [[kv_cache_bytes(32, 32, 128, 4096) / 1e9 = 2.1]].
     for name in getattr(llmkit, "__all__", ()):
         namespace[name] = getattr(llmkit, name)
@@ -118,7 +127,9 @@ def _frames(error: BaseException) -> list[traceback.FrameSummary]:
     ]
 
 
-def _block_error(page: PageSource, block: Block, error: BaseException, timeout: float) -> AuthorError:
+def _block_error(
+    page: PageSource, block: Block, error: BaseException, timeout: float
+) -> AuthorError:
     frames = _frames(error)
     own = [f for f in frames if f.filename == page.src]
     line = own[-1].lineno if own else block.code_line

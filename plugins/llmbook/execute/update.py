@@ -27,7 +27,9 @@ def update_text(text: str, *, src: str, executor: Executor) -> tuple[str, list[s
     lines = text.replace("\r\n", "\n").split("\n")
     problems = []
     # From the right of each line, so earlier offsets on the same line stay valid.
-    for number in sorted(plan.numbers, key=lambda n: (n.binding.line, n.binding.start), reverse=True):
+    for number in sorted(
+        plan.numbers, key=lambda n: (n.binding.line, n.binding.start), reverse=True
+    ):
         if not number.mismatch:
             continue
         b = number.binding
@@ -50,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     options = LLMBookConfig()
     options.load_dict({})
     options.validate()
-    executor = Executor(options, SimpleNamespace(config_file_path=str(Path("mkdocs.yml").resolve())))
+    executor = Executor(
+        options, SimpleNamespace(config_file_path=str(Path("mkdocs.yml").resolve()))
+    )
     pages: list[Path] = []
     for name in args.paths:
         path = Path(name)

@@ -1,0 +1,170 @@
+"""The six demo widgets on chapter 10, driven in Chromium from file://.
+
+For each demo the build embeds llmkit's values for a grid of inputs (`data-role="grid"`). The test
+sets every input of a case the way a reader would (fill a number or range, pick an option), reads
+what the widget displays, and compares it with llmkit's value. Tolerance: each display rounds to a
+fixed number of decimals, so the grid states half a unit of the last shown digit plus margin
+(6e-4 for three decimals, 6e-3 for two) and 0 for integers; the test refuses anything looser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page
+
+CHAPTER = "chapters/ch10-modern-llm.html"
+IDS = ["kv-cache", "mha-gqa", "rope", "norm-compare", "pre-post-norm", "swiglu"]
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+MAX_TOL = 6e-3
+
+
+@pytest.fixture
+def chapter(open_page) -> Page:
+    page = open_page(CHAPTER)
+    page.wait_for_function(
+        "document.querySelectorAll('figure.llmbook-demo .llmbook-widget[data-ready]').length === 6"
+    )
+    return page
+
+
+def widget(page: Page, demo_id: str) -> Locator:
+    return page.locator(f'figure.llmbook-demo[data-demo="{demo_id}"] .llmbook-widget')
+
+
+def set_input(root: Locator, name: str, value: object) -> None:
+    """Set one input as a reader would; an input already showing the value is left alone."""
+    field = root.locator(f'[data-in="{name}"]')
+    if field.input_value() == _text(value):
+        return
+    if field.evaluate("e => e.tagName") == "SELECT":
+        field.select_option(_text(value))
+    else:
+        field.fill(_text(value))
+
+
+def _text(value: object) -> str:
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def shown(root: Locator, name: str) -> float | list[float]:
+    """A displayed number (`2,147,483,648`, `-0.447`) or vector (`[0.365, 0.730]`)."""
+    text = root.locator(f'[data-out="{name}"]').inner_text().strip()
+    if text.startswith("["):
+        return [float(v) for v in json.loads(text)]
+    assert re.fullmatch(r"-?[\d,]+(\.\d+)?", text), f"{name} shows {text!r}"
+    return float(text.replace(",", ""))
+
+
+def close(got: float | list[float], want: float | list[float], tol: float) -> bool:
+    if isinstance(want, list):
+        return isinstance(got, list) and len(got) == len(want) and all(
+            abs(g - w) <= tol for g, w in zip(got, want))
+    return abs(got - want) <= tol
+
+
+@pytest.mark.parametrize("demo_id", IDS)
+def test_widget_matches_llmkit_on_the_grid(chapter, demo_id):
+    root = widget(chapter, demo_id)
+    grid = json.loads(root.locator('script[data-role="grid"]').text_content())
+    assert grid["cases"] and all(0 <= t <= MAX_TOL for t in grid["tol"].values())
+    wrong = []
+    for case in grid["cases"]:
+        for name, value in case["in"].items():
+            set_input(root, name, value)
+        for name, want in case["out"].items():
+            got = shown(root, name)
+            if not close(got, want, grid["tol"][name]):
+                wrong.append(f"{case['in']}: {name} shows {got}, llmkit {want}")
+    assert not wrong, "\n".join(wrong[:20])
+    assert chapter.llmbook_errors == []
+
+
+def test_rope_both_plus_one_keeps_the_dot_product(chapter):
+    root = widget(chapter, "rope")
+    for name, value in {"m": 3, "n": 1, "theta": 30, "qx": 0.6, "qy": 0.8, "kx": 1, "ky": -0.5}.items():
+        set_input(root, name, value)
+    dot, q_before = shown(root, "dot"), shown(root, "qrot")
+    for step in range(1, 4):
+        root.locator('[data-action="both-plus"]').click()
+        assert root.locator('[data-in="m"]').input_value() == str(3 + step)
+        assert root.locator('[data-in="n"]').input_value() == str(1 + step)
+        assert shown(root, "dot") == dot and shown(root, "rel") == 2
+    assert shown(root, "qrot") != q_before  # the vectors did turn
+
+
+def test_kv_cache_stepper_and_presets(chapter):
+    root = widget(chapter, "kv-cache")
+    set_input(root, "p", 1)
+    set_input(root, "step", 1)
+    for _ in range(3):
+        root.locator('[data-action="next"]').click()
+    assert (shown(root, "nc_total"), shown(root, "c_total")) == (10, 4)  # the seed's 1+2+3+4 vs 4
+    assert root.locator('[data-role="tokens-nocache"] .is-recomputed').count() == 3
+    assert root.locator('[data-role="tokens-cache"] .is-cached').count() == 3
+    set_input(root, "preset", "llama2-70b")
+    assert root.locator('[data-in="L"]').input_value() == "80"
+    assert root.locator('[data-in="kvh"]').input_value() == "8"
+
+
+def test_mha_gqa_wiring_follows_the_groups(chapter):
+    root = widget(chapter, "mha-gqa")
+    grid = json.loads(root.locator('script[data-role="grid"]').text_content())
+    checked = 0
+    for case in (c for c in grid["cases"] if "wiring" in c):
+        for name, value in case["in"].items():
+            set_input(root, name, value)
+        lines = root.locator('[data-role="stage"] line[data-q]').evaluate_all(
+            "ls => ls.map(l => [+l.dataset.q, +l.dataset.kv])")
+        assert sorted(lines) == [[q, kv] for q, kv in enumerate(case["wiring"])], case["in"]
+        checked += 1
+    assert checked >= 10
+    set_input(root, "model", "llama2-70b")
+    root.locator('[data-action="mqa"]').click()
+    assert root.locator('[data-in="kvh"]').input_value() == "1"
+    assert shown(root, "group") == 64
+    assert root.locator('[data-role="stage"] line[data-kv="0"]').count() == root.locator(
+        '[data-role="stage"] line[data-q]').count()
+
+
+def test_pre_post_norm_residual_path_is_green_and_gradient_toggles(chapter):
+    root = widget(chapter, "pre-post-norm")
+    strokes = root.locator('[data-role="blocks"] [data-part="residual"] line').evaluate_all(
+        "ls => ls.map(l => getComputedStyle(l).stroke)")
+    assert strokes and set(strokes) == {"rgb(46, 157, 79)"}
+    grad = root.locator('[data-role="blocks"] [data-part="grad"]').first
+    assert not grad.is_visible()
+    root.locator('[data-action="backward"]').click()
+    assert grad.is_visible()
+    root.locator('[data-action="forward"]').click()
+    assert not grad.is_visible()
+
+
+@pytest.mark.parametrize("demo_id", ["norm-compare", "swiglu"])
+def test_widget_responds_to_its_slider(chapter, demo_id):
+    root = widget(chapter, demo_id)
+    name, out = ("x0", "rms_y") if demo_id == "norm-compare" else ("x", "output")
+    set_input(root, name, 1)
+    before = shown(root, out)
+    set_input(root, name, 2)
+    assert shown(root, out) != before
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_screenshots_of_each_demo(open_page, dark):
+    page = open_page(CHAPTER, dark=dark)
+    page.wait_for_function(
+        "document.querySelectorAll('figure.llmbook-demo .llmbook-widget[data-ready]').length === 6"
+    )
+    # Material's sticky header would cover the top of a figure scrolled into view.
+    page.add_style_tag(content=".md-header, .md-tabs { visibility: hidden !important; }")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for demo_id in IDS:
+        figure = page.locator(f'figure.llmbook-demo[data-demo="{demo_id}"]')
+        path = SHOTS / f"demo-{demo_id}{'-dark' if dark else ''}.png"
+        figure.screenshot(path=str(path))
+        assert path.stat().st_size > 10_000
+    assert page.llmbook_errors == []

@@ -1,0 +1,94 @@
+"""The render stage: what `Plan.apply` writes into the page."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+from llmbook.bindings import BINDING_RE, strip_to_written
+from llmbook.stash import Stash
+
+from .conftest import render
+
+PAGE = """\
+# 页
+
+```python hidden
+import math
+half = math.sqrt(0.5)
+```
+
+```python
+print(f"{half:.3f}")
+```
+
+```python norun
+import not_installed
+```
+
+<!--pytest.mark.skip-->
+```python
+raise SystemExit
+```
+
+写作 [[half = 0.707]]，论文值 [[29.9 @ Shazeer 2019]]，公式 $h = [[half = 0.707]]$，代码 `[[half = 0.7]]`。
+"""
+
+
+def test_hidden_block_removed_output_under_fence(run_md) -> None:
+    plan = run_md(PAGE)
+    html, _ = render(plan, PAGE)
+    assert "import math" not in html and "python hidden" not in html
+    assert (
+        '```python\nprint(f"{half:.3f}")\n```\n\n<div class="llmbook-output">'
+        '<span class="llmbook-output-label">输出</span><pre><code>0.707</code></pre></div>'
+    ) in html
+
+
+def test_blocks_that_did_not_run_are_labelled(run_md) -> None:
+    html, _ = render(run_md(PAGE), PAGE)
+    assert "```python\nimport not_installed\n```\n\n" in html
+    assert '<p class="llmbook-norun">此代码仅作展示，构建时未运行</p>' in html
+    assert '<p class="llmbook-norun">此代码已标记跳过（pytest.mark.skip），构建时未运行</p>' in html
+    assert "python norun" not in html
+
+
+def test_numbers_in_prose_and_cited_sources(run_md) -> None:
+    html, _ = render(run_md(PAGE), PAGE)
+    assert (
+        '写作 <span class="llmbook-num" title="half = 0.70710678（构建时计算并核对）">0.707</span>，'
+        '论文值 <span class="llmbook-num llmbook-cited" title="引用值，未经计算：Shazeer 2019">29.9</span>'
+        '<span class="llmbook-source">（Shazeer 2019）</span>'
+    ) in html
+    # Inline code shows the syntax literally.
+    assert "`[[half = 0.7]]`" in html
+    assert html.rstrip().endswith(
+        '<p class="llmbook-numcount">本页 2 个数字由构建时执行的代码核对。</p>'
+    )
+
+
+def test_apply_leaves_math_to_the_math_stage(run_md) -> None:
+    plan = run_md(PAGE)
+    # Stand-in for the math stage: it rewrites the formula (written value) and keeps the lines.
+    math_done = re.sub(r"\$[^$]+\$", lambda m: "MATH(" + strip_to_written(m.group(0)) + ")", PAGE)
+    stash = Stash("docs/page.md")
+    out = stash.restore(plan.apply(textwrap.dedent(math_done), stash=stash))
+    assert "MATH($h = 0.707$)" in out
+    assert len(re.findall('class="llmbook-num"', out)) == 1  # only the prose one became a span
+    assert not BINDING_RE.search(out.replace("`[[half = 0.7]]`", ""))
+
+
+def test_drifted_number_is_marked_not_silent(run_md) -> None:
+    page = PAGE.replace("写作 [[half = 0.707]]", "写作 [[half = 0.708]]")
+    html, _ = render(run_md(page), page)
+    assert (
+        '<span class="llmbook-num llmbook-num-drift" title="与计算不符：docs/page.md:21: written 0.708, computed 0.70710678 (rounds to 0.707)">0.708</span>'
+        in html
+    )
+
+
+def test_outputs_keep_the_indentation_of_their_fence(run_md) -> None:
+    page = "1. 第一步\n\n    ```python\n    print('<b>')\n    ```\n"
+    html, _ = render(run_md(page), page)
+    assert '    ```\n\n    <div class="llmbook-output">' in html
+    assert "&lt;b&gt;" in html  # output is escaped

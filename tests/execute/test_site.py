@@ -1,0 +1,117 @@
+"""Whole MkDocs builds of a temporary site: determinism, the cache across builds, the reports."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+from mkdocs.exceptions import Abort
+
+from .conftest import SEED_000
+
+PAGES = {
+    "index.md": """\
+        # 首页
+
+        ```python
+        import torch
+        x = torch.randn(4)
+        print([round(v, 4) for v in x.tolist()])
+        ```
+
+        ```python
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(3, 2))
+        ax.plot(x.numpy())
+        ax.set_title("随机向量")
+        ```
+
+        范数 [[x.norm().item() = 2.7]]，比例 [[0.25 = 25%]]。
+        """,
+    "chapters/kv.md": """\
+        ```python hidden
+        kv_gb = kv_cache_bytes(32, 32, 128, 4096) / 1e9
+        ```
+
+        需要 [[kv_gb = 2.1]] GB。
+        """,
+}
+
+
+def _files(site: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(site).as_posix(): p.read_bytes()
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_two_builds_are_byte_identical(build_site, monkeypatch) -> None:
+    monkeypatch.setenv("LLMBOOK_CACHE", "0")
+    first = _files(build_site(PAGES, site="site1"))
+    second = _files(build_site(PAGES, site="site2"))
+    assert first.keys() == second.keys() and "index.html" in first
+    assert [name for name in first if first[name] != second[name]] == []
+    index = first["index.html"].decode()
+    assert '<svg role="img" aria-label="随机向量"' in index
+    assert '<span class="llmbook-num" title="x.norm().item() = ' in index
+
+
+def test_cached_rebuild_gives_the_same_site_without_running(build_site, tmp_path, caplog) -> None:
+    cold = _files(build_site(PAGES, site="site1"))
+    assert len(list((tmp_path / ".cache" / "llmbook").glob("*.json"))) == 2
+    with caplog.at_level(logging.INFO):
+        warm = _files(build_site(PAGES, site="site2"))
+    assert cold == warm
+    messages = [r.getMessage() for r in caplog.records]
+    assert "llmbook: docs/index.md: 2 numbers checked" in messages
+    assert "llmbook: checked 3 numbers on 2 executed pages" in messages
+
+
+def test_serve_style_rebuild_reruns_only_the_changed_page(
+    build_site, tmp_path, monkeypatch
+) -> None:
+    ran: list[str] = []
+    import llmbook.execute.executor as executor_module
+
+    real = executor_module.run_page
+    monkeypatch.setattr(
+        executor_module, "run_page", lambda page, **kw: ran.append(page.src) or real(page, **kw)
+    )
+    build_site(PAGES)
+    assert sorted(ran) == ["docs/chapters/kv.md", "docs/index.md"]
+    ran.clear()
+    build_site(
+        {"chapters/kv.md": PAGES["chapters/kv.md"].replace("4096", "8192").replace("2.1", "4.3")}
+    )
+    assert ran == ["docs/chapters/kv.md"]
+
+
+def test_a_drifted_number_fails_the_build_after_all_pages(build_site, monkeypatch, caplog) -> None:
+    monkeypatch.setenv("LLMBOOK_CACHE", "0")
+    pages = dict(PAGES)
+    pages["chapters/kv.md"] = pages["chapters/kv.md"].replace("2.1", "2.2")
+    pages["index.md"] = pages["index.md"].replace("25%", "26%")
+    with pytest.raises(Abort):
+        build_site(pages)
+    lines = caplog.text.split("\n")
+    assert "docs/chapters/kv.md:5: written 2.2, computed 2.1474836 (rounds to 2.1)" in lines
+    assert "docs/index.md:16: written 26%, computed 0.25 (rounds to 25%)" in lines
+
+
+def test_seed_000_builds_as_is_when_it_opts_out(build_site, monkeypatch) -> None:
+    monkeypatch.setenv("LLMBOOK_CACHE", "0")
+    seed = SEED_000.read_text(encoding="utf-8")
+    site = build_site({"seed.md": "---\nexecute: false\n---\n" + seed})
+    html = (site / "seed.html").read_text(encoding="utf-8")
+    assert '<span class="nc">CachedAttention</span>' in html and "llmbook-output" not in html
+
+
+def test_front_matter_keeps_error_lines_true(build_site, monkeypatch, caplog) -> None:
+    monkeypatch.setenv("LLMBOOK_CACHE", "0")
+    seed = SEED_000.read_text(encoding="utf-8")
+    with pytest.raises(Abort):
+        build_site({"seed.md": "---\ntitle: 种子\n---\n\n" + seed})
+    # MkDocs hands over the page without its 4 front-matter lines; the error still names the file line.
+    assert "docs/seed.md:78: NameError: name 'nn' is not defined" in caplog.text

@@ -1,0 +1,62 @@
+"""Shared helpers of the directive tests: the project's Markdown setup, a render pipeline, a fake demo."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+import markdown
+import yaml
+from llmbook.demos import Demo
+from llmbook.directives import SiteIndex, parse_directives, render_directives
+from llmbook.stash import Stash
+from mkdocs.utils.yaml import get_yaml_loader
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED_DIR = Path("/work/shared/seeds")
+
+
+def project_markdown_config() -> tuple[list[Any], dict[str, dict[str, Any]]]:
+    """The `markdown_extensions` of the project's mkdocs.yml, as Python-Markdown arguments."""
+    with open(ROOT / "mkdocs.yml", encoding="utf-8") as handle:
+        config = yaml.load(handle, Loader=get_yaml_loader())
+    names, configs = [], {}
+    for item in config["markdown_extensions"]:
+        if isinstance(item, dict):
+            ((name, options),) = item.items()
+            names.append(name)
+            configs[name] = options or {}
+        else:
+            names.append(item)
+    return names, configs
+
+
+_EXTENSIONS, _CONFIGS = project_markdown_config()
+
+
+def render_page(
+    source: str, *, src: str = "docs/page.md", site: SiteIndex | None = None, page: Any = None
+) -> str:
+    """Validate, render and convert a page as the plugin does (without execution and math)."""
+    parse_directives(source, src=src)
+    stash = Stash(src)
+    text = render_directives(source, src=src, stash=stash, site=site, page=page)
+    md = markdown.Markdown(extensions=_EXTENSIONS, extension_configs=_CONFIGS)
+    return stash.restore(md.convert(text))
+
+
+def visible_text(page_html: str) -> str:
+    """The page's text: tags dropped, entities decoded (what a reader can see or expand)."""
+    return html.unescape(re.sub(r"<[^>]+>", " ", page_html))
+
+
+class FakeDemo(Demo):
+    ID = "test-demo"
+
+    def figure_svg(self) -> str:
+        return '<svg class="test-figure" viewBox="0 0 1 1"></svg>'
+
+    def widget_html(self) -> str:
+        return '<div class="test-widget"></div>'

@@ -1,0 +1,111 @@
+"""The `:::` block parser: structure, nesting, opaque code and math, and its structural errors."""
+
+from __future__ import annotations
+
+import pytest
+from llmbook.directives import Block, Text, parse_directives
+from llmbook.errors import AuthorError
+
+
+def test_blocks_nest_and_carry_their_lines():
+    doc = parse_directives(
+        "intro\n\n:::interview 面试常问\n**Q1**\n\n:::answer\nA1\n:::\n:::\nafter\n",
+        src="docs/a.md",
+    )
+    (interview,) = doc.blocks()
+    assert (interview.name, interview.arg, interview.line, interview.end_line) == (
+        "interview",
+        "面试常问",
+        3,
+        9,
+    )
+    (answer,) = interview.blocks()
+    assert (answer.name, answer.line, answer.end_line) == ("answer", 6, 8)
+    assert answer.children == [Text(["A1"], 7)]
+    assert isinstance(doc.children[0], Text) and doc.children[0].line == 1
+    assert doc.children[-1] == Text(["after", ""], 10)
+
+
+@pytest.mark.parametrize("fence", ["```", "~~~", "````"])
+def test_nothing_inside_a_fence_is_a_directive(fence):
+    source = f"{fence}markdown\n:::quiz\n:::\n:::nonsense\n{fence}\n"
+    doc = parse_directives(source, src="docs/a.md")
+    assert doc.blocks() == []
+
+
+def test_a_shorter_fence_does_not_close_a_longer_one():
+    doc = parse_directives("````\n```\n:::bogus\n```\n````\n:::key 要点\nx\n:::\n", src="d.md")
+    assert [b.name for b in doc.blocks()] == ["key"]
+
+
+def test_nothing_inside_display_math_is_a_directive():
+    doc = parse_directives("$$\n:::\n:::bogus\n$$\n\n$$ a $$\n:::key t\nx\n:::\n", src="d.md")
+    assert [b.name for b in doc.blocks()] == ["key"]
+
+
+def test_bindings_and_tokens_in_bodies_are_kept_verbatim():
+    body = "单条序列 [[kv_gb = 2.1]] GB，LLMBOOKSTASH123X4Z 与 [[29.9 @ Shazeer 2019]]"
+    doc = parse_directives(f":::key 要点\n{body}\n:::\n", src="d.md")
+    assert doc.blocks()[0].children == [Text([body], 2)]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (
+            "text\n:::unfold 直觉\nbody\n",
+            "docs/a.md:2: :::unfold block opened here is never closed"
+            " Fix: add a line with a bare ::: where the block ends",
+        ),
+        (
+            "text\n\n:::\n",
+            "docs/a.md:3: stray ::: closes no open block Fix: remove it, or open a block above it with :::name",
+        ),
+        (
+            ":::unfold 直觉\nx\n:::\n:::\n",
+            "docs/a.md:4: stray ::: closes no open block Fix: remove it, or open a block above it with :::name",
+        ),
+        (
+            "x\n:::sidebar 标题\ny\n:::\n",
+            "docs/a.md:2: unknown directive :::sidebar Fix: use one of: answer, background, card, chain, demo,"
+            " fold, hint, insight, interview, key, math, objectives, progress, quiz, related, shapeflow,"
+            " showcase, step, tab, tabs, unfold, walkthrough, warning",
+        ),
+        (
+            ":::: key\n",
+            "docs/a.md:1: malformed directive line ':::: key' Fix: a directive line is :::name followed by its"
+            " title, or a bare ::: to close a block",
+        ),
+    ],
+)
+def test_structural_errors_name_file_line_and_fix(source, expected):
+    with pytest.raises(AuthorError) as caught:
+        parse_directives(source, src="docs/a.md")
+    assert str(caught.value) == expected
+
+
+def test_unclosed_reports_the_innermost_open_block():
+    with pytest.raises(AuthorError) as caught:
+        parse_directives(":::interview 面试\nQ\n:::answer\nA\n:::\n:::answer\nB\n", src="d.md")
+    assert caught.value.line == 6
+
+
+def test_shared_rules_title_placement_and_children():
+    cases = {
+        ":::unfold\nx\n:::\n": 'd.md:1: :::unfold needs a title Fix: write it after the name, e.g. ":::unfold 先懂直觉"',
+        ":::quiz 标题\nQ\n:::\n": "d.md:1: :::quiz takes nothing after its name, got '标题'"
+        " Fix: write the text in the block's body, below the :::quiz line",
+        ":::answer\nA\n:::\n": "d.md:1: :::answer belongs inside :::interview Fix: move it into a :::interview block",
+        ":::interview 面试\nQ\n:::key 要点\nk\n:::\n:::answer\nA\n:::\n:::\n": "d.md:3: :::key cannot stand inside"
+        " :::interview (it holds :::answer) Fix: move :::key out of the :::interview block",
+    }
+    for source, expected in cases.items():
+        with pytest.raises(AuthorError) as caught:
+            parse_directives(source, src="d.md")
+        assert str(caught.value) == expected
+
+
+def test_parse_returns_plain_data():
+    doc = parse_directives(":::warning\n注意这里\n:::\n", src="d.md")
+    block = doc.blocks()[0]
+    assert isinstance(block, Block) and block.arg == "" and block.opener == ":::warning"
