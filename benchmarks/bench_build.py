@@ -18,6 +18,7 @@ import os
 import platform
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -29,14 +30,26 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGET = 1.2
 
 
-def build(site: Path, cache: Path, **env: str) -> tuple[float, str]:
-    """One `mkdocs build`; returns (seconds, its log)."""
+def snapshot(into: Path) -> Path:
+    """A frozen copy of the sources, so edits made while the benchmark runs cannot skew it."""
+    for name in ("mkdocs.yml", "docs", "plugins", "llmkit"):
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, into / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, into / name)
+    return into
+
+
+def build(root: Path, site: Path, cache: Path, **env: str) -> tuple[float, str]:
+    """One `mkdocs build` of the snapshot at `root`; returns (seconds, its log)."""
     environ = {**os.environ, "LLMBOOK_CACHE_DIR": str(cache), "OMP_NUM_THREADS": "1", **env}
+    environ["PYTHONPATH"] = os.pathsep.join([str(root), str(root / "plugins")])
     environ.pop("LLMBOOK_CACHE", None)
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(site)],
-        cwd=ROOT,
+        cwd=root,
         env=environ,
         capture_output=True,
         text=True,
@@ -53,12 +66,15 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="llmbook-bench-") as tmp:
         cache = Path(tmp) / "cache"
-        cold, log = build(Path(tmp) / "cold", cache)
+        root = snapshot(Path(tmp) / "src")
+        cold, log = build(root, Path(tmp) / "cold", cache)
         # RUSAGE_CHILDREN: the largest resident set of any finished child so far (kB on Linux).
         peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        warm = [build(Path(tmp) / f"warm{i}", cache)[0] for i in range(args.repeats)]
+        warm_runs = [build(root, Path(tmp) / f"warm{i}", cache) for i in range(args.repeats)]
+        warm, warm_log = [t for t, _ in warm_runs], warm_runs[-1][1]
         off = [
-            build(Path(tmp) / f"off{i}", cache, LLMBOOK_EXECUTE="0")[0] for i in range(args.repeats)
+            build(root, Path(tmp) / f"off{i}", cache, LLMBOOK_EXECUTE="0")[0]
+            for i in range(args.repeats)
         ]
     checked = re.search(r"checked (\d+) numbers on (\d+) executed pages", log)
     result = {
@@ -76,6 +92,7 @@ def main() -> None:
             "platform": platform.platform(),
             "cpus": os.cpu_count(),
         },
+        "executed_in_warm_build": re.findall(r"(docs/\S+): executed in", warm_log),
         "note": "all three include everything else the build does (search index, notebook, math)",
     }
     out = ROOT / "benchmarks" / "results" / "build.json"

@@ -10,8 +10,9 @@ from .config import ModelConfig
 __all__ = ["grad_norm_by_depth"]
 
 
-def grad_norm_by_depth(norm_position: str, depths: list[int], hidden_size: int = 64,
-                       seed: int = 0) -> list[float]:
+def grad_norm_by_depth(
+    norm_position: str, depths: list[int], hidden_size: int = 64, seed: int = 0
+) -> list[float]:
     """||dL/dx|| at the input of a stack of `depth` freshly initialised blocks, for each depth.
 
     L = <stack(x), g> with a fixed random x [1, 16, hidden] and direction g, so every depth sees
@@ -19,9 +20,16 @@ def grad_norm_by_depth(norm_position: str, depths: list[int], hidden_size: int =
     Pre-norm keeps an identity path from loss to input; post-norm sends the gradient through a
     norm in every block.
     """
-    config = ModelConfig(vocab_size=1, hidden_size=hidden_size, intermediate_size=4 * hidden_size,
-                         num_hidden_layers=max(depths), num_attention_heads=4, num_key_value_heads=4,
-                         norm_position=norm_position, max_position_embeddings=16)
+    config = ModelConfig(
+        vocab_size=1,
+        hidden_size=hidden_size,
+        intermediate_size=4 * hidden_size,
+        num_hidden_layers=max(depths),
+        num_attention_heads=4,
+        num_key_value_heads=4,
+        norm_position=norm_position,
+        max_position_embeddings=16,
+    )
     gen = torch.Generator().manual_seed(seed)
     x0 = torch.randn(1, 16, hidden_size, generator=gen)
     g = torch.randn(1, 16, hidden_size, generator=gen)

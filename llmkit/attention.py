@@ -25,7 +25,9 @@ def causal_mask(q_len: int, k_len: int, device: torch.device | str | None = None
     return torch.arange(k_len, device=device)[None, :] <= q_pos[:, None]
 
 
-def attention_weights(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> tuple[Tensor, Tensor]:
+def attention_weights(
+    q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None
+) -> tuple[Tensor, Tensor]:
     """The explicit path: softmax(q k^T / sqrt(d) + mask) v, returning the weights too.
 
     q [B, H, S, D]; k, v [B, H_kv, T, D]; mask [S, T] bool or None.
@@ -62,7 +64,9 @@ class Attention(nn.Module):
     A RotaryEmbedding may be shared between layers (the model passes one); else one is built.
     """
 
-    def __init__(self, config: ModelConfig, layer_idx: int = 0, *, rope: RotaryEmbedding | None = None) -> None:
+    def __init__(
+        self, config: ModelConfig, layer_idx: int = 0, *, rope: RotaryEmbedding | None = None
+    ) -> None:
         super().__init__()
         self.layer_idx = layer_idx
         self.num_heads, self.num_kv_heads = config.num_attention_heads, config.num_key_value_heads
@@ -73,21 +77,38 @@ class Attention(nn.Module):
         self.v_proj = nn.Linear(h, self.num_kv_heads * d, bias=False)
         self.o_proj = nn.Linear(self.num_heads * d, h, bias=False)
         if rope is None:
-            rope = RotaryEmbedding(d, config.max_position_embeddings, config.rope_theta,
-                                   config.rope_scaling, config.rope_interleaved)
+            rope = RotaryEmbedding(
+                d,
+                config.max_position_embeddings,
+                config.rope_theta,
+                config.rope_scaling,
+                config.rope_interleaved,
+            )
         self.rope = rope
 
-    def forward(self, x: Tensor, positions: Tensor, cache=None, return_weights: bool = False, *,
-                cos_sin: tuple[Tensor, Tensor] | None = None, mask: Tensor | None = None,
-                check: bool = True):
+    def forward(
+        self,
+        x: Tensor,
+        positions: Tensor,
+        cache=None,
+        return_weights: bool = False,
+        *,
+        cos_sin: tuple[Tensor, Tensor] | None = None,
+        mask: Tensor | None = None,
+        check: bool = True,
+    ):
         """x [B, S, hidden], positions [S] (int64, x's device). Returns out [B, S, hidden], plus
         weights [B, H, S, T] when return_weights. `cache` is a StaticKVCache or ConcatKVCache.
         cos_sin and mask, when given, are the ones this call would compute (the model computes
         them once for all layers)."""
         B, S, _ = x.shape
         q = self.q_proj(x).view(B, S, self.num_heads, self.head_dim).transpose(1, 2)  # [B, H, S, D]
-        k = self.k_proj(x).view(B, S, self.num_kv_heads, self.head_dim).transpose(1, 2)  # [B, H_kv, S, D]
-        v = self.v_proj(x).view(B, S, self.num_kv_heads, self.head_dim).transpose(1, 2)  # [B, H_kv, S, D]
+        k = (
+            self.k_proj(x).view(B, S, self.num_kv_heads, self.head_dim).transpose(1, 2)
+        )  # [B, H_kv, S, D]
+        v = (
+            self.v_proj(x).view(B, S, self.num_kv_heads, self.head_dim).transpose(1, 2)
+        )  # [B, H_kv, S, D]
         cos, sin = cos_sin if cos_sin is not None else self.rope(positions, check=check)
         q = apply_rope(q, cos, sin, self.rope.interleaved)  # RoPE touches Q and K only, never V
         k = apply_rope(k, cos, sin, self.rope.interleaved)

@@ -20,7 +20,9 @@ class TransformerBlock(nn.Module):
     post (2017):         h = norm(x + attn(x));  out = norm(h + ffn(h))   -- norm on the path
     """
 
-    def __init__(self, config: ModelConfig, layer_idx: int = 0, *, rope: RotaryEmbedding | None = None) -> None:
+    def __init__(
+        self, config: ModelConfig, layer_idx: int = 0, *, rope: RotaryEmbedding | None = None
+    ) -> None:
         super().__init__()
         self.pre_norm = config.norm_position == "pre"
         self.attn_norm = make_norm(config.norm_type, config.hidden_size, config.rms_norm_eps)
@@ -28,12 +30,23 @@ class TransformerBlock(nn.Module):
         self.ffn_norm = make_norm(config.norm_type, config.hidden_size, config.rms_norm_eps)
         self.ffn = make_ffn(config.ffn_type, config.hidden_size, config.intermediate_size)
 
-    def forward(self, x: Tensor, positions: Tensor, cache=None, *,
-                cos_sin: tuple[Tensor, Tensor] | None = None, mask: Tensor | None = None,
-                check: bool = True) -> Tensor:
+    def forward(
+        self,
+        x: Tensor,
+        positions: Tensor,
+        cache=None,
+        *,
+        cos_sin: tuple[Tensor, Tensor] | None = None,
+        mask: Tensor | None = None,
+        check: bool = True,
+    ) -> Tensor:
         """x [B, S, hidden] -> [B, S, hidden]."""
         if self.pre_norm:
-            h = x + self.attn(self.attn_norm(x), positions, cache, cos_sin=cos_sin, mask=mask, check=check)
+            h = x + self.attn(
+                self.attn_norm(x), positions, cache, cos_sin=cos_sin, mask=mask, check=check
+            )
             return h + self.ffn(self.ffn_norm(h))
-        h = self.attn_norm(x + self.attn(x, positions, cache, cos_sin=cos_sin, mask=mask, check=check))
+        h = self.attn_norm(
+            x + self.attn(x, positions, cache, cos_sin=cos_sin, mask=mask, check=check)
+        )
         return self.ffn_norm(h + self.ffn(h))

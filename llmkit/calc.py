@@ -7,22 +7,37 @@ from .config import ModelConfig
 __all__ = ["kv_cache_bytes", "kv_cache_bytes_for", "param_count", "flops_per_token"]
 
 
-def kv_cache_bytes(num_layers: int, num_kv_heads: int, head_dim: int, seq_len: int,
-                   bytes_per_elem: int = 2, batch_size: int = 1) -> int:
+def kv_cache_bytes(
+    num_layers: int,
+    num_kv_heads: int,
+    head_dim: int,
+    seq_len: int,
+    bytes_per_elem: int = 2,
+    batch_size: int = 1,
+) -> int:
     """2 (K and V) * L * H_kv * d_head * S * bytes * B."""
     return 2 * num_layers * num_kv_heads * head_dim * seq_len * bytes_per_elem * batch_size
 
 
-def kv_cache_bytes_for(config: ModelConfig, seq_len: int, bytes_per_elem: int = 2,
-                       batch_size: int = 1) -> int:
+def kv_cache_bytes_for(
+    config: ModelConfig, seq_len: int, bytes_per_elem: int = 2, batch_size: int = 1
+) -> int:
     """kv_cache_bytes with the dimensions taken from a config."""
-    return kv_cache_bytes(config.num_hidden_layers, config.num_key_value_heads, config.head_dim,
-                          seq_len, bytes_per_elem, batch_size)
+    return kv_cache_bytes(
+        config.num_hidden_layers,
+        config.num_key_value_heads,
+        config.head_dim,
+        seq_len,
+        bytes_per_elem,
+        batch_size,
+    )
 
 
 def _layer_matmul_params(config: ModelConfig) -> int:
     h, d = config.hidden_size, config.head_dim
-    attn = h * config.num_attention_heads * d * 2 + h * config.num_key_value_heads * d * 2  # q,o + k,v
+    attn = (
+        h * config.num_attention_heads * d * 2 + h * config.num_key_value_heads * d * 2
+    )  # q,o + k,v
     ffn = (3 if config.ffn_type == "swiglu" else 2) * h * config.intermediate_size
     return attn + ffn
 
@@ -43,6 +58,11 @@ def flops_per_token(config: ModelConfig, seq_len: int) -> int:
     2 * (every matmul weight, LM head included) + per layer 2 * 2 * S * H * d_head for Q K^T and
     the weighted sum of V. Norms, softmax and activations are left out (they are O(h), not O(h^2)).
     """
-    weights = config.num_hidden_layers * _layer_matmul_params(config) + config.vocab_size * config.hidden_size
-    attention = config.num_hidden_layers * 4 * seq_len * config.num_attention_heads * config.head_dim
+    weights = (
+        config.num_hidden_layers * _layer_matmul_params(config)
+        + config.vocab_size * config.hidden_size
+    )
+    attention = (
+        config.num_hidden_layers * 4 * seq_len * config.num_attention_heads * config.head_dim
+    )
     return 2 * weights + attention

@@ -40,8 +40,15 @@ class ModelConfig:
     rope_interleaved: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers",
-                     "num_attention_heads", "num_key_value_heads", "max_position_embeddings"):
+        for name in (
+            "vocab_size",
+            "hidden_size",
+            "intermediate_size",
+            "num_hidden_layers",
+            "num_attention_heads",
+            "num_key_value_heads",
+            "max_position_embeddings",
+        ):
             value = getattr(self, name)
             if not isinstance(value, int) or value <= 0:
                 raise ValueError(f"{name} must be a positive int, got {value!r}")
@@ -59,7 +66,9 @@ class ModelConfig:
                 )
             self.head_dim = self.hidden_size // heads
         if self.head_dim % 2 != 0:
-            raise ValueError(f"head_dim must be even for RoPE (it rotates pairs), got {self.head_dim}")
+            raise ValueError(
+                f"head_dim must be even for RoPE (it rotates pairs), got {self.head_dim}"
+            )
         _check_choice("norm_position", self.norm_position, _NORM_POSITIONS)
         _check_choice("norm_type", self.norm_type, _NORM_TYPES)
         _check_choice("ffn_type", self.ffn_type, _FFN_TYPES)
@@ -75,7 +84,9 @@ class ModelConfig:
 
     def replace(self, **changes) -> ModelConfig:
         """A copy with some fields changed (head_dim is re-derived unless given)."""
-        if "head_dim" not in changes and ("hidden_size" in changes or "num_attention_heads" in changes):
+        if "head_dim" not in changes and (
+            "hidden_size" in changes or "num_attention_heads" in changes
+        ):
             changes["head_dim"] = None
         return dataclasses.replace(self, **changes)
 
@@ -83,31 +94,67 @@ class ModelConfig:
     # configurations the chapters quote (from the models' published params.json / config.json).
     @classmethod
     def tiny(cls) -> ModelConfig:
-        return cls(vocab_size=1000, hidden_size=256, intermediate_size=688, num_hidden_layers=4,
-                   num_attention_heads=8, num_key_value_heads=2, max_position_embeddings=512)
+        return cls(
+            vocab_size=1000,
+            hidden_size=256,
+            intermediate_size=688,
+            num_hidden_layers=4,
+            num_attention_heads=8,
+            num_key_value_heads=2,
+            max_position_embeddings=512,
+        )
 
     @classmethod
     def medium(cls) -> ModelConfig:
-        return cls(vocab_size=32000, hidden_size=768, intermediate_size=2048, num_hidden_layers=12,
-                   num_attention_heads=12, num_key_value_heads=4, max_position_embeddings=2048)
+        return cls(
+            vocab_size=32000,
+            hidden_size=768,
+            intermediate_size=2048,
+            num_hidden_layers=12,
+            num_attention_heads=12,
+            num_key_value_heads=4,
+            max_position_embeddings=2048,
+        )
 
     @classmethod
     def llama2_7b(cls) -> ModelConfig:
-        return cls(vocab_size=32000, hidden_size=4096, intermediate_size=11008,
-                   num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=32,
-                   rms_norm_eps=1e-5, max_position_embeddings=4096)
+        return cls(
+            vocab_size=32000,
+            hidden_size=4096,
+            intermediate_size=11008,
+            num_hidden_layers=32,
+            num_attention_heads=32,
+            num_key_value_heads=32,
+            rms_norm_eps=1e-5,
+            max_position_embeddings=4096,
+        )
 
     @classmethod
     def llama2_70b(cls) -> ModelConfig:
-        return cls(vocab_size=32000, hidden_size=8192, intermediate_size=28672,
-                   num_hidden_layers=80, num_attention_heads=64, num_key_value_heads=8,
-                   rms_norm_eps=1e-5, max_position_embeddings=4096)
+        return cls(
+            vocab_size=32000,
+            hidden_size=8192,
+            intermediate_size=28672,
+            num_hidden_layers=80,
+            num_attention_heads=64,
+            num_key_value_heads=8,
+            rms_norm_eps=1e-5,
+            max_position_embeddings=4096,
+        )
 
     @classmethod
     def llama3_8b(cls) -> ModelConfig:
-        return cls(vocab_size=128256, hidden_size=4096, intermediate_size=14336,
-                   num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=8,
-                   rms_norm_eps=1e-5, rope_theta=500000.0, max_position_embeddings=8192)
+        return cls(
+            vocab_size=128256,
+            hidden_size=4096,
+            intermediate_size=14336,
+            num_hidden_layers=32,
+            num_attention_heads=32,
+            num_key_value_heads=8,
+            rms_norm_eps=1e-5,
+            rope_theta=500000.0,
+            max_position_embeddings=8192,
+        )
 
 
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:

@@ -8,7 +8,9 @@ from torch import nn
 __all__ = ["count_kv_projections"]
 
 
-def count_kv_projections(model: nn.Module, prompt_len: int, max_new_tokens: int, use_cache: bool) -> int:
+def count_kv_projections(
+    model: nn.Module, prompt_len: int, max_new_tokens: int, use_cache: bool
+) -> int:
     """Token positions that layer 0's k_proj projects while generating (batch 1, greedy).
 
     Without a cache every step re-projects the whole prefix (1 + 2 + ... ); with one, each token

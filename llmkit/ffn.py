@@ -14,7 +14,9 @@ def silu(x: Tensor) -> Tensor:
     return x * torch.sigmoid(x)
 
 
-def swiglu_hidden_dim(dim: int, multiple_of: int = 256, ffn_dim_multiplier: float | None = None) -> int:
+def swiglu_hidden_dim(
+    dim: int, multiple_of: int = 256, ffn_dim_multiplier: float | None = None
+) -> int:
     """LLaMA's SwiGLU width: 2/3 of 4*dim (same parameters as a 4*dim ReLU FFN), optionally
     scaled, then rounded up to a multiple of `multiple_of` (4096 -> 11008)."""
     hidden = int(2 * (4 * dim) / 3)

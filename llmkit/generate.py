@@ -12,8 +12,12 @@ from .kv_cache import ConcatKVCache, StaticKVCache
 __all__ = ["generate", "sample_next", "make_cache"]
 
 
-def sample_next(logits: Tensor, temperature: float = 0.0, top_k: int | None = None,
-                generator: torch.Generator | None = None) -> Tensor:
+def sample_next(
+    logits: Tensor,
+    temperature: float = 0.0,
+    top_k: int | None = None,
+    generator: torch.Generator | None = None,
+) -> Tensor:
     """Next token ids [B] from logits [B, V]: argmax when temperature == 0, else a sample from
     softmax(logits / temperature) restricted to the top_k largest logits."""
     if temperature <= 0.0:
@@ -30,17 +34,27 @@ def make_cache(model: nn.Module, kind: str, batch_size: int, max_len: int):
     """A StaticKVCache (model's dtype/device) or a ConcatKVCache."""
     if kind == "static":
         weight = model.lm_head.weight
-        return StaticKVCache(model.config, batch_size, max_len, dtype=weight.dtype, device=weight.device)
+        return StaticKVCache(
+            model.config, batch_size, max_len, dtype=weight.dtype, device=weight.device
+        )
     if kind == "concat":
         return ConcatKVCache(model.config)
     raise ValueError(f"cache must be 'static' or 'concat', got {kind!r}")
 
 
 @torch.inference_mode()
-def generate(model: nn.Module, input_ids: Tensor, max_new_tokens: int, use_cache: bool = True,
-             cache: str = "static", temperature: float = 0.0, top_k: int | None = None,
-             generator: torch.Generator | None = None, return_logits: bool = False,
-             step_fn: Callable[[Tensor, Tensor, object], Tensor] | None = None):
+def generate(
+    model: nn.Module,
+    input_ids: Tensor,
+    max_new_tokens: int,
+    use_cache: bool = True,
+    cache: str = "static",
+    temperature: float = 0.0,
+    top_k: int | None = None,
+    generator: torch.Generator | None = None,
+    return_logits: bool = False,
+    step_fn: Callable[[Tensor, Tensor, object], Tensor] | None = None,
+):
     """Decode max_new_tokens tokens after input_ids [B, P]; returns ids [B, P + N]
     (and logits [B, N, V] of every step when return_logits).
 
@@ -73,13 +87,15 @@ def generate(model: nn.Module, input_ids: Tensor, max_new_tokens: int, use_cache
     else:
         kv = make_cache(model, cache, B, total)
         if step_fn is None:
+
             def step_fn(tokens: Tensor, pos: Tensor, kv_cache) -> Tensor:
                 return model(tokens, pos, kv_cache, check=False)[:, -1]
+
         logits = model(input_ids, positions[:P], kv, check=False, last_only=True)[:, -1]
         for t in range(max_new_tokens):
             out[:, P + t] = sample_next(logits, temperature, top_k, generator)
             if return_logits:
-                step_logits.append(logits)
+                step_logits.append(logits.clone())  # a compiled step may reuse its output buffer
             if t + 1 < max_new_tokens:
                 logits = step_fn(out[:, P + t : P + t + 1], positions[P + t : P + t + 1], kv)
     if return_logits:

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import re
 
-import torch
 from torch import Tensor
 
 from .config import ModelConfig
 from .model import Transformer
 
-__all__ = ["config_from_hf", "hf_to_llmkit_state_dict", "llmkit_to_hf_state_dict",
-           "load_hf_state_dict", "from_hf"]
+__all__ = [
+    "config_from_hf",
+    "hf_to_llmkit_state_dict",
+    "llmkit_to_hf_state_dict",
+    "load_hf_state_dict",
+    "from_hf",
+]
 
 # (HF pattern, llmkit pattern); {i} is the layer index.
 _NAMES = [
@@ -63,12 +67,16 @@ def config_from_hf(hf_config) -> ModelConfig:
     if rope.get("rope_type", "default") != "default":
         raise ValueError(f"only default RoPE is mapped, got rope_type={rope.get('rope_type')!r}")
     return ModelConfig(
-        vocab_size=hf_config.vocab_size, hidden_size=hf_config.hidden_size,
-        intermediate_size=hf_config.intermediate_size, num_hidden_layers=hf_config.num_hidden_layers,
+        vocab_size=hf_config.vocab_size,
+        hidden_size=hf_config.hidden_size,
+        intermediate_size=hf_config.intermediate_size,
+        num_hidden_layers=hf_config.num_hidden_layers,
         num_attention_heads=hf_config.num_attention_heads,
         num_key_value_heads=hf_config.num_key_value_heads or hf_config.num_attention_heads,
-        head_dim=getattr(hf_config, "head_dim", None), rms_norm_eps=hf_config.rms_norm_eps,
-        rope_theta=float(theta), max_position_embeddings=hf_config.max_position_embeddings,
+        head_dim=getattr(hf_config, "head_dim", None),
+        rms_norm_eps=hf_config.rms_norm_eps,
+        rope_theta=float(theta),
+        max_position_embeddings=hf_config.max_position_embeddings,
         tie_word_embeddings=bool(hf_config.tie_word_embeddings),
     )
 
@@ -86,6 +94,8 @@ def from_hf(hf_model) -> Transformer:
     """An llmkit Transformer holding the weights of a transformers LlamaForCausalLM,
     on the same device and dtype."""
     weight = hf_model.get_input_embeddings().weight
-    model = Transformer(config_from_hf(hf_model.config)).to(device=weight.device, dtype=weight.dtype)
+    model = Transformer(config_from_hf(hf_model.config)).to(
+        device=weight.device, dtype=weight.dtype
+    )
     load_hf_state_dict(model, hf_model.state_dict())
     return model.eval()

@@ -20,14 +20,26 @@ class StaticKVCache:
     just writing from position 0 again.
     """
 
-    def __init__(self, config: ModelConfig, batch_size: int, max_len: int,
-                 dtype: torch.dtype = torch.float32, device: torch.device | str | None = None) -> None:
+    def __init__(
+        self,
+        config: ModelConfig,
+        batch_size: int,
+        max_len: int,
+        dtype: torch.dtype = torch.float32,
+        device: torch.device | str | None = None,
+    ) -> None:
         if max_len <= 0 or batch_size <= 0:
-            raise ValueError(f"batch_size and max_len must be positive, got {batch_size}, {max_len}")
+            raise ValueError(
+                f"batch_size and max_len must be positive, got {batch_size}, {max_len}"
+            )
         self.max_len = max_len
         shape = (batch_size, config.num_key_value_heads, max_len, config.head_dim)
-        self.k = [torch.zeros(shape, dtype=dtype, device=device) for _ in range(config.num_hidden_layers)]
-        self.v = [torch.zeros(shape, dtype=dtype, device=device) for _ in range(config.num_hidden_layers)]
+        self.k = [
+            torch.zeros(shape, dtype=dtype, device=device) for _ in range(config.num_hidden_layers)
+        ]
+        self.v = [
+            torch.zeros(shape, dtype=dtype, device=device) for _ in range(config.num_hidden_layers)
+        ]
         self._slots = torch.arange(max_len, device=device)  # [max_len], key positions for the mask
 
     @property
@@ -46,8 +58,9 @@ class StaticKVCache:
                 f"holds positions 0..{self.max_len - 1} (max_len={self.max_len}); allocate a larger max_len"
             )
 
-    def update(self, layer_idx: int, positions: Tensor, k: Tensor, v: Tensor,
-               check: bool = True) -> tuple[Tensor, Tensor]:
+    def update(
+        self, layer_idx: int, positions: Tensor, k: Tensor, v: Tensor, check: bool = True
+    ) -> tuple[Tensor, Tensor]:
         """Write k, v [B, H_kv, S, D] at `positions` [S]; return the full buffers [B, H_kv, max_len, D]."""
         if check:
             self.check(positions)
@@ -79,8 +92,9 @@ class ConcatKVCache:
     def nbytes(self) -> int:
         return sum(t.numel() * t.element_size() for t in (*self.k, *self.v) if t is not None)
 
-    def update(self, layer_idx: int, positions: Tensor, k: Tensor, v: Tensor,
-               check: bool = True) -> tuple[Tensor, Tensor]:
+    def update(
+        self, layer_idx: int, positions: Tensor, k: Tensor, v: Tensor, check: bool = True
+    ) -> tuple[Tensor, Tensor]:
         """Append k, v [B, H_kv, S, D]; positions must continue where this layer stopped."""
         old_k, old_v = self.k[layer_idx], self.v[layer_idx]
         length = 0 if old_k is None else old_k.shape[2]

@@ -24,8 +24,13 @@ class Transformer(nn.Module):
         super().__init__()
         self.config = config
         self.embed = nn.Embedding(config.vocab_size, config.hidden_size)
-        self.rope = RotaryEmbedding(config.head_dim, config.max_position_embeddings, config.rope_theta,
-                                    config.rope_scaling, config.rope_interleaved)
+        self.rope = RotaryEmbedding(
+            config.head_dim,
+            config.max_position_embeddings,
+            config.rope_theta,
+            config.rope_scaling,
+            config.rope_interleaved,
+        )
         self.layers = nn.ModuleList(
             TransformerBlock(config, i, rope=self.rope) for i in range(config.num_hidden_layers)
         )
@@ -39,8 +44,15 @@ class Transformer(nn.Module):
             self.lm_head.weight = self.embed.weight
         self.apply(_init_weights)
 
-    def forward(self, input_ids: Tensor, positions: Tensor | int | None = None, cache=None, *,
-                check: bool = True, last_only: bool = False) -> Tensor:
+    def forward(
+        self,
+        input_ids: Tensor,
+        positions: Tensor | int | None = None,
+        cache=None,
+        *,
+        check: bool = True,
+        last_only: bool = False,
+    ) -> Tensor:
         """input_ids [B, S] -> logits [B, S, vocab] ([B, 1, vocab] with last_only).
 
         positions: [S] int64 tensor, or an int start offset, or None (= 0). With a cache, the
@@ -65,14 +77,31 @@ class Transformer(nn.Module):
             x = x[:, -1:]
         return self.lm_head(self.norm(x))
 
-    def generate(self, input_ids: Tensor, max_new_tokens: int, use_cache: bool = True,
-                 cache: str = "static", temperature: float = 0.0, top_k: int | None = None,
-                 generator: torch.Generator | None = None, **kwargs):
+    def generate(
+        self,
+        input_ids: Tensor,
+        max_new_tokens: int,
+        use_cache: bool = True,
+        cache: str = "static",
+        temperature: float = 0.0,
+        top_k: int | None = None,
+        generator: torch.Generator | None = None,
+        **kwargs,
+    ):
         """Prompt + max_new_tokens tokens, [B, P + N]; see llmkit.generate.generate."""
         from .generate import generate
 
-        return generate(self, input_ids, max_new_tokens, use_cache=use_cache, cache=cache,
-                        temperature=temperature, top_k=top_k, generator=generator, **kwargs)
+        return generate(
+            self,
+            input_ids,
+            max_new_tokens,
+            use_cache=use_cache,
+            cache=cache,
+            temperature=temperature,
+            top_k=top_k,
+            generator=generator,
+            **kwargs,
+        )
 
 
 def _init_weights(module: nn.Module) -> None:

@@ -22,8 +22,9 @@ def rms_norm(x: Tensor, weight: Tensor | None = None, eps: float = 1e-6) -> Tens
     return y if weight is None else weight * y
 
 
-def layer_norm(x: Tensor, weight: Tensor | None = None, bias: Tensor | None = None,
-               eps: float = 1e-5) -> Tensor:
+def layer_norm(
+    x: Tensor, weight: Tensor | None = None, bias: Tensor | None = None, eps: float = 1e-5
+) -> Tensor:
     """(x - mean) / sqrt(var + eps) * weight + bias, written out for comparison with rms_norm."""
     dtype = x.dtype
     x32 = x.float()

@@ -6,15 +6,24 @@ import torch
 from torch import Tensor, nn
 
 __all__ = [
-    "rope_frequencies", "RotaryEmbedding", "apply_rope", "rotate_half", "rotate_interleaved",
-    "rotate_2d", "half_split_from_interleaved", "interleaved_from_half_split", "check_positions",
+    "rope_frequencies",
+    "RotaryEmbedding",
+    "apply_rope",
+    "rotate_half",
+    "rotate_interleaved",
+    "rotate_2d",
+    "half_split_from_interleaved",
+    "interleaved_from_half_split",
+    "check_positions",
 ]
 
 
 def rope_frequencies(head_dim: int, base: float = 10000.0) -> Tensor:
     """theta_i = base^(-2i/d) for i = 0 .. d/2-1, float32: one angular speed per rotated pair."""
     if head_dim <= 0 or head_dim % 2 != 0:
-        raise ValueError(f"RoPE needs an even, positive head_dim (it rotates pairs), got {head_dim}")
+        raise ValueError(
+            f"RoPE needs an even, positive head_dim (it rotates pairs), got {head_dim}"
+        )
     exponents = torch.arange(0, head_dim, 2, dtype=torch.int64).float() / head_dim
     return 1.0 / (base**exponents)
 
@@ -52,7 +61,9 @@ def check_positions(positions: Tensor, limit: int, what: str) -> None:
         return
     lo, hi = int(positions.min()), int(positions.max())
     if lo < 0 or hi >= limit:
-        raise ValueError(f"position {hi if hi >= limit else lo} is outside {what} (valid: 0..{limit - 1})")
+        raise ValueError(
+            f"position {hi if hi >= limit else lo} is outside {what} (valid: 0..{limit - 1})"
+        )
 
 
 class RotaryEmbedding(nn.Module):
@@ -62,8 +73,14 @@ class RotaryEmbedding(nn.Module):
     {"type": "ntk", "factor": s} (NTK-aware: base -> base * s^(d / (d - 2)), high frequencies kept).
     """
 
-    def __init__(self, head_dim: int, max_seq_len: int, base: float = 10000.0,
-                 scaling: dict | None = None, interleaved: bool = False) -> None:
+    def __init__(
+        self,
+        head_dim: int,
+        max_seq_len: int,
+        base: float = 10000.0,
+        scaling: dict | None = None,
+        interleaved: bool = False,
+    ) -> None:
         super().__init__()
         self.head_dim, self.max_seq_len, self.interleaved = head_dim, max_seq_len, interleaved
         kind = None if scaling is None else scaling.get("type")
@@ -96,7 +113,9 @@ class RotaryEmbedding(nn.Module):
     def forward(self, positions: Tensor, check: bool = True) -> tuple[Tensor, Tensor]:
         """cos, sin [S, D] for integer positions [S]."""
         if check:
-            check_positions(positions, self.max_seq_len, f"the RoPE table (max_seq_len={self.max_seq_len})")
+            check_positions(
+                positions, self.max_seq_len, f"the RoPE table (max_seq_len={self.max_seq_len})"
+            )
         return self.cos[positions], self.sin[positions]
 
     def rotate(self, x: Tensor, positions: Tensor) -> Tensor:
@@ -116,8 +135,10 @@ def half_split_from_interleaved(weight: Tensor, num_heads: int) -> Tensor:
     out_features, in_features = weight.shape
     head_dim = out_features // num_heads
     # [H, D/2, 2, in] -> [H, 2, D/2, in]: row (h, i, j) lands at (h, j, i)
-    return weight.view(num_heads, head_dim // 2, 2, in_features).transpose(1, 2).reshape(
-        out_features, in_features
+    return (
+        weight.view(num_heads, head_dim // 2, 2, in_features)
+        .transpose(1, 2)
+        .reshape(out_features, in_features)
     )
 
 
@@ -125,7 +146,8 @@ def interleaved_from_half_split(weight: Tensor, num_heads: int) -> Tensor:
     """Inverse of half_split_from_interleaved."""
     out_features, in_features = weight.shape
     head_dim = out_features // num_heads
-    return weight.view(num_heads, 2, head_dim // 2, in_features).transpose(1, 2).reshape(
-        out_features, in_features
+    return (
+        weight.view(num_heads, 2, head_dim // 2, in_features)
+        .transpose(1, 2)
+        .reshape(out_features, in_features)
     )
-

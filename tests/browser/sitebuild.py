@@ -44,7 +44,7 @@ FIXTURE_PAGES = {
     ),
     "chapters/attention.md": (
         "# 分组查询注意力\n\n多个查询头共享一组键值缓存，这就是分组查询注意力（GQA）。"
-        "它介于多头注意力和多查询注意力之间。\n\n"
+        "每个查询头仍算自己的注意力，它介于标准做法和多查询注意力之间。\n\n"
         "$$\n\\text{MHA}: H_{kv} = H_q, \\qquad \\text{GQA}: H_{kv} = H_q / g\n$$\n"
     ),
     "chapters/math.md": "# 公式\n\n" + _seed_math(),

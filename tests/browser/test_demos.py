@@ -61,8 +61,11 @@ def shown(root: Locator, name: str) -> float | list[float]:
 
 def close(got: float | list[float], want: float | list[float], tol: float) -> bool:
     if isinstance(want, list):
-        return isinstance(got, list) and len(got) == len(want) and all(
-            abs(g - w) <= tol for g, w in zip(got, want))
+        return (
+            isinstance(got, list)
+            and len(got) == len(want)
+            and all(abs(g - w) <= tol for g, w in zip(got, want, strict=True))
+        )
     return abs(got - want) <= tol
 
 
@@ -85,7 +88,15 @@ def test_widget_matches_llmkit_on_the_grid(chapter, demo_id):
 
 def test_rope_both_plus_one_keeps_the_dot_product(chapter):
     root = widget(chapter, "rope")
-    for name, value in {"m": 3, "n": 1, "theta": 30, "qx": 0.6, "qy": 0.8, "kx": 1, "ky": -0.5}.items():
+    for name, value in {
+        "m": 3,
+        "n": 1,
+        "theta": 30,
+        "qx": 0.6,
+        "qy": 0.8,
+        "kx": 1,
+        "ky": -0.5,
+    }.items():
         set_input(root, name, value)
     dot, q_before = shown(root, "dot"), shown(root, "qrot")
     for step in range(1, 4):
@@ -108,6 +119,9 @@ def test_kv_cache_stepper_and_presets(chapter):
     set_input(root, "preset", "llama2-70b")
     assert root.locator('[data-in="L"]').input_value() == "80"
     assert root.locator('[data-in="kvh"]').input_value() == "8"
+    root.locator('[data-in="S"]').fill("")  # an emptied field shows a dash, not NaN
+    assert root.locator('[data-out="bytes"]').inner_text() == "—"
+    assert chapter.llmbook_errors == []
 
 
 def test_mha_gqa_wiring_follows_the_groups(chapter):
@@ -118,7 +132,8 @@ def test_mha_gqa_wiring_follows_the_groups(chapter):
         for name, value in case["in"].items():
             set_input(root, name, value)
         lines = root.locator('[data-role="stage"] line[data-q]').evaluate_all(
-            "ls => ls.map(l => [+l.dataset.q, +l.dataset.kv])")
+            "ls => ls.map(l => [+l.dataset.q, +l.dataset.kv])"
+        )
         assert sorted(lines) == [[q, kv] for q, kv in enumerate(case["wiring"])], case["in"]
         checked += 1
     assert checked >= 10
@@ -126,14 +141,17 @@ def test_mha_gqa_wiring_follows_the_groups(chapter):
     root.locator('[data-action="mqa"]').click()
     assert root.locator('[data-in="kvh"]').input_value() == "1"
     assert shown(root, "group") == 64
-    assert root.locator('[data-role="stage"] line[data-kv="0"]').count() == root.locator(
-        '[data-role="stage"] line[data-q]').count()
+    assert (
+        root.locator('[data-role="stage"] line[data-kv="0"]').count()
+        == root.locator('[data-role="stage"] line[data-q]').count()
+    )
 
 
 def test_pre_post_norm_residual_path_is_green_and_gradient_toggles(chapter):
     root = widget(chapter, "pre-post-norm")
     strokes = root.locator('[data-role="blocks"] [data-part="residual"] line').evaluate_all(
-        "ls => ls.map(l => getComputedStyle(l).stroke)")
+        "ls => ls.map(l => getComputedStyle(l).stroke)"
+    )
     assert strokes and set(strokes) == {"rgb(46, 157, 79)"}
     grad = root.locator('[data-role="blocks"] [data-part="grad"]').first
     assert not grad.is_visible()

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from llmbook.bindings import find_bindings
 from llmbook.directives import parse_directives
 from llmbook.execute.numbers import check, parse_written
@@ -85,7 +84,7 @@ def test_many_bound_numbers_and_every_citation_names_its_source():
 
 
 def test_illustrative_perplexities_are_labelled_and_not_bound():
-    table = TEXT[TEXT.index("| 激活函数 | 验证 PPL（示意） |"):]
+    table = TEXT[TEXT.index("| 激活函数 | 验证 PPL（示意） |") :]
     table = table[: table.index("\n\n")]
     for value in ("9.7", "8.9", "8.5"):
         assert f"| {value} |" in table
@@ -106,7 +105,10 @@ _RMS = math.sqrt(sum(x * x for x in _X) / 4)
 
 
 def _rot(angle):
-    return (0.8 * math.cos(angle) - 0.6 * math.sin(angle), 0.6 * math.cos(angle) + 0.8 * math.sin(angle))
+    return (
+        0.8 * math.cos(angle) - 0.6 * math.sin(angle),
+        0.6 * math.cos(angle) + 0.8 * math.sin(angle),
+    )
 
 
 def _kv(layers, kv_heads, head_dim, seq, nbytes=2):
@@ -123,8 +125,8 @@ REFERENCES = [
     ("A[2]", _A3),
     ("B[0]", _B1),
     ("B[2]", _B3),
-    ("dot_a", sum(a * b for a, b in zip(_A1, _A3))),
-    ("dot_b", sum(a * b for a, b in zip(_B1, _B3))),
+    ("dot_a", sum(a * b for a, b in zip(_A1, _A3, strict=True))),
+    ("dot_b", sum(a * b for a, b in zip(_B1, _B3, strict=True))),
     ("added.tolist()", [0.8 + math.sin(1), 0.6 + math.cos(1)]),
     ("added.norm().item()", math.hypot(0.8 + math.sin(1), 0.6 + math.cos(1))),
     ("degrees(added)", math.degrees(math.atan2(0.6 + math.cos(1), 0.8 + math.sin(1)))),
@@ -168,14 +170,16 @@ def test_written_value_matches_an_independent_reference(expr, reference):
 
 
 def test_the_seeds_errors_are_not_on_the_page():
-    assert _written("dot_a") == "0.860"  # the seed mixed rounded (0.858) and unrounded (1.026) inputs
+    assert (
+        _written("dot_a") == "0.860"
+    )  # the seed mixed rounded (0.858) and unrounded (1.026) inputs
     assert _written("halves[24]") == "6.0e-8"  # the seed wrote 5.9 × 10⁻⁸
     assert "511 KB × 8层 = 4 MB" not in TEXT
     # A single RoPE frequency is periodic: the page must not claim that it decays with distance.
     assert "点积随着距离衰减" not in TEXT
     assert "math.cos(6.28)" in TEXT
     # LayerNorm is per token: the chain must not sell RMSNorm as "少一次跨卡同步".
-    chain = TEXT[TEXT.index(":::chain"):TEXT.index(":::progress")]
+    chain = TEXT[TEXT.index(":::chain") : TEXT.index(":::progress")]
     assert "跨卡" not in chain
 
 
@@ -189,7 +193,9 @@ def test_notebook_has_no_math_checks_the_cache_and_ships_without_outputs():
     code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     assert markdown[0].startswith("# ")
     assert not any("$" in m for m in markdown)  # mkdocs-jupyter renders no math offline
-    assert "count_kv_projections" in code and "torch.equal" in code and "num_key_value_heads" in code
+    assert (
+        "count_kv_projections" in code and "torch.equal" in code and "num_key_value_heads" in code
+    )
     assert "Noto Sans CJK SC" in code
     assert all(not c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code")
 
@@ -204,7 +210,11 @@ def _mkdocs_config() -> dict:
 
 def test_mkdocs_executes_the_notebook_strictly_and_lists_the_pages():
     config = _mkdocs_config()
-    jupyter = [p["mkdocs-jupyter"] for p in config["plugins"] if isinstance(p, dict) and "mkdocs-jupyter" in p]
+    jupyter = [
+        p["mkdocs-jupyter"]
+        for p in config["plugins"]
+        if isinstance(p, dict) and "mkdocs-jupyter" in p
+    ]
     assert len(jupyter) == 1
     assert jupyter[0]["execute"] is True
     assert jupyter[0]["allow_errors"] is False
@@ -219,7 +229,10 @@ def test_home_page_links_every_chapter_and_explains_offline_reading():
     text = INDEX.read_text(encoding="utf-8")
     for target in re.findall(r"\]\(([^)#]+)\)", text):
         assert (ROOT / "docs" / target).is_file(), target
-    for path in ("chapters/ch10-modern-llm.md", "lessons/lesson03-five-upgrades.md",
-                 "notebooks/llama-kv-cache.ipynb"):
+    for path in (
+        "chapters/ch10-modern-llm.md",
+        "lessons/lesson03-five-upgrades.md",
+        "notebooks/llama-kv-cache.ipynb",
+    ):
         assert f"]({path})" in text
     assert "site/index.html" in text and "file://" in text

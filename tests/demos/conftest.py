@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from demo_helpers import json_blocks
-
 from llmbook.demos import get_demo, known_ids
 
 

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 import torch
 from demo_helpers import IDS, json_blocks, parse_svg
-
 from llmbook.demos import get_demo, known_ids
 from llmbook.demos.svg import json_script
 
@@ -31,7 +30,9 @@ def test_figure_is_a_labelled_svg(rendered, demo_id):
     assert root.get("role") == "img" and root.get("aria-label")
     assert root.find("{http://www.w3.org/2000/svg}title").text == root.get("aria-label")
     # Only currentColor or explicit colours; no scripts or external references in the figure.
-    assert "<script" not in rendered[demo_id]["figure"] and "href" not in rendered[demo_id]["figure"]
+    assert (
+        "<script" not in rendered[demo_id]["figure"] and "href" not in rendered[demo_id]["figure"]
+    )
 
 
 @pytest.mark.parametrize("demo_id", IDS)
@@ -59,7 +60,7 @@ def test_render_html_wraps_figure_and_widget(demo_id):
 @pytest.mark.parametrize("demo_id", IDS)
 def test_each_demo_ships_a_script_that_finds_only_its_own_figures(demo_id):
     script = (ASSETS / f"{demo_id}.js").read_text(encoding="utf-8")
-    assert f"figure.llmbook-demo[data-demo=\"{demo_id}\"]" in script
+    assert f'figure.llmbook-demo[data-demo="{demo_id}"]' in script
     assert "http://" not in script.replace("http://www.w3.org/2000/svg", "")
     assert "https://" not in script
 
@@ -67,7 +68,7 @@ def test_each_demo_ships_a_script_that_finds_only_its_own_figures(demo_id):
 def test_json_script_cannot_be_closed_by_its_data():
     nasty = {"s": "</script><!-- & <b>", "n": [1.5, -2]}
     markup = json_script(nasty, "grid")
-    body = markup[len('<script type="application/json" data-role="grid">'):-len("</script>")]
+    body = markup[len('<script type="application/json" data-role="grid">') : -len("</script>")]
     assert "<" not in body and ">" not in body and "&" not in body
     assert json.loads(body) == nasty
 
@@ -95,10 +96,16 @@ def test_rendering_is_byte_identical_across_processes(rendered):
         "    d = get_demo(i)\n"
         "    print(i, hashlib.sha256((d.figure_svg() + d.widget_html()).encode()).hexdigest())\n"
     )
-    env_out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                             env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"})
+    env_out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"},
+    )
     here = {
-        i: hashlib.sha256((r["figure"] + r["widget"]).encode()).hexdigest() for i, r in rendered.items()
+        i: hashlib.sha256((r["figure"] + r["widget"]).encode()).hexdigest()
+        for i, r in rendered.items()
     }
     there = dict(line.split() for line in env_out.stdout.splitlines())
     assert there == here

@@ -8,9 +8,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 from demo_helpers import unescape_text
+from llmbook.demos import kv_cache, mha_gqa, pre_post_norm
 
 import llmkit
-from llmbook.demos import kv_cache, mha_gqa, pre_post_norm
 
 TOL = 1e-6  # float32 llmkit vs float64 closed forms
 
@@ -19,13 +19,20 @@ def test_rope_grid_matches_closed_form_rotation(grids):
     for case in grids["rope"]["cases"]:
         i, o = case["in"], case["out"]
         a, b = math.radians(i["m"] * i["theta"]), math.radians(i["n"] * i["theta"])
-        q = (i["qx"] * math.cos(a) - i["qy"] * math.sin(a), i["qx"] * math.sin(a) + i["qy"] * math.cos(a))
-        k = (i["kx"] * math.cos(b) - i["ky"] * math.sin(b), i["kx"] * math.sin(b) + i["ky"] * math.cos(b))
+        q = (
+            i["qx"] * math.cos(a) - i["qy"] * math.sin(a),
+            i["qx"] * math.sin(a) + i["qy"] * math.cos(a),
+        )
+        k = (
+            i["kx"] * math.cos(b) - i["ky"] * math.sin(b),
+            i["kx"] * math.sin(b) + i["ky"] * math.cos(b),
+        )
         assert o["qrot"] == pytest.approx(q, abs=TOL) and o["krot"] == pytest.approx(k, abs=TOL)
         # q'·k' = qᵀ R((n − m)θ) k: only the relative position enters.
         d = math.radians((i["n"] - i["m"]) * i["theta"])
         rel = i["qx"] * (math.cos(d) * i["kx"] - math.sin(d) * i["ky"]) + i["qy"] * (
-            math.sin(d) * i["kx"] + math.cos(d) * i["ky"])
+            math.sin(d) * i["kx"] + math.cos(d) * i["ky"]
+        )
         assert o["dot"] == pytest.approx(rel, abs=TOL)
         assert o["rel"] == i["m"] - i["n"]
 
@@ -41,7 +48,9 @@ def test_swiglu_grid_matches_closed_form(grids):
         z = i["x"] * i["w1"]
         gate = z / (1 + math.exp(-z))
         assert o["gate"] == pytest.approx(gate, abs=TOL)
-        assert o["gate"] == pytest.approx(float(F.silu(torch.tensor(z, dtype=torch.float64))), abs=TOL)
+        assert o["gate"] == pytest.approx(
+            float(F.silu(torch.tensor(z, dtype=torch.float64))), abs=TOL
+        )
         assert o["value"] == pytest.approx(i["x"] * i["w3"], abs=TOL)
         assert o["output"] == pytest.approx(gate * i["x"] * i["w3"] * i["w2"], abs=TOL)
         assert o["relu"] == max(0.0, z)
@@ -67,7 +76,15 @@ def test_norm_grid_matches_torch_functional(grids):
 
 def test_norm_figure_has_the_seed_example(rendered):
     text = unescape_text(rendered["norm-compare"]["figure"])
-    for value in ("0.365", "0.73", "1.095", "1.461", "-1.342", "-0.447", "RMS = √(mean(x²)+ε) = 2.739"):
+    for value in (
+        "0.365",
+        "0.73",
+        "1.095",
+        "1.461",
+        "-1.342",
+        "-0.447",
+        "RMS = √(mean(x²)+ε) = 2.739",
+    ):
         assert value in text
 
 
@@ -76,10 +93,19 @@ def test_kv_counts_match_the_closed_form(grids):
     assert len(stepper) == 18
     for case in stepper:
         p, s, o = case["in"]["p"], case["in"]["step"], case["out"]
-        assert o == {"nc_step": p + s - 1, "c_step": p if s == 1 else 1,
-                     "nc_total": s * p + s * (s - 1) // 2, "c_total": p + s - 1}
+        assert o == {
+            "nc_step": p + s - 1,
+            "c_step": p if s == 1 else 1,
+            "nc_total": s * p + s * (s - 1) // 2,
+            "c_total": p + s - 1,
+        }
     # The seed's table: prompt 1, 4 new tokens -> 10 vs 4, measured by llmkit.
-    assert kv_cache.projection_counts(1, 4) == {"nc_step": 4, "c_step": 1, "nc_total": 10, "c_total": 4}
+    assert kv_cache.projection_counts(1, 4) == {
+        "nc_step": 4,
+        "c_step": 1,
+        "nc_total": 10,
+        "c_total": 4,
+    }
 
 
 def test_kv_memory_grid_matches_the_formula_and_presets(grids, rendered):
@@ -92,10 +118,14 @@ def test_kv_memory_grid_matches_the_formula_and_presets(grids, rendered):
             i.update(L=cfg.num_hidden_layers, kvh=cfg.num_key_value_heads, hd=cfg.head_dim)
         n = 2 * i["L"] * i["kvh"] * i["hd"] * i["S"] * i["dtype"] * i["B"]
         assert case["out"]["bytes"] == n
-        assert case["out"]["gb"] == pytest.approx(n / 1e9) and case["out"]["gib"] == pytest.approx(n / 2**30)
+        assert case["out"]["gb"] == pytest.approx(n / 1e9) and case["out"]["gib"] == pytest.approx(
+            n / 2**30
+        )
     seed = [c for c in memory if c["in"].get("preset") == "llama2-7b" and c["in"]["S"] == 4096]
     assert seed[0]["out"]["bytes"] == 2_147_483_648  # the seed's "≈ 2.1 GB"
-    assert "累计 36" in rendered["kv-cache"]["figure"] and "累计 8" in rendered["kv-cache"]["figure"]
+    assert (
+        "累计 36" in rendered["kv-cache"]["figure"] and "累计 8" in rendered["kv-cache"]["figure"]
+    )
 
 
 def test_mha_gqa_wiring_and_sizes(grids, rendered):

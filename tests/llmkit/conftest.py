@@ -23,5 +23,12 @@ def _seed() -> None:
 @pytest.fixture
 def tiny_config() -> ModelConfig:
     """Small enough for every test: 2 layers, GQA with groups of 2, head_dim 16."""
-    return ModelConfig(vocab_size=97, hidden_size=64, intermediate_size=96, num_hidden_layers=2,
-                       num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64)
+    return ModelConfig(
+        vocab_size=97,
+        hidden_size=64,
+        intermediate_size=96,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=64,
+    )

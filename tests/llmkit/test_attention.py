@@ -51,7 +51,9 @@ class TestAttentionPaths:
         out, w = attention_weights(q, k, v, mask)
         torch.testing.assert_close(out.double(), ref_out, atol=1e-5, rtol=1e-5)
         torch.testing.assert_close(w.double(), ref_w, atol=1e-6, rtol=1e-5)
-        fast_mask = None if q_len == k_len or q_len == 1 else mask  # None = causal prefill / no mask
+        fast_mask = (
+            None if q_len == k_len or q_len == 1 else mask
+        )  # None = causal prefill / no mask
         torch.testing.assert_close(sdpa(q, k, v, fast_mask).double(), ref_out, atol=1e-5, rtol=1e-5)
 
     def test_module_returns_weights(self, tiny_config, device):

@@ -20,10 +20,14 @@ class TestTransformerBlock:
         out = block(x, pos)
         torch.testing.assert_close(out, block.ffn_norm(h + block.ffn(h)))
         # a post-norm block ends normalized: unit RMS per token (norm weights are ones at init)
-        torch.testing.assert_close(out.pow(2).mean(-1), torch.ones(2, 5, device=device), atol=1e-4, rtol=0)
+        torch.testing.assert_close(
+            out.pow(2).mean(-1), torch.ones(2, 5, device=device), atol=1e-4, rtol=0
+        )
 
     @pytest.mark.parametrize("norm_type,norm_cls", [("rms", RMSNorm), ("layer", LayerNorm)])
-    @pytest.mark.parametrize("ffn_type,ffn_cls", [("swiglu", SwiGLU), ("relu", ReLUFFN), ("gelu", GELUFFN)])
+    @pytest.mark.parametrize(
+        "ffn_type,ffn_cls", [("swiglu", SwiGLU), ("relu", ReLUFFN), ("gelu", GELUFFN)]
+    )
     def test_choices(self, tiny_config, norm_type, norm_cls, ffn_type, ffn_cls):
         block = TransformerBlock(tiny_config.replace(norm_type=norm_type, ffn_type=ffn_type))
         assert isinstance(block.attn_norm, norm_cls) and isinstance(block.ffn, ffn_cls)

@@ -4,12 +4,12 @@ from torch.utils.flop_counter import FlopCounterMode
 
 import llmkit.attention
 from llmkit import (
-    attention_weights,
     PRESETS,
     ConcatKVCache,
     ModelConfig,
     StaticKVCache,
     Transformer,
+    attention_weights,
     flops_per_token,
     kv_cache_bytes,
     kv_cache_bytes_for,
@@ -32,11 +32,14 @@ class TestKVCacheBytes:
 
 
 class TestParamCount:
-    @pytest.mark.parametrize("config", [
-        *PRESETS.values(),
-        ModelConfig.tiny().replace(tie_word_embeddings=True),
-        ModelConfig.tiny().replace(norm_position="post", norm_type="layer", ffn_type="relu"),
-    ])
+    @pytest.mark.parametrize(
+        "config",
+        [
+            *PRESETS.values(),
+            ModelConfig.tiny().replace(tie_word_embeddings=True),
+            ModelConfig.tiny().replace(norm_position="post", norm_type="layer", ffn_type="relu"),
+        ],
+    )
     def test_equals_model_parameters(self, config):
         with torch.device("meta"):
             model = Transformer(config)
@@ -51,7 +54,9 @@ class TestFlopsPerToken:
     def test_equals_flop_counter_on_a_decode_step(self, tiny_config, kv_heads, monkeypatch):
         # FlopCounterMode does not see inside the fused CPU attention kernel: route attention
         # through the explicit matmul path so every multiply-add is counted.
-        monkeypatch.setattr(llmkit.attention, "sdpa", lambda q, k, v, mask: attention_weights(q, k, v, mask)[0])
+        monkeypatch.setattr(
+            llmkit.attention, "sdpa", lambda q, k, v, mask: attention_weights(q, k, v, mask)[0]
+        )
         config = tiny_config.replace(num_key_value_heads=kv_heads)
         model = Transformer(config).eval()
         cache = ConcatKVCache(config)

@@ -11,23 +11,41 @@ class TestModelConfig:
     def test_presets_match_published_configs(self):
         # From the released params.json / config.json of each model.
         c = PRESETS["llama2-70b"]
-        assert (c.hidden_size, c.num_hidden_layers, c.num_attention_heads, c.num_key_value_heads,
-                c.intermediate_size) == (8192, 80, 64, 8, 28672)
+        assert (
+            c.hidden_size,
+            c.num_hidden_layers,
+            c.num_attention_heads,
+            c.num_key_value_heads,
+            c.intermediate_size,
+        ) == (8192, 80, 64, 8, 28672)
         c = PRESETS["llama3-8b"]
         assert (c.vocab_size, c.num_key_value_heads, c.rope_theta, c.intermediate_size) == (
-            128256, 8, 500000.0, 14336)
+            128256,
+            8,
+            500000.0,
+            14336,
+        )
         assert set(PRESETS) == {"tiny", "medium", "llama2-7b", "llama2-70b", "llama3-8b"}
 
     def test_medium_is_the_benchmark_config(self):
         c = ModelConfig.medium()
-        assert (c.vocab_size, c.hidden_size, c.num_hidden_layers, c.num_attention_heads,
-                c.num_key_value_heads, c.intermediate_size) == (32000, 768, 12, 12, 4, 2048)
+        assert (
+            c.vocab_size,
+            c.hidden_size,
+            c.num_hidden_layers,
+            c.num_attention_heads,
+            c.num_key_value_heads,
+            c.intermediate_size,
+        ) == (32000, 768, 12, 12, 4, 2048)
 
     def test_num_groups(self):
         assert ModelConfig.llama2_70b().num_groups == 8
 
     def test_heads_not_divisible(self):
-        with pytest.raises(ValueError, match=r"num_attention_heads \(8\) must be divisible by num_key_value_heads \(3\)"):
+        with pytest.raises(
+            ValueError,
+            match=r"num_attention_heads \(8\) must be divisible by num_key_value_heads \(3\)",
+        ):
             ModelConfig.tiny().replace(num_key_value_heads=3)
 
     def test_odd_head_dim(self):
@@ -35,7 +53,9 @@ class TestModelConfig:
             ModelConfig.tiny().replace(head_dim=7)
 
     def test_bad_choice(self):
-        with pytest.raises(ValueError, match="norm_position must be one of 'pre', 'post', got 'middle'"):
+        with pytest.raises(
+            ValueError, match="norm_position must be one of 'pre', 'post', got 'middle'"
+        ):
             ModelConfig.tiny().replace(norm_position="middle")
 
     def test_hidden_not_divisible(self):

@@ -6,12 +6,15 @@ from llmkit import GELUFFN, ReLUFFN, SwiGLU, silu, swiglu_hidden_dim
 
 
 class TestSwiGLUHiddenDim:
-    @pytest.mark.parametrize("dim,multiple_of,mult,expected", [
-        (4096, 256, None, 11008),    # LLaMA-2-7B
-        (5120, 256, None, 13824),    # LLaMA-2-13B
-        (8192, 4096, 1.3, 28672),    # LLaMA-2-70B
-        (4096, 1024, 1.3, 14336),    # LLaMA-3-8B
-    ])
+    @pytest.mark.parametrize(
+        "dim,multiple_of,mult,expected",
+        [
+            (4096, 256, None, 11008),  # LLaMA-2-7B
+            (5120, 256, None, 13824),  # LLaMA-2-13B
+            (8192, 4096, 1.3, 28672),  # LLaMA-2-70B
+            (4096, 1024, 1.3, 14336),  # LLaMA-3-8B
+        ],
+    )
     def test_published_widths(self, dim, multiple_of, mult, expected):
         assert swiglu_hidden_dim(dim, multiple_of, mult) == expected
 

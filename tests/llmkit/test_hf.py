@@ -13,10 +13,18 @@ PROMPT_LEN, NEW_TOKENS = 8, 32
 
 def _hf_model(kv_heads: int, attn: str, device) -> "transformers.LlamaForCausalLM":
     config = transformers.LlamaConfig(
-        vocab_size=1000, hidden_size=256, intermediate_size=688, num_hidden_layers=4,
-        num_attention_heads=8, num_key_value_heads=kv_heads, max_position_embeddings=128,
-        rms_norm_eps=1e-6, rope_parameters={"rope_type": "default", "rope_theta": 10000.0},
-        bos_token_id=None, eos_token_id=None, pad_token_id=None,
+        vocab_size=1000,
+        hidden_size=256,
+        intermediate_size=688,
+        num_hidden_layers=4,
+        num_attention_heads=8,
+        num_key_value_heads=kv_heads,
+        max_position_embeddings=128,
+        rms_norm_eps=1e-6,
+        rope_parameters={"rope_type": "default", "rope_theta": 10000.0},
+        bos_token_id=None,
+        eos_token_id=None,
+        pad_token_id=None,
     )
     torch.manual_seed(0)
     model = transformers.LlamaForCausalLM._from_config(config, attn_implementation=attn)
@@ -27,8 +35,10 @@ def _hf_model(kv_heads: int, attn: str, device) -> "transformers.LlamaForCausalL
     return model.to(device).eval()
 
 
-@pytest.fixture(params=[(2, "eager"), (2, "sdpa"), (1, "sdpa"), (8, "sdpa")],
-                ids=["gqa-eager", "gqa-sdpa", "mqa", "mha"])
+@pytest.fixture(
+    params=[(2, "eager"), (2, "sdpa"), (1, "sdpa"), (8, "sdpa")],
+    ids=["gqa-eager", "gqa-sdpa", "mqa", "mha"],
+)
 def pair(request, device):
     kv_heads, attn = request.param
     hf = _hf_model(kv_heads, attn, device)
@@ -47,9 +57,16 @@ class TestAgainstHF:
     def test_greedy_tokens_and_step_logits(self, pair, device):
         hf, ours = pair
         prompt = torch.randint(0, 1000, (2, PROMPT_LEN), device=device)
-        ref = hf.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=NEW_TOKENS,
-                          do_sample=False, eos_token_id=None, pad_token_id=0,
-                          output_logits=True, return_dict_in_generate=True)
+        ref = hf.generate(
+            prompt,
+            attention_mask=torch.ones_like(prompt),
+            max_new_tokens=NEW_TOKENS,
+            do_sample=False,
+            eos_token_id=None,
+            pad_token_id=0,
+            output_logits=True,
+            return_dict_in_generate=True,
+        )
         for cache in ("static", "concat"):
             tokens, logits = ours.generate(prompt, NEW_TOKENS, cache=cache, return_logits=True)
             assert torch.equal(tokens, ref.sequences)
@@ -59,7 +76,10 @@ class TestAgainstHF:
         hf, ours = pair
         c = ours.config
         assert (c.num_key_value_heads, c.head_dim, c.intermediate_size) == (
-            hf.config.num_key_value_heads, 32, 688)
+            hf.config.num_key_value_heads,
+            32,
+            688,
+        )
 
 
 class TestStateDict:
@@ -76,13 +96,20 @@ class TestStateDict:
         ours = from_hf(hf)
         sd = dict(hf.state_dict())
         sd["model.layers.0.self_attn.q_norm.weight"] = torch.ones(4)
-        with pytest.raises(ValueError, match="no mapping for parameter 'model.layers.0.self_attn.q_norm.weight'"):
+        with pytest.raises(
+            ValueError, match="no mapping for parameter 'model.layers.0.self_attn.q_norm.weight'"
+        ):
             load_hf_state_dict(ours, sd)
 
     def test_non_default_rope_refused(self):
         config = transformers.LlamaConfig(
-            vocab_size=10, hidden_size=16, intermediate_size=32, num_hidden_layers=1,
-            num_attention_heads=2, rope_parameters={"rope_type": "linear", "rope_theta": 1e4, "factor": 2.0})
+            vocab_size=10,
+            hidden_size=16,
+            intermediate_size=32,
+            num_hidden_layers=1,
+            num_attention_heads=2,
+            rope_parameters={"rope_type": "linear", "rope_theta": 1e4, "factor": 2.0},
+        )
         with pytest.raises(ValueError, match="only default RoPE is mapped, got rope_type='linear'"):
             config_from_hf(config)
 

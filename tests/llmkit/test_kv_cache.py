@@ -7,7 +7,7 @@ from llmkit import ConcatKVCache, StaticKVCache, Transformer
 def _chunks(model, ids, cache):
     """Prefill 5 tokens, a 3-token chunk at offset 5, then single tokens."""
     bounds = [0, 5, 8, *range(9, ids.shape[1] + 1)]
-    logits = [model(ids[:, a:b], a, cache) for a, b in zip(bounds, bounds[1:])]
+    logits = [model(ids[:, a:b], a, cache) for a, b in zip(bounds, bounds[1:], strict=False)]
     return torch.cat(logits, dim=1)
 
 
@@ -18,8 +18,11 @@ class TestCachedDecoding:
         config = tiny_config.replace(num_key_value_heads=kv_heads)
         model = Transformer(config).to(device).eval()
         ids = torch.randint(0, config.vocab_size, (2, 12), device=device)
-        cache = (StaticKVCache(config, 2, 16, torch.float32, device) if kind == "static"
-                 else ConcatKVCache(config))
+        cache = (
+            StaticKVCache(config, 2, 16, torch.float32, device)
+            if kind == "static"
+            else ConcatKVCache(config)
+        )
         with torch.no_grad():
             full = model(ids)
             cached = _chunks(model, ids, cache)
@@ -81,11 +84,15 @@ class TestConcatKVCache:
         cache = ConcatKVCache(tiny_config)
         k = torch.randn(1, 2, 3, 16)
         cache.update(0, torch.arange(3), k, k)
-        with pytest.raises(ValueError, match="layer 0 holds 3 positions, got a write at position 5"):
+        with pytest.raises(
+            ValueError, match="layer 0 holds 3 positions, got a write at position 5"
+        ):
             cache.update(0, torch.tensor([5]), k[:, :, :1], k[:, :, :1])
 
 
 def test_rope_table_overflow_in_model(tiny_config):
     model = Transformer(tiny_config)
-    with pytest.raises(ValueError, match=r"position 64 is outside the RoPE table \(max_seq_len=64\)"):
+    with pytest.raises(
+        ValueError, match=r"position 64 is outside the RoPE table \(max_seq_len=64\)"
+    ):
         model(torch.zeros(1, 2, dtype=torch.long), 63)

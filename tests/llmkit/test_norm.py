@@ -29,18 +29,26 @@ class TestRMSNorm:
         y = rms_norm(torch.zeros(1, 4), eps=1e-6)
         assert torch.equal(y, torch.zeros(1, 4))
 
-    def test_cast_before_weight(self):
-        # HF order: normalize in fp32, cast to bf16, then multiply by the bf16 weight.
-        x = torch.randn(4, 32).bfloat16()
-        w = (torch.rand(32) + 0.5).bfloat16()
+    @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+    def test_cast_before_weight(self, dtype):
+        # HF order: normalize in fp32, cast to the input dtype, then multiply by the weight.
+        x = torch.randn(4, 32).to(dtype)
+        w = (torch.rand(32) + 0.5).to(dtype)
         x32 = x.float()
-        expected = w * (x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + 1e-6)).bfloat16()
+        expected = w * (x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + 1e-6)).to(dtype)
         assert torch.equal(rms_norm(x, w), expected)
+        module = RMSNorm(32).to(dtype)  # the module takes PyTorch's fused kernel
+        with torch.no_grad():
+            module.weight.copy_(w)
+        torch.testing.assert_close(
+            module(x), expected, atol=0, rtol=2**-7 if dtype == torch.bfloat16 else 1e-6
+        )
 
 
 class TestLayerNorm:
     def test_equals_functional(self, device):
         x = torch.randn(4, 48, device=device) * 2 + 1
         w, b = torch.randn(48, device=device), torch.randn(48, device=device)
-        torch.testing.assert_close(layer_norm(x, w, b), F.layer_norm(x, (48,), w, b, 1e-5),
-                                   atol=1e-5, rtol=1e-5)
+        torch.testing.assert_close(
+            layer_norm(x, w, b), F.layer_norm(x, (48,), w, b, 1e-5), atol=1e-5, rtol=1e-5
+        )

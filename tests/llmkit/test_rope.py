@@ -17,8 +17,9 @@ from llmkit import (
 
 class TestFrequencies:
     def test_closed_form(self):
-        torch.testing.assert_close(rope_frequencies(8, base=10000.0),
-                                   torch.tensor([1.0, 0.1, 0.01, 0.001]))
+        torch.testing.assert_close(
+            rope_frequencies(8, base=10000.0), torch.tensor([1.0, 0.1, 0.01, 0.001])
+        )
 
     def test_odd_head_dim(self):
         with pytest.raises(ValueError, match="RoPE needs an even, positive head_dim.*got 7"):
@@ -37,8 +38,9 @@ def _complex_rope(x: torch.Tensor, positions: torch.Tensor, base: float = 10000.
     """Reference (RoFormer / Meta): adjacent pairs as complex numbers times e^{i m theta}."""
     d = x.shape[-1]
     theta = base ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)
-    rot = torch.polar(torch.ones(len(positions), d // 2, dtype=torch.float64),
-                      positions.double()[:, None] * theta)
+    rot = torch.polar(
+        torch.ones(len(positions), d // 2, dtype=torch.float64), positions.double()[:, None] * theta
+    )
     z = torch.view_as_complex(x.double().reshape(*x.shape[:-1], d // 2, 2))
     return torch.view_as_real(z * rot).flatten(-2)
 
@@ -48,8 +50,12 @@ class TestRotaryEmbedding:
         rope = RotaryEmbedding(16, 64, interleaved=True).to(device)
         x = torch.randn(2, 3, 10, 16, device=device)
         pos = torch.arange(20, 30, device=device)
-        torch.testing.assert_close(rope.rotate(x, pos).double().cpu(), _complex_rope(x.cpu(), pos.cpu()),
-                                   atol=1e-5, rtol=1e-5)
+        torch.testing.assert_close(
+            rope.rotate(x, pos).double().cpu(),
+            _complex_rope(x.cpu(), pos.cpu()),
+            atol=1e-5,
+            rtol=1e-5,
+        )
 
     def test_half_split_equals_reference_after_permutation(self, device):
         # Half-split pairs dim i with i + d/2: reorder to adjacent pairs, apply the reference.
@@ -58,17 +64,29 @@ class TestRotaryEmbedding:
         pos = torch.arange(5, device=device)
         out = rope.rotate(x, pos).cpu()
         as_pairs = lambda t: torch.stack(t.chunk(2, -1), -1).flatten(-2)  # noqa: E731
-        torch.testing.assert_close(as_pairs(out).double(), _complex_rope(as_pairs(x.cpu()), pos.cpu()),
-                                   atol=1e-5, rtol=1e-5)
+        torch.testing.assert_close(
+            as_pairs(out).double(),
+            _complex_rope(as_pairs(x.cpu()), pos.cpu()),
+            atol=1e-5,
+            rtol=1e-5,
+        )
 
     @settings(max_examples=40, deadline=None)
-    @given(m=st.integers(0, 200), n=st.integers(0, 200), shift=st.integers(0, 50),
-           seed=st.integers(0, 2**16), interleaved=st.booleans())
+    @given(
+        m=st.integers(0, 200),
+        n=st.integers(0, 200),
+        shift=st.integers(0, 50),
+        seed=st.integers(0, 2**16),
+        interleaved=st.booleans(),
+    )
     def test_dot_product_depends_only_on_offset(self, m, n, shift, seed, interleaved):
         gen = torch.Generator().manual_seed(seed)
         q, k = torch.randn(2, 1, 1, 1, 32, generator=gen)
         rope = RotaryEmbedding(32, 256, interleaved=interleaved)
-        dot = lambda a, b: (rope.rotate(q, torch.tensor([a])) * rope.rotate(k, torch.tensor([b]))).sum()  # noqa: E731
+
+        def dot(a, b):
+            return (rope.rotate(q, torch.tensor([a])) * rope.rotate(k, torch.tensor([b]))).sum()  # noqa: E731
+
         torch.testing.assert_close(dot(m, n), dot(m + shift, n + shift), atol=1e-4, rtol=1e-4)
         if m >= n:
             torch.testing.assert_close(dot(m, n), dot(m - n, 0), atol=1e-4, rtol=1e-4)
@@ -86,13 +104,19 @@ class TestRotaryEmbedding:
             return rope.rotate(q, pos) @ rope.rotate(k, pos).transpose(-1, -2)
 
         meta = scores(wq, wk, interleaved=True)
-        hf = scores(half_split_from_interleaved(wq, heads), half_split_from_interleaved(wk, heads), False)
+        hf = scores(
+            half_split_from_interleaved(wq, heads), half_split_from_interleaved(wk, heads), False
+        )
         torch.testing.assert_close(hf, meta, atol=1e-4, rtol=1e-5)
-        assert torch.equal(interleaved_from_half_split(half_split_from_interleaved(wq, heads), heads), wq)
+        assert torch.equal(
+            interleaved_from_half_split(half_split_from_interleaved(wq, heads), heads), wq
+        )
 
     def test_position_beyond_table(self):
         rope = RotaryEmbedding(8, 64)
-        with pytest.raises(ValueError, match=r"position 64 is outside the RoPE table \(max_seq_len=64\)"):
+        with pytest.raises(
+            ValueError, match=r"position 64 is outside the RoPE table \(max_seq_len=64\)"
+        ):
             rope(torch.tensor([63, 64]))
 
     def test_linear_scaling_interpolates_positions(self):
@@ -104,7 +128,9 @@ class TestRotaryEmbedding:
         d, s = 8, 4.0
         scaled = RotaryEmbedding(d, 4, scaling={"type": "ntk", "factor": s})
         plain = rope_frequencies(d)
-        angles = torch.atan2(scaled.sin[1, : d // 2], scaled.cos[1, : d // 2])  # position 1: theta_i
+        angles = torch.atan2(
+            scaled.sin[1, : d // 2], scaled.cos[1, : d // 2]
+        )  # position 1: theta_i
         torch.testing.assert_close(angles[0], plain[0])  # highest frequency untouched
         torch.testing.assert_close(angles[-1], plain[-1] / s, atol=1e-6, rtol=1e-4)
 

@@ -109,3 +109,28 @@ def test_parse_returns_plain_data():
     doc = parse_directives(":::warning\n注意这里\n:::\n", src="d.md")
     block = doc.blocks()[0]
     assert isinstance(block, Block) and block.arg == "" and block.opener == ":::warning"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (
+            ":::shapeflow\n\n:::\n",
+            "d.md:1: shapeflow block is empty Fix: write one line per flow,"
+            " e.g. Q [B, H, S, d] × Kᵀ [B, H, d, S] → scores [B, H, S, S]",
+        ),
+        (":::related\n:::\n", 'd.md:1: related block is empty Fix: add lines "label | item, item"'),
+        (
+            ":::progress\n文字\n:::\n:::card 1 卡\nx\n:::\n",
+            "d.md:2: progress takes no body Fix: leave the :::progress block empty",
+        ),
+        (
+            ":::step 一\nx\n:::\n",
+            "d.md:1: :::step belongs inside :::walkthrough Fix: move it into a :::walkthrough block",
+        ),
+    ],
+)
+def test_empty_or_misplaced_blocks(source, expected):
+    with pytest.raises(AuthorError) as caught:
+        parse_directives(source, src="d.md")
+    assert str(caught.value) == expected

@@ -127,3 +127,11 @@ def test_stray_text_after_answer():
         "docs/ch.md:8: quiz line '多余的话' after 答案 is neither 解析 nor part of it"
         ' Fix: start the explanation with "解析: …" right after the 答案 line'
     )
+
+
+def test_bindings_and_stash_tokens_survive_in_a_quiz(render):
+    page = render(
+        ":::quiz\n单条序列要多少显存？\nA. [[kv_gb = 2.1]] GB\nB. LLMBOOKSTASH1X2Z\n答案: A\n"
+        "解析: 由 [[29.9 @ Shazeer 2019]] 可知。\n:::\n"
+    )
+    assert "[[kv_gb = 2.1]] GB" in page and "LLMBOOKSTASH1X2Z" in page and "[[29.9 @ Shazeer 2019]]" in page

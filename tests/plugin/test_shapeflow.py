@@ -103,6 +103,12 @@ def test_seed_kv_cache_flow_renders_and_checks(render):
     assert page.count('class="llmbook-shapeflow__line is-checked"') == 2
     assert "<li>⊕ 沿第 3 维拼接：t−1 + 1 = t</li>" in page
     assert "GQA 分组：H_kv 组 K/V 广播到 H_q 个 Q head" in page
+    assert (
+        page.count(
+            '<span class="llmbook-shapeflow__gqa" title="K/V 头按组广播到 Q 头">GQA 分组</span>'
+        )
+        == 1
+    )
     assert '<span class="llmbook-shapeflow__caption">生成第 t 步</span>' in page
     assert (
         '<span class="llmbook-tensor"><span class="llmbook-tensor__name">K_past</span>'

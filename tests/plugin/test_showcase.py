@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from llmbook.directives import parse_directives
 from llmbook.errors import AuthorError
 
@@ -23,7 +22,9 @@ def test_showcase_shows_the_source_and_its_rendering(render):
     page = render(EXAMPLE)
     source, result = page.split('<div class="llmbook-showcase__result">')
     assert '<div class="llmbook-showcase"><div class="llmbook-showcase__source">' in source
-    assert ":::warning 常见误区\n<strong>" not in source  # the source is shown as code, not rendered
+    assert (
+        ":::warning 常见误区\n<strong>" not in source
+    )  # the source is shown as code, not rendered
     assert "<code>:::warning 常见误区\n" in source and "**KV Cache 减少计算，但增加显存**" in source
     assert result.startswith(
         '\n<div class="admonition warning llmbook-warning"><p class="admonition-title">常见误区</p>\n'
@@ -57,6 +58,8 @@ def test_showcase_needs_one_fence():
 
 def test_math_in_an_example_renders_through_the_math_stage(render):
     pytest.importorskip("llmbook.mathml")
-    page = render(":::showcase\n```markdown\n:::math 推导\n$$\nd_{ff} \\approx \\frac{8}{3}d\n$$\n:::\n```\n:::\n")
+    page = render(
+        ":::showcase\n```markdown\n:::math 推导\n$$\nd_{ff} \\approx \\frac{8}{3}d\n$$\n:::\n```\n:::\n"
+    )
     result = page.split('<div class="llmbook-showcase__result">')[1]
     assert "<math" in result and "$$" not in result

@@ -16,7 +16,9 @@ __all__ = ["button", "grid_script", "number", "output", "select", "slider", "wid
 
 
 def _label(text: str, control: str) -> str:
-    return f'<label class="llmbook-widget__control"><span>{html.escape(text)}</span>{control}</label>'
+    return (
+        f'<label class="llmbook-widget__control"><span>{html.escape(text)}</span>{control}</label>'
+    )
 
 
 def slider(name: str, label: str, lo: float, hi: float, step: float, value: float) -> str:
@@ -29,10 +31,17 @@ def slider(name: str, label: str, lo: float, hi: float, step: float, value: floa
     )
 
 
-def number(name: str, label: str, value: float, step: float = 0.1, lo: float | None = None,
-           hi: float | None = None) -> str:
+def number(
+    name: str,
+    label: str,
+    value: float,
+    step: float = 0.1,
+    lo: float | None = None,
+    hi: float | None = None,
+) -> str:
     bounds = (f' min="{num(lo, 6)}"' if lo is not None else "") + (
-        f' max="{num(hi, 6)}"' if hi is not None else "")
+        f' max="{num(hi, 6)}"' if hi is not None else ""
+    )
     return _label(
         label,
         f'<input type="number" data-in="{name}" value="{num(value, 6)}" step="{num(step, 6)}"'
@@ -45,7 +54,9 @@ def select(name: str, label: str, options: list[tuple[str, str]], value: str) ->
         f'<option value="{html.escape(v)}"{" selected" if v == value else ""}>{html.escape(t)}</option>'
         for v, t in options
     )
-    return _label(label, f'<select data-in="{name}" aria-label="{html.escape(label)}">{opts}</select>')
+    return _label(
+        label, f'<select data-in="{name}" aria-label="{html.escape(label)}">{opts}</select>'
+    )
 
 
 def button(action: str, label: str) -> str:

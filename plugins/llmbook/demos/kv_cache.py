@@ -37,14 +37,22 @@ def projection_counts(prompt_len: int, steps: int) -> dict[str, int]:
             return llmkit.count_kv_projections(model, prompt_len, n, use_cache=use_cache)
 
     nc, c = total(steps, False), total(steps, True)
-    return {"nc_step": nc - total(steps - 1, False), "c_step": c - total(steps - 1, True),
-            "nc_total": nc, "c_total": c}
+    return {
+        "nc_step": nc - total(steps - 1, False),
+        "c_step": c - total(steps - 1, True),
+        "nc_total": nc,
+        "c_total": c,
+    }
 
 
 def _preset_dims(name: str) -> dict[str, int]:
     cfg = llmkit.PRESETS[name]
-    return {"L": cfg.num_hidden_layers, "kvh": cfg.num_key_value_heads, "hd": cfg.head_dim,
-            "hq": cfg.num_attention_heads}
+    return {
+        "L": cfg.num_hidden_layers,
+        "kvh": cfg.num_key_value_heads,
+        "hd": cfg.head_dim,
+        "hq": cfg.num_attention_heads,
+    }
 
 
 def _memory_out(L: int, kvh: int, hd: int, S: int, B: int, dtype: int) -> dict[str, float]:
@@ -61,29 +69,49 @@ class KVCacheDemo(Demo):
         steps = list(range(1, FIGURE_STEPS + 1))
         counts = [projection_counts(1, n) for n in steps]
         p = Plot(c, (50, 55, 300, 190), (0.5, FIGURE_STEPS + 0.5), (0, FIGURE_STEPS))
-        p.axes(steps, [0, 2, 4, 6, 8], xlabel="生成步骤（提示长度 1）", ylabel="本步 K/V 投影的 token 数",
-               title="llmkit 实测：第 0 层 k_proj 的调用")
-        for n, cnt in zip(steps, counts):
-            for j, (key, color) in enumerate((("nc_step", COLORS["red"]), ("c_step", COLORS["green"]))):
+        p.axes(
+            steps,
+            [0, 2, 4, 6, 8],
+            xlabel="生成步骤（提示长度 1）",
+            ylabel="本步 K/V 投影的 token 数",
+            title="llmkit 实测：第 0 层 k_proj 的调用",
+        )
+        for n, cnt in zip(steps, counts, strict=True):
+            for j, (key, color) in enumerate(
+                (("nc_step", COLORS["red"]), ("c_step", COLORS["green"]))
+            ):
                 x = p.px(n) - 13 + j * 13
                 c.rect(x, p.py(cnt[key]), 12, p.py(0) - p.py(cnt[key]), fill=color, stroke=None)
         last = counts[-1]
-        p.legend(70, 72, [(f"无缓存：累计 {last['nc_total']}", COLORS["red"]),
-                          (f"有缓存：累计 {last['c_total']}", COLORS["green"])])
+        p.legend(
+            70,
+            72,
+            [
+                (f"无缓存：累计 {last['nc_total']}", COLORS["red"]),
+                (f"有缓存：累计 {last['c_total']}", COLORS["green"]),
+            ],
+        )
 
         lengths = [0, 2048, 4096, 6144, 8192]
-        top = llmkit.kv_cache_bytes_for(llmkit.PRESETS[MODEL_PRESETS[0]], lengths[-1]) / 1e9
-        top = int(top) + 1
+        largest = max(
+            llmkit.kv_cache_bytes_for(llmkit.PRESETS[n], lengths[-1]) for n in MODEL_PRESETS
+        )
+        top = int(largest / 1e9) + 1
         q = Plot(c, (470, 55, 280, 190), (0, 8192), (0, top))
-        q.axes(lengths, list(range(top + 1)), xlabel="序列长度 S（FP16，batch = 1）",
-               ylabel="KV Cache（GB）", title="显存 = 2·L·H_kv·d_head·S·字节数",
-               fmt_x=lambda v: f"{int(v) // 1024}K" if v else "0")
+        q.axes(
+            lengths,
+            list(range(top + 1)),
+            xlabel="序列长度 S（FP16，batch = 1）",
+            ylabel="KV Cache（GB）",
+            title="显存 = 2·L·H_kv·d_head·S·字节数",
+            fmt_x=lambda v: f"{int(v) // 1024}K" if v else "0",
+        )
         colors = (COLORS["blue"], COLORS["orange"], COLORS["purple"])
-        for name, color in zip(MODEL_PRESETS, colors):
+        for name, color in zip(MODEL_PRESETS, colors, strict=True):
             gb = [llmkit.kv_cache_bytes_for(llmkit.PRESETS[name], s) / 1e9 for s in lengths]
             q.series(lengths, gb, color, dots=True)
         entries = []
-        for name, color in zip(MODEL_PRESETS, colors):
+        for name, color in zip(MODEL_PRESETS, colors, strict=True):
             d = _preset_dims(name)
             gb = llmkit.kv_cache_bytes_for(llmkit.PRESETS[name], 4096) / 1e9
             entries.append((f"{name}（H_kv={d['kvh']}）4K: {num(gb, 2)} GB", color))
@@ -98,38 +126,69 @@ class KVCacheDemo(Demo):
         for name in MODEL_PRESETS:
             d = _preset_dims(name)
             for S, B, dt in ((4096, 1, 2), (32768, 8, 2), (2048, 4, 1), (8192, 2, 4)):
-                cases.append({"in": {"preset": name, "S": S, "B": B, "dtype": dt},
-                              "out": _memory_out(d["L"], d["kvh"], d["hd"], S, B, dt)})
-        for L, kvh, hd, S, B, dt in ((12, 12, 64, 1024, 1, 4), (4, 2, 32, 512, 3, 2),
-                                     (126, 8, 128, 131072, 16, 1)):
-            cases.append({"in": {"L": L, "kvh": kvh, "hd": hd, "S": S, "B": B, "dtype": dt},
-                          "out": _memory_out(L, kvh, hd, S, B, dt)})
-        tol = {"nc_step": 0, "c_step": 0, "nc_total": 0, "c_total": 0, "bytes": 0, "gb": 6e-3,
-               "gib": 6e-3}
+                cases.append(
+                    {
+                        "in": {"preset": name, "S": S, "B": B, "dtype": dt},
+                        "out": _memory_out(d["L"], d["kvh"], d["hd"], S, B, dt),
+                    }
+                )
+        for L, kvh, hd, S, B, dt in (
+            (12, 12, 64, 1024, 1, 4),
+            (4, 2, 32, 512, 3, 2),
+            (126, 8, 128, 131072, 16, 1),
+        ):
+            cases.append(
+                {
+                    "in": {"L": L, "kvh": kvh, "hd": hd, "S": S, "B": B, "dtype": dt},
+                    "out": _memory_out(L, kvh, hd, S, B, dt),
+                }
+            )
+        tol = {
+            "nc_step": 0,
+            "c_step": 0,
+            "nc_total": 0,
+            "c_total": 0,
+            "bytes": 0,
+            "gb": 6e-3,
+            "gib": 6e-3,
+        }
         d7 = _preset_dims("llama2-7b")
         presets = [("custom", "自定义")] + [(n, n) for n in MODEL_PRESETS]
         body = (
             "<h4>① 逐步生成：无缓存 vs 有缓存</h4>"
             '<div class="llmbook-widget__controls">'
-            + slider("p", "提示长度", 1, 4, 1, 1) + slider("step", "生成第几步", 1, 8, 1, 1)
-            + '<div class="llmbook-widget__buttons">' + button("prev", "上一步")
-            + button("next", "下一步") + "</div></div>"
+            + slider("p", "提示长度", 1, 4, 1, 1)
+            + slider("step", "生成第几步", 1, 8, 1, 1)
+            + '<div class="llmbook-widget__buttons">'
+            + button("prev", "上一步")
+            + button("next", "下一步")
+            + "</div></div>"
             '<div class="llmbook-widget__cols">'
             '<div><h4>无缓存：历史全部重算 ↻</h4><div data-role="tokens-nocache"></div>'
-            + output("nc_step", "本步投影") + output("nc_total", "累计投影") + "</div>"
+            + output("nc_step", "本步投影")
+            + output("nc_total", "累计投影")
+            + "</div>"
             '<div><h4>有缓存：只算新 token</h4><div data-role="tokens-cache"></div>'
-            + output("c_step", "本步投影") + output("c_total", "累计投影") + "</div></div>"
+            + output("c_step", "本步投影")
+            + output("c_total", "累计投影")
+            + "</div></div>"
             '<p class="llmbook-widget__note">缓存省掉的是历史 token 的投影与前向重算；新 token 的 Query '
             "仍要和全部历史 K 做点积，注意力的工作量仍随上下文线性增长。</p>"
             "<h4>② 显存估算器</h4>"
             '<div class="llmbook-widget__controls">'
             + select("preset", "模型预设", presets, "llama2-7b")
-            + number("L", "层数 L", d7["L"], 1, 1) + number("kvh", "KV head 数 H_kv", d7["kvh"], 1, 1)
+            + number("L", "层数 L", d7["L"], 1, 1)
+            + number("kvh", "KV head 数 H_kv", d7["kvh"], 1, 1)
             + number("hd", "head 维度 d_head", d7["hd"], 1, 1)
-            + number("S", "序列长度 S", 4096, 1, 1) + number("B", "batch", 1, 1, 1)
-            + select("dtype", "数据类型", list(DTYPES), "2") + "</div>"
-            '<div class="llmbook-widget__results">' + output("bytes", "KV Cache", "字节")
-            + output("gb", "≈", "GB") + output("gib", "=", "GiB") + "</div>"
+            + number("S", "序列长度 S", 4096, 1, 1)
+            + number("B", "batch", 1, 1, 1)
+            + select("dtype", "数据类型", list(DTYPES), "2")
+            + "</div>"
+            '<div class="llmbook-widget__results">'
+            + output("bytes", "KV Cache", "字节")
+            + output("gb", "≈", "GB")
+            + output("gib", "=", "GiB")
+            + "</div>"
             '<svg class="llmbook-widget__stage llmbook-widget__stage--wide" data-role="stage" '
             'viewBox="0 0 600 70" role="img" aria-label="与各预设模型的显存对比"></svg>'
             + grid_script(tol, cases)

@@ -25,7 +25,11 @@ def kv_head_of_query(num_heads: int, num_kv_heads: int) -> list[int]:
     gen = torch.Generator().manual_seed(0)
     q = torch.randn(1, num_heads, 1, 8, generator=gen, dtype=torch.float64)
     k = torch.randn(1, num_kv_heads, 3, 8, generator=gen, dtype=torch.float64)
-    v = torch.arange(num_kv_heads, dtype=torch.float64).view(1, num_kv_heads, 1, 1).expand(1, -1, 3, 8)
+    v = (
+        torch.arange(num_kv_heads, dtype=torch.float64)
+        .view(1, num_kv_heads, 1, 1)
+        .expand(1, -1, 3, 8)
+    )
     out, _ = llmkit.attention_weights(q, k, v.contiguous())
     return [round(float(out[0, h, 0, 0])) for h in range(num_heads)]
 
@@ -63,15 +67,27 @@ class MHAGQADemo(Demo):
         heads = cfg.num_attention_heads
         sizes = [(f"MHA（H_kv = {heads}）", heads), ("GQA（H_kv = 8）", 8), ("MQA（H_kv = 1）", 1)]
         full = _cache("llama2-7b", heads, FIGURE_SEQ)
-        c.text(390, 192, f"KV Cache：L = {cfg.num_hidden_layers}，H_q = {heads}，d_head = {cfg.head_dim}，"
-               f"S = {FIGURE_SEQ}，FP16，batch = 1", size=12)
+        c.text(
+            390,
+            192,
+            f"KV Cache：L = {cfg.num_hidden_layers}，H_q = {heads}，d_head = {cfg.head_dim}，"
+            f"S = {FIGURE_SEQ}，FP16，batch = 1",
+            size=12,
+        )
         for r, (label, kvh) in enumerate(sizes):
             n = _cache("llama2-7b", kvh, FIGURE_SEQ)
             y = 210 + r * 36
             c.text(200, y + 17, label, size=11.5, anchor="end")
-            c.rect(210, y, max(1.0, 440 * n / full), 24, fill=COLORS["blue"], stroke=None, opacity=0.8)
-            c.text(218 + 440 * n / full, y + 17, f"{num(n / 1e9, 2)} GB（MHA 的 1/{full // n}）",
-                   size=11.5, anchor="start")
+            c.rect(
+                210, y, max(1.0, 440 * n / full), 24, fill=COLORS["blue"], stroke=None, opacity=0.8
+            )
+            c.text(
+                218 + 440 * n / full,
+                y + 17,
+                f"{num(n / 1e9, 2)} GB（MHA 的 1/{full // n}）",
+                size=11.5,
+                anchor="start",
+            )
         return str(c)
 
     def widget_html(self) -> str:
@@ -81,18 +97,32 @@ class MHAGQADemo(Demo):
             for kvh in divisors(heads):
                 for seq in (4096, 32768):
                     n = _cache(name, kvh, seq)
-                    case = {"in": {"model": name, "kvh": kvh, "S": seq},
-                            "out": {"group": heads // kvh, "bytes": n, "gb": n / 1e9,
-                                    "mha_gb": _cache(name, heads, seq) / 1e9,
-                                    "mqa_gb": _cache(name, 1, seq) / 1e9}}
+                    case = {
+                        "in": {"model": name, "kvh": kvh, "S": seq},
+                        "out": {
+                            "group": heads // kvh,
+                            "bytes": n,
+                            "gb": n / 1e9,
+                            "mha_gb": _cache(name, heads, seq) / 1e9,
+                            "mqa_gb": _cache(name, 1, seq) / 1e9,
+                        },
+                    }
                     if seq == 4096:
                         case["wiring"] = kv_head_of_query(heads, kvh)
                     cases.append(case)
         tol = {"group": 0, "bytes": 0, "gb": 6e-3, "mha_gb": 6e-3, "mqa_gb": 6e-3}
-        config = {"models": {
-            name: {"L": p.num_hidden_layers, "hq": p.num_attention_heads, "hd": p.head_dim,
-                   "kvh": p.num_key_value_heads, "divisors": divisors(p.num_attention_heads)}
-            for name, p in ((n, llmkit.PRESETS[n]) for n in MODELS)}}
+        config = {
+            "models": {
+                name: {
+                    "L": p.num_hidden_layers,
+                    "hq": p.num_attention_heads,
+                    "hd": p.head_dim,
+                    "kvh": p.num_key_value_heads,
+                    "divisors": divisors(p.num_attention_heads),
+                }
+                for name, p in ((n, llmkit.PRESETS[n]) for n in MODELS)
+            }
+        }
         first = llmkit.PRESETS[MODELS[0]]
         kv_options = [(str(d), str(d)) for d in divisors(first.num_attention_heads)]
         body = (
@@ -100,16 +130,21 @@ class MHAGQADemo(Demo):
             + select("model", "模型尺寸", [(n, n) for n in MODELS], MODELS[0])
             + select("kvh", "KV head 数 H_kv", kv_options, str(first.num_key_value_heads))
             + number("S", "序列长度 S", 4096, 1, 1)
-            + '<div class="llmbook-widget__buttons">' + button("mha", "MHA")
-            + button("gqa", "GQA（H_kv = 8）") + button("mqa", "MQA") + "</div></div>"
+            + '<div class="llmbook-widget__buttons">'
+            + button("mha", "MHA")
+            + button("gqa", "GQA（H_kv = 8）")
+            + button("mqa", "MQA")
+            + "</div></div>"
             '<svg class="llmbook-widget__stage llmbook-widget__stage--wide" data-role="stage" '
             'viewBox="0 0 640 250" role="img" aria-label="Q head 与 K/V head 的连接和缓存大小"></svg>'
             '<div class="llmbook-widget__results">'
-            + output("group", "每组共享的 Q head 数 g =") + output("bytes", "KV Cache", "字节")
-            + output("gb", "≈", "GB") + output("mha_gb", "MHA", "GB") + output("mqa_gb", "MQA", "GB")
+            + output("group", "每组共享的 Q head 数 g =")
+            + output("bytes", "KV Cache", "字节")
+            + output("gb", "≈", "GB")
+            + output("mha_gb", "MHA", "GB")
+            + output("mqa_gb", "MQA", "GB")
             + "</div>"
             '<p class="llmbook-widget__note">Q head 数不变，只有 K/V head 变少；同色的 Q head 读同一组 K/V。'
-            "FP16、batch = 1。</p>"
-            + grid_script(tol, cases)
+            "FP16、batch = 1。</p>" + grid_script(tol, cases)
         )
         return widget(self.ID, body, config=config)

@@ -23,10 +23,13 @@ def norm_steps(x: list[float]) -> dict[str, object]:
     var = (t - mean).pow(2).mean()  # biased, as LayerNorm uses
     mean_sq = t.pow(2).mean()
     return {
-        "ln_mean": float(mean), "ln_centered": (t - mean).tolist(), "ln_var": float(var),
+        "ln_mean": float(mean),
+        "ln_centered": (t - mean).tolist(),
+        "ln_var": float(var),
         "ln_std": float(torch.sqrt(var + LN_EPS)),
         "ln_y": llmkit.layer_norm(t.float(), eps=LN_EPS).double().tolist(),
-        "rms_ms": float(mean_sq), "rms_rms": float(torch.sqrt(mean_sq + RMS_EPS)),
+        "rms_ms": float(mean_sq),
+        "rms_rms": float(torch.sqrt(mean_sq + RMS_EPS)),
         "rms_y": llmkit.rms_norm(t.float(), eps=RMS_EPS).double().tolist(),
     }
 
@@ -40,30 +43,43 @@ class NormCompareDemo(Demo):
         c = Canvas(760, 300, "x = [1, 2, 3, 4] 经 LayerNorm 与 RMSNorm 后的结果对比")
         p = Plot(c, (60, 50, 400, 200), (0, 4), (-2, 4.5))
         p.axes([], [-2, -1, 0, 1, 2, 3, 4], ylabel="值", title="x = [1, 2, 3, 4]")
-        series = (("x", list(SEED_X), COLORS["gray"]), ("LayerNorm(x)", s["ln_y"], COLORS["orange"]),
-                  ("RMSNorm(x)", s["rms_y"], COLORS["blue"]))
+        series = (
+            ("x", list(SEED_X), COLORS["gray"]),
+            ("LayerNorm(x)", s["ln_y"], COLORS["orange"]),
+            ("RMSNorm(x)", s["rms_y"], COLORS["blue"]),
+        )
         zero = p.py(0)
         for i in range(4):
             for j, (_, values, color) in enumerate(series):
                 x = p.px(i) + 14 + j * 25
                 top = p.py(values[i])
-                c.rect(x, min(top, zero), 22, abs(zero - top), fill=color, stroke=None, opacity=0.85)
+                c.rect(
+                    x, min(top, zero), 22, abs(zero - top), fill=color, stroke=None, opacity=0.85
+                )
                 c.text(x + 11, top - 4 if values[i] >= 0 else top + 12, num(values[i], 3), size=9)
             c.text(p.px(i) + 50, 268, f"第 {i + 1} 维", size=11)
         c.line(p.x0, zero, p.x0 + p.w, zero, width=1)
         p.legend(80, 70, [(name, color) for name, _, color in series])
 
         lines = [
-            ("LayerNorm", COLORS["orange"], [
-                f"μ = {num(s['ln_mean'], 3)}",
-                f"σ² = {num(s['ln_var'], 3)}，√(σ²+ε) = {num(s['ln_std'], 3)}",
-                "y = (x − μ) / √(σ²+ε)：均值被拉到 0",
-            ]),
-            ("RMSNorm", COLORS["blue"], [
-                f"mean(x²) = {num(s['rms_ms'], 3)}",
-                f"RMS = √(mean(x²)+ε) = {num(s['rms_rms'], 3)}",
-                "y = x / RMS：不减均值，保留整体偏移",
-            ]),
+            (
+                "LayerNorm",
+                COLORS["orange"],
+                [
+                    f"μ = {num(s['ln_mean'], 3)}",
+                    f"σ² = {num(s['ln_var'], 3)}，√(σ²+ε) = {num(s['ln_std'], 3)}",
+                    "y = (x − μ) / √(σ²+ε)：均值被拉到 0",
+                ],
+            ),
+            (
+                "RMSNorm",
+                COLORS["blue"],
+                [
+                    f"mean(x²) = {num(s['rms_ms'], 3)}",
+                    f"RMS = √(mean(x²)+ε) = {num(s['rms_rms'], 3)}",
+                    "y = x / RMS：不减均值，保留整体偏移",
+                ],
+            ),
         ]
         y = 70
         for title, color, rows in lines:
@@ -75,10 +91,18 @@ class NormCompareDemo(Demo):
         return str(c)
 
     def widget_html(self) -> str:
-        vectors = ([1.0, 2.0, 3.0, 4.0], [-2.0, 0.5, 1.0, 3.0], [5.0, -5.0, 0.0, 2.5],
-                   [0.1, 0.1, 0.1, 0.1], [0.0, 0.0, 0.0, 0.0], [0.01, 0.02, -0.01, 0.03],
-                   [-1.5, -2.5, -0.5, -3.0])
-        cases = [{"in": {f"x{i}": v for i, v in enumerate(x)}, "out": norm_steps(x)} for x in vectors]
+        vectors = (
+            [1.0, 2.0, 3.0, 4.0],
+            [-2.0, 0.5, 1.0, 3.0],
+            [5.0, -5.0, 0.0, 2.5],
+            [0.1, 0.1, 0.1, 0.1],
+            [0.0, 0.0, 0.0, 0.0],
+            [0.01, 0.02, -0.01, 0.03],
+            [-1.5, -2.5, -0.5, -3.0],
+        )
+        cases = [
+            {"in": {f"x{i}": v for i, v in enumerate(x)}, "out": norm_steps(x)} for x in vectors
+        ]
         tol = {k: 6e-4 for k in cases[0]["out"]}
         sliders = "".join(slider(f"x{i}", f"x[{i}]", -5, 5, 0.01, v) for i, v in enumerate(SEED_X))
 
@@ -86,16 +110,20 @@ class NormCompareDemo(Demo):
             return f'<tr><td>{label}</td><td><output data-out="{name}">…</output></td></tr>'
 
         body = (
-            '<div class="llmbook-widget__row"><div class="llmbook-widget__controls">' + sliders
+            '<div class="llmbook-widget__row"><div class="llmbook-widget__controls">'
+            + sliders
             + "</div>"
             '<svg class="llmbook-widget__stage" data-role="stage" viewBox="0 0 300 190" role="img" '
             'aria-label="x、LayerNorm(x) 与 RMSNorm(x) 的柱状对比"></svg></div>'
-            '<div class="llmbook-widget__cols"><div><h4>LayerNorm（ε = 1e-5）</h4><table>'
-            + row("① 均值 μ", "ln_mean") + row("② 中心化 x − μ", "ln_centered")
-            + row("③ 方差 σ²", "ln_var") + row("④ √(σ² + ε)", "ln_std")
+            '<div class="llmbook-widget__cols"><div><h4>LayerNorm（ε = 1e-5）</h4><table class="llmbook-widget__table">'
+            + row("① 均值 μ", "ln_mean")
+            + row("② 中心化 x − μ", "ln_centered")
+            + row("③ 方差 σ²", "ln_var")
+            + row("④ √(σ² + ε)", "ln_std")
             + row("⑤ y = (x − μ) / √(σ² + ε)", "ln_y")
-            + "</table></div><div><h4>RMSNorm（ε = 1e-6）</h4><table>"
-            + row("① 平方均值 mean(x²)", "rms_ms") + row("② RMS = √(mean(x²) + ε)", "rms_rms")
+            + '</table></div><div><h4>RMSNorm（ε = 1e-6）</h4><table class="llmbook-widget__table">'
+            + row("① 平方均值 mean(x²)", "rms_ms")
+            + row("② RMS = √(mean(x²) + ε)", "rms_rms")
             + row("③ y = x / RMS", "rms_y")
             + "</table></div></div>"
             + '<p class="llmbook-widget__note">两者都省略了可学习的 γ（取 1）；LayerNorm 的 β 取 0。</p>'

@@ -36,7 +36,9 @@ def draw_blocks(c: Canvas, x0: float, y0: float) -> None:
     for k, kind in enumerate(("post", "pre")):
         cx = x0 + 90 + k * 200  # residual line x
         bx = cx + 60  # branch (sub-layer) x
-        c.text(cx + 30, y0 + 14, "Post-Norm" if kind == "post" else "Pre-Norm", size=13, weight="bold")
+        c.text(
+            cx + 30, y0 + 14, "Post-Norm" if kind == "post" else "Pre-Norm", size=13, weight="bold"
+        )
         c.text(cx, y0 + 262, "输入 x", size=11)
         c.text(cx, y0 + 36, "输出", size=11)
         c.add('<g data-part="residual">')
@@ -78,8 +80,13 @@ def _curve(c: Canvas, box: tuple[float, float, float, float]) -> Plot:
     g = measured_grad_norms()
     top = 10 * (int(max(g["pre"] + g["post"]) / 10) + 1)
     p = Plot(c, box, (0, DEPTHS[-1]), (0, top))
-    p.axes([0, 8, 16, 24, 32], list(range(0, top + 1, 10)), xlabel="层数（block 个数）",
-           ylabel="‖∂L/∂x‖（输入端）", title="llmkit 实测：初始化时回到输入的梯度范数")
+    p.axes(
+        [0, 8, 16, 24, 32],
+        list(range(0, top + 1, 10)),
+        xlabel="层数（block 个数）",
+        ylabel="‖∂L/∂x‖（输入端）",
+        title="llmkit 实测：初始化时回到输入的梯度范数",
+    )
     p.series(DEPTHS, g["pre"], GREEN, dots=True)
     p.series(DEPTHS, g["post"], COLORS["red"], dots=True, dash="5 3")
     return p
@@ -90,35 +97,57 @@ class PrePostNormDemo(Demo):
     ID = "pre-post-norm"
 
     def figure_svg(self) -> str:
-        c = Canvas(780, 300, "Post-Norm 与 Pre-Norm 的残差路径（绿色），以及实测的梯度范数随深度的变化")
+        c = Canvas(
+            780, 300, "Post-Norm 与 Pre-Norm 的残差路径（绿色），以及实测的梯度范数随深度的变化"
+        )
         draw_blocks(c, 0, 10)
         p = _curve(c, (500, 60, 250, 180))
         g = measured_grad_norms()
-        p.legend(515, 80, [(f"Pre-Norm（{DEPTHS[-1]} 层：{num(g['pre'][-1], 1)}）", GREEN),
-                           (f"Post-Norm（{DEPTHS[-1]} 层：{num(g['post'][-1], 1)}）", COLORS["red"])])
+        p.legend(
+            515,
+            80,
+            [
+                (f"Pre-Norm（{DEPTHS[-1]} 层：{num(g['pre'][-1], 1)}）", GREEN),
+                (f"Post-Norm（{DEPTHS[-1]} 层：{num(g['post'][-1], 1)}）", COLORS["red"]),
+            ],
+        )
         return str(c).replace('data-part="grad"', 'data-part="grad" display="none"')
 
     def widget_html(self) -> str:
         g = measured_grad_norms()
-        cases = [{"in": {"depth": d}, "out": {"pre": g["pre"][i], "post": g["post"][i],
-                                               "ratio": g["pre"][i] / g["post"][i]}}
-                 for i, d in enumerate(DEPTHS)]
+        cases = [
+            {
+                "in": {"depth": d},
+                "out": {
+                    "pre": g["pre"][i],
+                    "post": g["post"][i],
+                    "ratio": g["pre"][i] / g["post"][i],
+                },
+            }
+            for i, d in enumerate(DEPTHS)
+        ]
         tol = {"pre": 6e-3, "post": 6e-3, "ratio": 6e-3}
         blocks = Canvas(460, 290, "两种 Block 的前向与反向路径")
         draw_blocks(blocks, 0, 5)
-        diagram = str(blocks).replace('class="llmbook-demo__svg"', 'class="llmbook-widget__stage" '
-                                      'data-role="blocks"')
+        diagram = str(blocks).replace(
+            'class="llmbook-demo__svg"', 'class="llmbook-widget__stage" data-role="blocks"'
+        )
         body = (
-            '<div class="llmbook-widget__row">' + diagram
+            '<div class="llmbook-widget__row">'
+            + diagram
             + '<div class="llmbook-widget__controls">'
-            + '<div class="llmbook-widget__buttons">' + button("forward", "前向：残差路径")
-            + button("backward", "反向：梯度路径") + "</div>"
+            + '<div class="llmbook-widget__buttons">'
+            + button("forward", "前向：残差路径")
+            + button("backward", "反向：梯度路径")
+            + "</div>"
             + select("depth", "层数", [(str(d), str(d)) for d in DEPTHS], "12")
             + '<svg class="llmbook-widget__stage" data-role="stage" viewBox="0 0 300 200" role="img" '
-            'aria-label="实测梯度范数曲线与当前层数"></svg>'
-            + "</div></div>"
-            '<div class="llmbook-widget__results">' + output("pre", "Pre-Norm 梯度范数")
-            + output("post", "Post-Norm 梯度范数") + output("ratio", "Pre / Post") + "</div>"
+            'aria-label="实测梯度范数曲线与当前层数"></svg>' + "</div></div>"
+            '<div class="llmbook-widget__results">'
+            + output("pre", "Pre-Norm 梯度范数")
+            + output("post", "Post-Norm 梯度范数")
+            + output("ratio", "Pre / Post")
+            + "</div>"
             '<p class="llmbook-widget__note">数值由 llmkit 在构建时测得（hidden = 64，PyTorch 默认初始化，'
             "固定随机输入与损失方向）；Pre-Norm 的残差路径上没有 Norm。</p>"
             + grid_script(tol, cases)

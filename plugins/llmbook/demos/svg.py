@@ -50,15 +50,34 @@ class Canvas:
     def add(self, markup: str) -> None:
         self._parts.append(markup)
 
-    def line(self, x1: float, y1: float, x2: float, y2: float, color: str = "currentColor",
-             width: float = 1.0, dash: str | None = None, opacity: float = 1.0) -> None:
+    def line(
+        self,
+        x1: float,
+        y1: float,
+        x2: float,
+        y2: float,
+        color: str = "currentColor",
+        width: float = 1.0,
+        dash: str | None = None,
+        opacity: float = 1.0,
+    ) -> None:
         extra = f' stroke-dasharray="{dash}"' if dash else ""
         extra += f' stroke-opacity="{num(opacity)}"' if opacity != 1.0 else ""
-        self.add(f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}" '
-                 f'stroke="{color}" stroke-width="{num(width)}"{extra}/>')
+        self.add(
+            f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}" '
+            f'stroke="{color}" stroke-width="{num(width)}"{extra}/>'
+        )
 
-    def arrow(self, x1: float, y1: float, x2: float, y2: float, color: str = "currentColor",
-              width: float = 1.5, head: float = 7.0) -> None:
+    def arrow(
+        self,
+        x1: float,
+        y1: float,
+        x2: float,
+        y2: float,
+        color: str = "currentColor",
+        width: float = 1.5,
+        head: float = 7.0,
+    ) -> None:
         """A line with a filled triangular head at (x2, y2) (no <marker>, so no page-wide ids)."""
         self.line(x1, y1, x2, y2, color, width)
         angle = math.atan2(y2 - y1, x2 - x1)
@@ -68,36 +87,71 @@ class Canvas:
             points.append((x2 + head * math.cos(a), y2 + head * math.sin(a)))
         self.polygon(points, fill=color)
 
-    def rect(self, x: float, y: float, w: float, h: float, fill: str = "none",
-             stroke: str | None = "currentColor", rx: float = 0.0, width: float = 1.0,
-             opacity: float = 1.0) -> None:
+    def rect(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        fill: str = "none",
+        stroke: str | None = "currentColor",
+        rx: float = 0.0,
+        width: float = 1.0,
+        opacity: float = 1.0,
+    ) -> None:
         extra = f' stroke="{stroke}" stroke-width="{num(width)}"' if stroke else ""
         extra += f' rx="{num(rx)}"' if rx else ""
         extra += f' fill-opacity="{num(opacity)}"' if opacity != 1.0 else ""
-        self.add(f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" '
-                 f'fill="{fill}"{extra}/>')
+        self.add(
+            f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" '
+            f'fill="{fill}"{extra}/>'
+        )
 
-    def circle(self, cx: float, cy: float, r: float, fill: str = "none",
-               stroke: str | None = "currentColor", width: float = 1.0) -> None:
+    def circle(
+        self,
+        cx: float,
+        cy: float,
+        r: float,
+        fill: str = "none",
+        stroke: str | None = "currentColor",
+        width: float = 1.0,
+    ) -> None:
         extra = f' stroke="{stroke}" stroke-width="{num(width)}"' if stroke else ""
         self.add(f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}" fill="{fill}"{extra}/>')
 
-    def polyline(self, points: Iterable[tuple[float, float]], color: str = "currentColor",
-                 width: float = 1.5, dash: str | None = None) -> None:
+    def polyline(
+        self,
+        points: Iterable[tuple[float, float]],
+        color: str = "currentColor",
+        width: float = 1.5,
+        dash: str | None = None,
+    ) -> None:
         coords = " ".join(f"{num(x)},{num(y)}" for x, y in points)
         extra = f' stroke-dasharray="{dash}"' if dash else ""
-        self.add(f'<polyline points="{coords}" fill="none" stroke="{color}" '
-                 f'stroke-width="{num(width)}" stroke-linejoin="round"{extra}/>')
+        self.add(
+            f'<polyline points="{coords}" fill="none" stroke="{color}" '
+            f'stroke-width="{num(width)}" stroke-linejoin="round"{extra}/>'
+        )
 
     def polygon(self, points: Iterable[tuple[float, float]], fill: str = "currentColor") -> None:
         coords = " ".join(f"{num(x)},{num(y)}" for x, y in points)
         self.add(f'<polygon points="{coords}" fill="{fill}"/>')
 
-    def text(self, x: float, y: float, content: str, size: float = 12, anchor: str = "middle",
-             color: str = "currentColor", weight: str | None = None) -> None:
+    def text(
+        self,
+        x: float,
+        y: float,
+        content: str,
+        size: float = 12,
+        anchor: str = "middle",
+        color: str = "currentColor",
+        weight: str | None = None,
+    ) -> None:
         extra = f' font-weight="{weight}"' if weight else ""
-        self.add(f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size)}" '
-                 f'text-anchor="{anchor}" fill="{color}"{extra}>{html.escape(content)}</text>')
+        self.add(
+            f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size)}" '
+            f'text-anchor="{anchor}" fill="{color}"{extra}>{html.escape(content)}</text>'
+        )
 
     def __str__(self) -> str:
         label = html.escape(self.label)
@@ -112,8 +166,14 @@ class Canvas:
 class Plot:
     """Axes inside a rectangle of a Canvas: maps data to pixels, draws ticks, grid and series."""
 
-    def __init__(self, canvas: Canvas, box: tuple[float, float, float, float],
-                 xlim: tuple[float, float], ylim: tuple[float, float], log_y: bool = False) -> None:
+    def __init__(
+        self,
+        canvas: Canvas,
+        box: tuple[float, float, float, float],
+        xlim: tuple[float, float],
+        ylim: tuple[float, float],
+        log_y: bool = False,
+    ) -> None:
         self.c = canvas
         self.x0, self.y0, self.w, self.h = box
         self.xlim, self.ylim, self.log_y = xlim, ylim, log_y
@@ -128,8 +188,16 @@ class Plot:
             y, lo, hi = math.log10(y), math.log10(lo), math.log10(hi)
         return self.y0 + self.h - (y - lo) / (hi - lo) * self.h
 
-    def axes(self, xticks: Sequence[float], yticks: Sequence[float], xlabel: str = "",
-             ylabel: str = "", title: str = "", fmt_y=None, fmt_x=None) -> None:
+    def axes(
+        self,
+        xticks: Sequence[float],
+        yticks: Sequence[float],
+        xlabel: str = "",
+        ylabel: str = "",
+        title: str = "",
+        fmt_y=None,
+        fmt_x=None,
+    ) -> None:
         c, bottom = self.c, self.y0 + self.h
         for t in yticks:
             c.line(self.x0, self.py(t), self.x0 + self.w, self.py(t), width=0.5, opacity=0.2)
@@ -147,9 +215,16 @@ class Plot:
         if title:
             c.text(self.x0 + self.w / 2, self.y0 - 22, title, size=13, weight="bold")
 
-    def series(self, xs: Sequence[float], ys: Sequence[float], color: str, width: float = 2.0,
-               dots: bool = False, dash: str | None = None) -> None:
-        pts = [(self.px(x), self.py(y)) for x, y in zip(xs, ys)]
+    def series(
+        self,
+        xs: Sequence[float],
+        ys: Sequence[float],
+        color: str,
+        width: float = 2.0,
+        dots: bool = False,
+        dash: str | None = None,
+    ) -> None:
+        pts = [(self.px(x), self.py(y)) for x, y in zip(xs, ys, strict=True)]
         self.c.polyline(pts, color=color, width=width, dash=dash)
         if dots:
             for x, y in pts:

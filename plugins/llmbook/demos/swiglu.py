@@ -27,8 +27,12 @@ def scalar_steps(x: float, w1: float, w3: float, w2: float) -> dict[str, float]:
         value = ffn.w3(xt)
         out = ffn(xt)
     return {
-        "pre": float(pre), "sigma": float(torch.sigmoid(pre)), "gate": float(gate),
-        "value": float(value), "hidden": float(gate * value), "output": float(out),
+        "pre": float(pre),
+        "sigma": float(torch.sigmoid(pre)),
+        "gate": float(gate),
+        "value": float(value),
+        "hidden": float(gate * value),
+        "output": float(out),
         "relu": float(torch.relu(pre)),
     }
 
@@ -47,21 +51,36 @@ class SwiGLUDemo(Demo):
         c = Canvas(800, 300, "SiLU 与 ReLU 的曲线，以及 SwiGLU 在 x = 1.0 时的逐步计算")
         xs, silu, relu = _curves()
         p = Plot(c, (50, 50, 300, 200), (-5, 5), (-1, 5))
-        p.axes([-4, -2, 0, 2, 4], [-1, 0, 1, 2, 3, 4, 5], xlabel="z", ylabel="f(z)",
-               title="SiLU(z) = z·σ(z) 与 ReLU(z)")
+        p.axes(
+            [-4, -2, 0, 2, 4],
+            [-1, 0, 1, 2, 3, 4, 5],
+            xlabel="z",
+            ylabel="f(z)",
+            title="SiLU(z) = z·σ(z) 与 ReLU(z)",
+        )
         p.series(xs, relu, COLORS["gray"], width=1.6, dash="5 3")
         p.series(xs, silu, COLORS["blue"], width=2.4)
         lowest = min(range(len(xs)), key=lambda i: silu[i])
         c.circle(p.px(xs[lowest]), p.py(silu[lowest]), 3.5, fill=COLORS["red"], stroke=None)
-        c.text(p.px(xs[lowest]) - 4, p.py(silu[lowest]) + 22,
-               f"最小值 ≈ {num(silu[lowest], 3)}（z ≈ {num(xs[lowest], 1)}）", size=10, anchor="start",
-               color=COLORS["red"])
+        c.text(
+            p.px(xs[lowest]) - 4,
+            p.py(silu[lowest]) + 22,
+            f"最小值 ≈ {num(silu[lowest], 3)}（z ≈ {num(xs[lowest], 1)}）",
+            size=10,
+            anchor="start",
+            color=COLORS["red"],
+        )
         p.legend(70, 70, [("SiLU（负区间先降后升）", COLORS["blue"]), ("ReLU", COLORS["gray"])])
 
         w1, w3, w2 = SEED_WEIGHTS
         s = scalar_steps(1.0, w1, w3, w2)
-        c.text(590, 28, f"x = 1.0，W₁ = {num(w1)}，W₃ = {num(w3)}，W₂ = {num(w2)}", size=12,
-               weight="bold")
+        c.text(
+            590,
+            28,
+            f"x = 1.0，W₁ = {num(w1)}，W₃ = {num(w3)}，W₂ = {num(w2)}",
+            size=12,
+            weight="bold",
+        )
         boxes = [
             (480, 70, f"gate = SiLU(x·W₁) = {num(s['gate'], 3)}", COLORS["blue"]),
             (700, 70, f"value = x·W₃ = {num(s['value'], 3)}", COLORS["orange"]),
@@ -74,31 +93,45 @@ class SwiGLUDemo(Demo):
         c.arrow(490, 88, 575, 140, COLORS["blue"])
         c.arrow(690, 88, 605, 140, COLORS["orange"])
         c.arrow(590, 174, 590, 220, COLORS["purple"])
-        c.text(590, 290, f"σ(1.5) = {num(s['sigma'], 3)}：门把内容放行约 {num(s['sigma'] * 100, 0)}%",
-               size=10.5, color=COLORS["gray"])
+        c.text(
+            590,
+            290,
+            f"σ(1.5) = {num(s['sigma'], 3)}：门把内容放行约 {num(s['sigma'] * 100, 0)}%",
+            size=10.5,
+            color=COLORS["gray"],
+        )
         return str(c)
 
     def widget_html(self) -> str:
         cases = []
         for x in (-3.0, -2.0, -1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0):
-            cases.append({"in": {"x": x, "w1": 1.5, "w3": 0.8, "w2": 1.2},
-                          "out": scalar_steps(x, *SEED_WEIGHTS)})
+            cases.append(
+                {
+                    "in": {"x": x, "w1": 1.5, "w3": 0.8, "w2": 1.2},
+                    "out": scalar_steps(x, *SEED_WEIGHTS),
+                }
+            )
         for x in (-1.0, 1.0, 2.5):
-            cases.append({"in": {"x": x, "w1": 0.7, "w3": -1.2, "w2": 2.0},
-                          "out": scalar_steps(x, 0.7, -1.2, 2.0)})
+            cases.append(
+                {
+                    "in": {"x": x, "w1": 0.7, "w3": -1.2, "w2": 2.0},
+                    "out": scalar_steps(x, 0.7, -1.2, 2.0),
+                }
+            )
         tol = {k: 6e-4 for k in ("pre", "sigma", "gate", "value", "hidden", "output", "relu")}
         body = (
             '<div class="llmbook-widget__row"><div class="llmbook-widget__controls">'
             + slider("x", "输入 x", -4, 4, 0.1, 1.0)
-            + number("w1", "W₁（门）", 1.5) + number("w3", "W₃（内容）", 0.8)
+            + number("w1", "W₁（门）", 1.5)
+            + number("w3", "W₃（内容）", 0.8)
             + number("w2", "W₂（输出）", 1.2)
-            + "<table><tr><th>步骤</th><th>计算</th><th>结果</th></tr>"
-            "<tr><td>z = x·W₁</td><td>门的输入</td><td><output data-out=\"pre\">…</output></td></tr>"
-            "<tr><td>σ(z)</td><td>门开多大</td><td><output data-out=\"sigma\">…</output></td></tr>"
-            "<tr><td>gate</td><td>SiLU(z) = z·σ(z)</td><td><output data-out=\"gate\">…</output></td></tr>"
-            "<tr><td>value</td><td>x·W₃</td><td><output data-out=\"value\">…</output></td></tr>"
-            "<tr><td>hidden</td><td>gate ⊙ value</td><td><output data-out=\"hidden\">…</output></td></tr>"
-            "<tr><td>output</td><td>hidden·W₂</td><td><output data-out=\"output\">…</output></td></tr>"
+            + '<table class="llmbook-widget__table"><tr><th>步骤</th><th>计算</th><th>结果</th></tr>'
+            '<tr><td>z = x·W₁</td><td>门的输入</td><td><output data-out="pre">…</output></td></tr>'
+            '<tr><td>σ(z)</td><td>门开多大</td><td><output data-out="sigma">…</output></td></tr>'
+            '<tr><td>gate</td><td>SiLU(z) = z·σ(z)</td><td><output data-out="gate">…</output></td></tr>'
+            '<tr><td>value</td><td>x·W₃</td><td><output data-out="value">…</output></td></tr>'
+            '<tr><td>hidden</td><td>gate ⊙ value</td><td><output data-out="hidden">…</output></td></tr>'
+            '<tr><td>output</td><td>hidden·W₂</td><td><output data-out="output">…</output></td></tr>'
             "</table></div>"
             '<svg class="llmbook-widget__stage" data-role="stage" viewBox="0 0 300 250" role="img" '
             'aria-label="SiLU 与 ReLU 曲线上的当前点"></svg></div>'

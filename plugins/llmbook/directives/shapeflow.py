@@ -192,6 +192,10 @@ def _apply(symbol: str, left: list[Dim], right: list[Dim], flow: Flow) -> list[D
         return shape
     if kind == "matmul":
         shape, notes = matmul(left, right)
+        if any(note.startswith("GQA") for note in notes):
+            flow.pieces.append(
+                '<span class="llmbook-shapeflow__gqa" title="K/V 头按组广播到 Q 头">GQA 分组</span>'
+            )
         flow.notes.append(f"{symbol} 批量矩阵乘：" + "；".join(notes) + f" → {show(shape)}")
         return shape
     shape, notes = broadcast(left, right)

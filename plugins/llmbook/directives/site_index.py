@@ -45,6 +45,7 @@ class SiteIndex:
             (f.url, f.abs_src_path, titles.get(f.src_uri, ""))
             for f in files.documentation_pages()
             if f.abs_src_path
+            and f.src_uri.endswith(".md")  # notebooks have no Markdown headings to read
         ]
         return cls(
             pages,

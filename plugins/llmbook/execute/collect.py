@@ -138,7 +138,7 @@ def _read_block(
     if marker is not None:
         name, marker_line = marker
         if name in _SKIP_MARKERS:
-            mode = "skip"
+            mode = "skip" if lang in _PYTHON_LANGS else mode
         elif name == _EXPECTED_MARKER:
             mode = "expected"
         else:

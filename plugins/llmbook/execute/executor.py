@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -146,7 +147,9 @@ class Executor:
                 "build once with execution on to fill the cache, "
                 "or opt the page out with `execute: false` in its front matter",
             )
+        start = time.perf_counter()
         result = run_page(source, seed=self.seed, timeout=self.timeout)
+        log.info(f"{source.src}: executed in {time.perf_counter() - start:.1f} s")
         self.executed.append(source.src)
         if self.cache is not None:
             self.cache.store(source.src, key, result)

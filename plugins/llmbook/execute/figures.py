@@ -73,7 +73,7 @@ def take_figures(salt: str) -> list[Figure] | str:
             return "a figure has no alt text (no label, no title)"
         buffer = io.StringIO()
         with matplotlib.rc_context({"svg.hashsalt": f"{salt}:{number}"}):
-            fig.savefig(buffer, format="svg", metadata={"Date": None})
+            fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
         figures.append(Figure(_clean(buffer.getvalue(), alt), alt))
         plt.close(fig)
     return figures

@@ -47,6 +47,7 @@
 
     function updateMemory() {
       var n = 2 * int("L") * int("kvh") * int("hd") * int("S") * int("dtype") * int("B");
+      if (!(n >= 0)) { out("bytes", "—"); out("gb", "—"); out("gib", "—"); return; } // an emptied field
       out("bytes", n.toLocaleString("en-US"));
       out("gb", (n / 1e9).toFixed(2));
       out("gib", (n / Math.pow(2, 30)).toFixed(2));

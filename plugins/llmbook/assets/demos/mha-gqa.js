@@ -48,7 +48,7 @@
         var bw = Math.max(3, Math.min(22, w / kvh - 3));
         stage.appendChild(el("rect", { x: x0 + (k + 0.5) * w / kvh - bw / 2, y: 92, width: bw, height: 16, rx: 2, fill: PALETTE[k % PALETTE.length] }));
       }
-      var full = bytes(m, hq, seq), rows = [["MHA", hq], ["当前", kvh], ["MQA", 1]];
+      var full = bytes(m, hq, seq) || 1, rows = [["MHA", hq], ["当前", kvh], ["MQA", 1]];
       rows.forEach(function (row, n) {
         var b = bytes(m, row[1], seq), y = 140 + n * 34;
         stage.appendChild(el("text", { x: 60, y: y + 15, "font-size": 11, "text-anchor": "end", fill: "currentColor" }, row[0] + "（" + row[1] + "）"));
@@ -60,6 +60,7 @@
     function update() {
       var m = model(), kvh = parseInt(inputs.kvh.value, 10), seq = parseInt(inputs.S.value, 10);
       var b = bytes(m, kvh, seq);
+      if (!(seq > 0)) { seq = 0; b = 0; } // an emptied length field draws an empty cache
       out("group", String(m.hq / kvh));
       out("bytes", b.toLocaleString("en-US"));
       out("gb", (b / 1e9).toFixed(2));

@@ -4,7 +4,11 @@
   var SVGNS = "http://www.w3.org/2000/svg";
   var LN_EPS = 1e-5, RMS_EPS = 1e-6;
 
-  function fmt(x) { var s = x.toFixed(3); return s === "-0.000" ? "0.000" : s; }
+  function fmt(x) {
+    if (!isFinite(x)) return "—"; // an emptied or invalid input field
+    var s = x.toFixed(3);
+    return s === "-0.000" ? "0.000" : s;
+  }
   function vec(v) { return "[" + v.map(fmt).join(", ") + "]"; }
   function mean(v) { return v.reduce(function (a, b) { return a + b; }, 0) / v.length; }
   function el(name, attrs, text) {

@@ -3,7 +3,11 @@
   "use strict";
   var SVGNS = "http://www.w3.org/2000/svg";
 
-  function fmt(x) { var s = x.toFixed(3); return s === "-0.000" ? "0.000" : s; }
+  function fmt(x) {
+    if (!isFinite(x)) return "—"; // an emptied or invalid input field
+    var s = x.toFixed(3);
+    return s === "-0.000" ? "0.000" : s;
+  }
   function rotate(v, a) {
     var c = Math.cos(a), s = Math.sin(a);
     return [c * v[0] - s * v[1], s * v[0] + c * v[1]];

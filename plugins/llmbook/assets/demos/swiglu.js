@@ -4,7 +4,11 @@
   var SVGNS = "http://www.w3.org/2000/svg";
   var X0 = 40, Y0 = 15, W = 245, H = 190, XMIN = -5, XMAX = 5, YMIN = -1, YMAX = 5;
 
-  function fmt(x) { var s = x.toFixed(3); return s === "-0.000" ? "0.000" : s; }
+  function fmt(x) {
+    if (!isFinite(x)) return "—"; // an emptied or invalid input field
+    var s = x.toFixed(3);
+    return s === "-0.000" ? "0.000" : s;
+  }
   function sigmoid(z) { return 1 / (1 + Math.exp(-z)); }
   function silu(z) { return z * sigmoid(z); }
   function px(x) { return X0 + (x - XMIN) / (XMAX - XMIN) * W; }

@@ -1,0 +1,88 @@
+"""The on-disk cache alone: keys, atomic writes, entries that must be ignored."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from llmbook.execute.cache import PageCache, llmkit_hash, page_key
+from llmbook.execute.collect import collect_page
+from llmbook.execute.figures import Figure
+from llmbook.execute.run import BlockResult, RunResult
+
+PAGE = "```python\nx = 1\n```\n\n[[x = 1]] and [[x * 2 = 2.0]]\n"
+
+
+def _key(text: str, **kw: object) -> str:
+    page = collect_page(text, src="docs/p.md", meta={}, offset=0)
+    return page_key(page, seed=kw.get("seed", 0), llmkit=kw.get("llmkit", "h"))
+
+
+def _result(n: int = 1) -> RunResult:
+    return RunResult({0: BlockResult("out\n" * n, [Figure("<svg/>", "图")])}, [1, 2.0])
+
+
+def test_key_covers_code_expressions_seed_and_llmkit_not_written_values() -> None:
+    base = _key(PAGE)
+    assert _key(PAGE.replace("= 2.0]]", "= 3.0]]")) == base  # only re-checked, not re-run
+    assert _key(PAGE.replace("x = 1\n```", "x = 2\n```")) != base
+    assert _key(PAGE.replace("x * 2", "x * 3")) != base
+    assert _key(PAGE, seed=1) != base
+    assert _key(PAGE, llmkit="other") != base
+
+
+def test_llmkit_hash_follows_its_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "llmkit"
+    package.mkdir()
+    (package / "__init__.py").write_text("A = 1\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(__import__("sys").modules, "llmkit", raising=False)
+    first = llmkit_hash()
+    (package / "calc.py").write_text("B = 2\n", encoding="utf-8")
+    assert llmkit_hash() != first
+
+
+def test_round_trip_and_foreign_or_broken_entries(tmp_path: Path) -> None:
+    cache = PageCache(tmp_path)
+    cache.store("docs/p.md", "k1", _result())
+    loaded = cache.load("docs/p.md", "k1")
+    assert loaded == _result()
+    assert cache.load("docs/p.md", "k2") is None  # stale key
+    assert cache.load("docs/other.md", "k1") is None
+    (entry,) = tmp_path.glob("*.json")
+    for broken in ["", "{", "[]", '{"key": "k1"}', '{"key": "k1", "blocks": {"0": 5}, "values": []}']:
+        entry.write_text(broken, encoding="utf-8")
+        assert cache.load("docs/p.md", "k1") is None
+
+
+def test_a_failed_write_leaves_no_trace(tmp_path: Path) -> None:
+    cache = PageCache(tmp_path)
+    cache.store("docs/p.md", "k1", _result())
+    bad = RunResult({}, [object()])  # not JSON: the write fails half-way
+    with pytest.raises(TypeError):
+        cache.store("docs/p.md", "k2", bad)
+    assert [p.name for p in tmp_path.iterdir()] == [next(tmp_path.glob("*.json")).name]
+    assert cache.load("docs/p.md", "k1") == _result()  # the old entry is intact
+
+
+def test_concurrent_writers_never_leave_a_torn_entry(tmp_path: Path) -> None:
+    caches = [PageCache(tmp_path) for _ in range(4)]
+    results = [_result(n + 1) for n in range(4)]
+    seen: list[RunResult | None] = []
+
+    def write(index: int) -> None:
+        for _ in range(25):
+            caches[index].store("docs/p.md", "k", results[index])
+            seen.append(caches[index].load("docs/p.md", "k"))
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(r in results for r in seen)  # every read is one whole entry
+    assert json.loads(next(tmp_path.glob("*.json")).read_text(encoding="utf-8"))["key"] == "k"
+    assert not list(tmp_path.glob(".tmp-*"))
