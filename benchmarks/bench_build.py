@@ -7,7 +7,7 @@ Each build is a fresh `mkdocs build` process into a temporary site, with its own
 Target: warm <= 1.2 x off. Also the peak RSS of the cold build (the largest process of the build).
 Measures and reports (JSON under benchmarks/results/build.json and a table); never fails on time.
 
-    python benchmarks/bench_build.py [--repeats N]
+    python benchmarks/bench_build.py [--repeats N]     (default 3)
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ TARGET = 1.2
 
 def snapshot(into: Path) -> Path:
     """A frozen copy of the sources, so edits made while the benchmark runs cannot skew it."""
+    into.mkdir(parents=True)
     for name in ("mkdocs.yml", "docs", "plugins", "llmkit"):
         source = ROOT / name
         if source.is_dir():
@@ -62,7 +63,7 @@ def build(root: Path, site: Path, cache: Path, **env: str) -> tuple[float, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="cold / warm / execution-off site builds")
-    parser.add_argument("--repeats", type=int, default=1, help="warm and off builds (median)")
+    parser.add_argument("--repeats", type=int, default=3, help="warm and off builds (median)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="llmbook-bench-") as tmp:
         cache = Path(tmp) / "cache"
@@ -70,12 +71,12 @@ def main() -> None:
         cold, log = build(root, Path(tmp) / "cold", cache)
         # RUSAGE_CHILDREN: the largest resident set of any finished child so far (kB on Linux).
         peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        warm_runs = [build(root, Path(tmp) / f"warm{i}", cache) for i in range(args.repeats)]
-        warm, warm_log = [t for t, _ in warm_runs], warm_runs[-1][1]
-        off = [
-            build(root, Path(tmp) / f"off{i}", cache, LLMBOOK_EXECUTE="0")[0]
-            for i in range(args.repeats)
-        ]
+        # Alternate warm and off builds, so a change in the machine's load hits both alike.
+        warm, off, warm_log = [], [], ""
+        for i in range(args.repeats):
+            seconds, warm_log = build(root, Path(tmp) / f"warm{i}", cache)
+            warm.append(seconds)
+            off.append(build(root, Path(tmp) / f"off{i}", cache, LLMBOOK_EXECUTE="0")[0])
     checked = re.search(r"checked (\d+) numbers on (\d+) executed pages", log)
     result = {
         "cold_s": round(cold, 2),

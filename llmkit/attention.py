@@ -8,6 +8,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
+from ._fused import FusedLinearWeights
 from .config import ModelConfig
 from .rope import RotaryEmbedding, apply_rope
 
@@ -85,6 +86,19 @@ class Attention(nn.Module):
                 config.rope_interleaved,
             )
         self.rope = rope
+        self._qkv = FusedLinearWeights()
+
+    def _apply(self, fn, recurse=True):
+        self._qkv.clear()  # .to()/.cuda() make new weights: drop the fused copy
+        return super()._apply(fn, recurse)
+
+    def _project(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        """q [B, S, H*D], k and v [B, S, H_kv*D]: one fused matmul when inferring."""
+        fused = self._qkv.get([self.q_proj, self.k_proj, self.v_proj])
+        if fused is None:
+            return self.q_proj(x), self.k_proj(x), self.v_proj(x)
+        kv = self.num_kv_heads * self.head_dim
+        return F.linear(x, fused).split([self.num_heads * self.head_dim, kv, kv], dim=-1)
 
     def forward(
         self,
@@ -95,26 +109,28 @@ class Attention(nn.Module):
         *,
         cos_sin: tuple[Tensor, Tensor] | None = None,
         mask: Tensor | None = None,
+        kv_len: int | None = None,
         check: bool = True,
     ):
         """x [B, S, hidden], positions [S] (int64, x's device). Returns out [B, S, hidden], plus
         weights [B, H, S, T] when return_weights. `cache` is a StaticKVCache or ConcatKVCache.
         cos_sin and mask, when given, are the ones this call would compute (the model computes
-        them once for all layers)."""
+        them once for all layers). kv_len (eager decoding with a static cache): attend to slots
+        [0, kv_len) only, the last of which is this chunk's last position; a compiled step leaves
+        it None so every step has the same shapes."""
         B, S, _ = x.shape
-        q = self.q_proj(x).view(B, S, self.num_heads, self.head_dim).transpose(1, 2)  # [B, H, S, D]
-        k = (
-            self.k_proj(x).view(B, S, self.num_kv_heads, self.head_dim).transpose(1, 2)
-        )  # [B, H_kv, S, D]
-        v = (
-            self.v_proj(x).view(B, S, self.num_kv_heads, self.head_dim).transpose(1, 2)
-        )  # [B, H_kv, S, D]
+        q, k, v = self._project(x)
+        q = q.view(B, S, self.num_heads, self.head_dim).transpose(1, 2)  # [B, H, S, D]
+        k = k.view(B, S, self.num_kv_heads, self.head_dim).transpose(1, 2)  # [B, H_kv, S, D]
+        v = v.view(B, S, self.num_kv_heads, self.head_dim).transpose(1, 2)  # [B, H_kv, S, D]
         cos, sin = cos_sin if cos_sin is not None else self.rope(positions, check=check)
         q = apply_rope(q, cos, sin, self.rope.interleaved)  # RoPE touches Q and K only, never V
         k = apply_rope(k, cos, sin, self.rope.interleaved)
         if cache is not None:
             k, v = cache.update(self.layer_idx, positions, k, v, check=check)  # [B, H_kv, T, D]
-            if mask is None:
+            if kv_len is not None:
+                k, v = k[:, :, :kv_len], v[:, :, :kv_len]
+            if mask is None and not (kv_len is not None and S == 1):  # 1 query sees every slot
                 mask = cache.mask(positions, k.shape[2])
         if return_weights:
             if mask is None and S > 1:

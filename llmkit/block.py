@@ -38,15 +38,23 @@ class TransformerBlock(nn.Module):
         *,
         cos_sin: tuple[Tensor, Tensor] | None = None,
         mask: Tensor | None = None,
+        kv_len: int | None = None,
         check: bool = True,
     ) -> Tensor:
         """x [B, S, hidden] -> [B, S, hidden]."""
         if self.pre_norm:
             h = x + self.attn(
-                self.attn_norm(x), positions, cache, cos_sin=cos_sin, mask=mask, check=check
+                self.attn_norm(x),
+                positions,
+                cache,
+                cos_sin=cos_sin,
+                mask=mask,
+                kv_len=kv_len,
+                check=check,
             )
             return h + self.ffn(self.ffn_norm(h))
         h = self.attn_norm(
-            x + self.attn(x, positions, cache, cos_sin=cos_sin, mask=mask, check=check)
+            x
+            + self.attn(x, positions, cache, cos_sin=cos_sin, mask=mask, kv_len=kv_len, check=check)
         )
         return self.ffn_norm(h + self.ffn(h))

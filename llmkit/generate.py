@@ -42,7 +42,6 @@ def make_cache(model: nn.Module, kind: str, batch_size: int, max_len: int):
     raise ValueError(f"cache must be 'static' or 'concat', got {kind!r}")
 
 
-@torch.inference_mode()
 def generate(
     model: nn.Module,
     input_ids: Tensor,
@@ -62,6 +61,38 @@ def generate(
     recomputes the whole sequence (the cost the cache removes). step_fn(tokens [B, 1],
     positions [1], cache) -> logits [B, V] replaces the decode step (e.g. a torch.compile'd one).
     """
+    result = _generate(
+        model,
+        input_ids,
+        max_new_tokens,
+        use_cache,
+        cache,
+        temperature,
+        top_k,
+        generator,
+        return_logits,
+        step_fn,
+    )
+    # Decoding runs under inference_mode; hand back ordinary tensors that callers may edit.
+    if return_logits:
+        tokens, logits = result
+        return tokens.clone(), None if logits is None else logits.clone()
+    return result.clone()
+
+
+@torch.inference_mode()
+def _generate(
+    model,
+    input_ids,
+    max_new_tokens,
+    use_cache,
+    cache,
+    temperature,
+    top_k,
+    generator,
+    return_logits,
+    step_fn,
+):
     B, P = input_ids.shape
     total = P + max_new_tokens
     limit = model.config.max_position_embeddings
@@ -86,18 +117,19 @@ def generate(
                 step_logits.append(logits)
     else:
         kv = make_cache(model, cache, B, total)
-        if step_fn is None:
-
-            def step_fn(tokens: Tensor, pos: Tensor, kv_cache) -> Tensor:
-                return model(tokens, pos, kv_cache, check=False)[:, -1]
-
-        logits = model(input_ids, positions[:P], kv, check=False, last_only=True)[:, -1]
+        # Eager steps attend to the filled slots only (kv_len); a custom (compiled) step keeps
+        # fixed shapes and lets the cache's mask hide the empty slots.
+        logits = model(input_ids, positions[:P], kv, check=False, last_only=True, kv_len=P)[:, -1]
         for t in range(max_new_tokens):
             out[:, P + t] = sample_next(logits, temperature, top_k, generator)
             if return_logits:
                 step_logits.append(logits.clone())  # a compiled step may reuse its output buffer
             if t + 1 < max_new_tokens:
-                logits = step_fn(out[:, P + t : P + t + 1], positions[P + t : P + t + 1], kv)
+                tokens, pos = out[:, P + t : P + t + 1], positions[P + t : P + t + 1]  # [B, 1], [1]
+                if step_fn is None:
+                    logits = model(tokens, pos, kv, check=False, kv_len=P + t + 1)[:, -1]
+                else:
+                    logits = step_fn(tokens, pos, kv)
     if return_logits:
         return out, torch.stack(step_logits, dim=1)
     return out

@@ -52,12 +52,15 @@ class Transformer(nn.Module):
         *,
         check: bool = True,
         last_only: bool = False,
+        kv_len: int | None = None,
     ) -> Tensor:
         """input_ids [B, S] -> logits [B, S, vocab] ([B, 1, vocab] with last_only).
 
         positions: [S] int64 tensor, or an int start offset, or None (= 0). With a cache, the
         positions say where this chunk's K/V are written; check=False skips the range checks
-        (generate() checks once up front, and they would break a compiled step).
+        (generate() checks once up front, and they would break a compiled step). kv_len: with a
+        static cache in eager mode, attend to the filled slots [0, kv_len) instead of the whole
+        buffer (kv_len = last position + 1).
         """
         S = input_ids.shape[1]
         if positions is None or isinstance(positions, int):
@@ -69,10 +72,13 @@ class Transformer(nn.Module):
             if check:
                 cache.check(positions)
                 layer_check = False
-            mask = cache.mask(positions, cache.max_len)  # [S, max_len], the same for every layer
+            if kv_len is None or S > 1:  # [S, T], the same for every layer
+                mask = cache.mask(positions, kv_len or cache.max_len)
         x = self.embed(input_ids)  # [B, S, hidden]
         for layer in self.layers:
-            x = layer(x, positions, cache, cos_sin=cos_sin, mask=mask, check=layer_check)
+            x = layer(
+                x, positions, cache, cos_sin=cos_sin, mask=mask, kv_len=kv_len, check=layer_check
+            )
         if last_only:
             x = x[:, -1:]
         return self.lm_head(self.norm(x))

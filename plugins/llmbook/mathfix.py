@@ -17,16 +17,15 @@ _NS = "{http://www.w3.org/1998/Math/MathML}"
 
 # Big operators: TeX puts their limits under/over in display style and beside them inline. MathML
 # Core does the same for <munder>/<mover> whose base has movablelimits="true"; <msub> never does.
-_BIG_OPERATORS = set("∑∏∐⋂⋃⨀⨁⨂⨄⨆⋀⋁") | {"lim", "max", "min", "sup", "inf", "det", "Pr", "gcd", "argmax", "argmin"}
+_BIG_OPERATORS = set("∑∏∐⋂⋃⨀⨁⨂⨄⨆⋀⋁") | set("lim max min sup inf det Pr gcd argmax argmin".split())
 # TeX's ordinary symbols that latex2mathml writes as <mo>, which browsers space like operators.
 _ORDINARY = {"⊤": "normal", "⊥": "normal", "∞": "normal", "∇": None, "∂": None, "′": None}
 # latex2mathml's <mi>, fixed to the operator TeX means.
 _AS_OPERATOR = {"~": "∼", ":": ":", "⟨": "⟨", "⟩": "⟩"}
 # Function names (\sin, \log, …): TeX puts a thin space between one and an ordinary argument.
-_FUNCTIONS = {
-    "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
-    "log", "ln", "lg", "exp", "arg", "dim", "ker", "hom", "deg",
-}
+_FUNCTIONS = set(
+    "sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh log ln lg exp arg dim ker hom deg".split()
+)
 # Named widths from MathML 3 that MathML Core (and so Chromium) dropped; TeX's mu = 1/18 em.
 _NAMED_SPACES = {
     name: f"{sign}{eighteenths / 18:.4f}em"
@@ -42,9 +41,9 @@ _ALPHABETS = {
     "bold": (0x1D400, 0x1D41A, 0x1D7CE, {}),
     "italic": (0x1D434, 0x1D44E, None, {"h": "ℎ"}),
     "bold-italic": (0x1D468, 0x1D482, None, {}),
-    "script": (0x1D49C, 0x1D4B6, None, dict(zip("BEFHILMRego", "ℬℰℱℋℐℒℳℛℯℊℴ"))),
-    "fraktur": (0x1D504, 0x1D51E, None, dict(zip("CHIRZ", "ℭℌℑℜℨ"))),
-    "double-struck": (0x1D538, 0x1D552, 0x1D7D8, dict(zip("CHNPQRZ", "ℂℍℕℙℚℝℤ"))),
+    "script": (0x1D49C, 0x1D4B6, None, dict(zip("BEFHILMRego", "ℬℰℱℋℐℒℳℛℯℊℴ", strict=True))),
+    "fraktur": (0x1D504, 0x1D51E, None, dict(zip("CHIRZ", "ℭℌℑℜℨ", strict=True))),
+    "double-struck": (0x1D538, 0x1D552, 0x1D7D8, dict(zip("CHNPQRZ", "ℂℍℕℙℚℝℤ", strict=True))),
     "sans-serif": (0x1D5A0, 0x1D5BA, 0x1D7E2, {}),
     "monospace": (0x1D670, 0x1D68A, 0x1D7F6, {}),
 }
@@ -61,7 +60,9 @@ class FormulaError(ValueError):
 def latex_to_mathml(latex: str, *, display: bool) -> str:
     """The MathML of one formula (`display` for `$$…$$`); FormulaError when it does not convert."""
     if _COMMENT.search(latex):
-        raise FormulaError("`%` starts a LaTeX comment and hides the rest of the formula; write `\\%`")
+        raise FormulaError(
+            "`%` starts a LaTeX comment and hides the rest of the formula; write `\\%`"
+        )
     for env, replacement in _ENVIRONMENTS.items():
         # latex2mathml 3.81 reads aligned/gathered as one row with literal `&`; align* is a table.
         latex = latex.replace(f"\\begin{{{env}}}", f"\\begin{{{replacement}}}")
@@ -71,7 +72,9 @@ def latex_to_mathml(latex: str, *, display: bool) -> str:
         raw = convert(latex, display="block" if display else "inline")
     except Exception as exc:  # latex2mathml raises a dozen exception types, several not its own
         detail = str(exc) or type(exc).__name__
-        raise FormulaError(f"latex2mathml cannot convert it ({type(exc).__name__}: {detail})") from exc
+        raise FormulaError(
+            f"latex2mathml cannot convert it ({type(exc).__name__}: {detail})"
+        ) from exc
     root = ET.fromstring(raw)
     _strip_namespace(root)
     _fix(root)
@@ -197,7 +200,14 @@ def _starts_operand(previous: ET.Element | None) -> bool:
         return True
     if previous.tag != "mo":
         return False
-    closing = previous.get("form") == "postfix" or (previous.text or "") in {")", "]", "}", "|", "′", "!"}
+    closing = previous.get("form") == "postfix" or (previous.text or "") in {
+        ")",
+        "]",
+        "}",
+        "|",
+        "′",
+        "!",
+    }
     return not closing
 
 
@@ -206,4 +216,8 @@ def _is_ordinary(element: ET.Element | None) -> bool:
         return False
     if element.tag in {"mi", "mn"}:
         return True
-    return element.tag in {"msub", "msup", "msubsup"} and len(element) > 0 and element[0].tag in {"mi", "mn"}
+    return (
+        element.tag in {"msub", "msup", "msubsup"}
+        and len(element) > 0
+        and element[0].tag in {"mi", "mn"}
+    )

@@ -39,7 +39,11 @@ def render_math(markdown: str, *, src: str, stash: Stash) -> str:
         line = lines[index]
         match = _FENCE.match(line)
         if fence is not None:
-            closing = match and match.group("fence")[0] == fence[0] and len(match.group("fence")) >= len(fence)
+            closing = (
+                match
+                and match.group("fence")[0] == fence[0]
+                and len(match.group("fence")) >= len(fence)
+            )
             if closing and not line[match.end() :].strip():
                 fence = None
             out.append(line)
@@ -52,7 +56,9 @@ def render_math(markdown: str, *, src: str, stash: Stash) -> str:
             continue
         opening = _DISPLAY_OPEN.match(line)
         if opening and line.count("$$") == 1:  # `$$ x $$` on one line is handled inline
-            count = _display_block(lines, index, opening.group("prefix"), src=src, stash=stash, out=out)
+            count = _display_block(
+                lines, index, opening.group("prefix"), src=src, stash=stash, out=out
+            )
             index += count
             continue
         out.append(_inline(line, line_no=index + 1, src=src, stash=stash))
@@ -71,7 +77,9 @@ def _display_block(
         end += 1
         if end >= len(lines):
             raise AuthorError(
-                src, start + 1, "display math `$$` is never closed.",
+                src,
+                start + 1,
+                "display math `$$` is never closed.",
                 "end the formula with a line `$$`",
             )
         body.append(_strip_prefix(lines[end], prefix))
@@ -99,7 +107,9 @@ def _inline(line: str, *, line_no: int, src: str, stash: Stash) -> str:
         return line
     pieces, last = [], 0
     for code in _CODE_SPAN.finditer(line):
-        pieces.append(_inline_math(line[last : code.start()], line_no=line_no, src=src, stash=stash))
+        pieces.append(
+            _inline_math(line[last : code.start()], line_no=line_no, src=src, stash=stash)
+        )
         pieces.append(code.group(0))
         last = code.end()
     pieces.append(_inline_math(line[last:], line_no=line_no, src=src, stash=stash))
@@ -126,7 +136,9 @@ def _convert(tex: str, *, display: bool, src: str, line: int) -> str:
         return latex_to_mathml(_bindings_to_written(tex), display=display)
     except FormulaError as exc:
         raise AuthorError(
-            src, line, f"the formula `{shown}` cannot be rendered: {exc}.",
+            src,
+            line,
+            f"the formula `{shown}` cannot be rendered: {exc}.",
             "fix the LaTeX (balanced braces, \\left with \\right, commands latex2mathml knows)",
         ) from None
 

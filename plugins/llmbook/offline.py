@@ -40,9 +40,31 @@ _LOADING_ATTRIBUTES = {
     "feimage": ("href", "xlink:href"),
 }
 # <link rel=…> kinds that load (a plain `rel="canonical"` or `alternate` does not).
-_LOADING_RELS = {"stylesheet", "preload", "prefetch", "modulepreload", "icon", "shortcut",
-                 "apple-touch-icon", "manifest", "preconnect", "dns-prefetch", "mask-icon"}
-_CSS_URL = re.compile(r"""url\(\s*(['"]?)(?P<url>[^'")]*)\1\s*\)|@import\s+(['"])(?P<imp>[^'"]+)\3""")
+_LOADING_RELS = {
+    "stylesheet",
+    "preload",
+    "prefetch",
+    "modulepreload",
+    "icon",
+    "shortcut",
+    "apple-touch-icon",
+    "manifest",
+    "preconnect",
+    "dns-prefetch",
+    "mask-icon",
+}
+_CSS_URL = re.compile(
+    r"""url\(\s*(['"]?)(?P<url>[^'")]*)\1\s*\)|@import\s+(['"])(?P<imp>[^'"]+)\3"""
+)
+# Pages are large (inline SVG figures); only these pieces can load anything, so only they are parsed.
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_SCRIPT_BODY = re.compile(r"(<script\b[^>]*>).*?</script\s*>", re.I | re.S)
+_STYLE_BLOCK = re.compile(r"<style\b[^>]*>.*?</style\s*>", re.I | re.S)
+_ATTRS = r"""(?:"[^"]*"|'[^']*'|[^'">])*"""
+_LOADING_TAG = re.compile(
+    rf"<(?:{'|'.join(_LOADING_ATTRIBUTES)}|link)\b{_ATTRS}>|<[a-zA-Z][\w:-]*\s{_ATTRS}\bstyle\s*={_ATTRS}>",
+    re.I,
+)
 _JS_IMPORT = re.compile(
     r"""(?:\bimport\s*\(\s*|\bimport\s+(?:[\w*{}\s,]+\s+from\s+)?|\bimportScripts\s*\(\s*)(['"`])(?P<url>[^'"`]+)\1"""
 )
@@ -114,6 +136,15 @@ def _css_urls(text: str) -> list[tuple[str, str]]:
     return found
 
 
+def _loading_parts(html: str) -> str:
+    """The tags that may load something, and <style> blocks; script bodies and comments dropped."""
+    html = _SCRIPT_BODY.sub(r"\1</script>", _COMMENT.sub("", html))
+    tags = _LOADING_TAG.findall(html)
+    # A lone <script …> would make the parser read everything after it as script text.
+    tags = [tag + "</script>" if tag[:7].lower() == "<script" else tag for tag in tags]
+    return "".join(_STYLE_BLOCK.findall(html) + tags)
+
+
 def find_external_loads(site_dir: str | os.PathLike[str]) -> list[ExternalLoad]:
     """Every resource that a page, stylesheet or script of `site_dir` loads from outside it."""
     root = Path(site_dir)
@@ -126,7 +157,7 @@ def find_external_loads(site_dir: str | os.PathLike[str]) -> list[ExternalLoad]:
         text = path.read_text(encoding="utf-8", errors="replace")
         if suffix in {".html", ".htm", ".svg"}:
             scanner = _PageScanner()
-            scanner.feed(text)
+            scanner.feed(_loading_parts(text))
             scanner.close()
             candidates = scanner.found
         elif suffix == ".css":

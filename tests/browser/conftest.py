@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, sync_playwright
-
 from sitebuild import ROOT, build_project_site, build_site
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -41,7 +40,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.browser)
             if not CHROMIUM.exists():
-                item.add_marker(pytest.mark.skip(reason=f"{CHROMIUM} is missing (apt-get install chromium)"))
+                item.add_marker(
+                    pytest.mark.skip(reason=f"{CHROMIUM} is missing (apt-get install chromium)")
+                )
 
 
 @pytest.fixture(scope="session")
@@ -70,7 +71,9 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def open_page(browser: Browser, site_dir_for_pages: Callable[[], Path]) -> Iterator[Callable[..., Page]]:
+def open_page(
+    browser: Browser, site_dir_for_pages: Callable[[], Path]
+) -> Iterator[Callable[..., Page]]:
     """Open a page of the site from file://; fail the test if any request leaves file://."""
     contexts = []
     leaks: list[str] = []

@@ -51,16 +51,34 @@ FIXTURE_PAGES = {
 }
 FIXTURE_NAV = [
     {"首页": "index.md"},
-    {"章节": [{"归一化": "chapters/norm.md"}, {"注意力": "chapters/attention.md"}, {"公式": "chapters/math.md"}]},
+    {
+        "章节": [
+            {"归一化": "chapters/norm.md"},
+            {"注意力": "chapters/attention.md"},
+            {"公式": "chapters/math.md"},
+        ]
+    },
 ]
 
 
 def _run_mkdocs(config_file: Path, site_dir: Path) -> None:
     env = {**os.environ, "LLMBOOK_CACHE": "0", "OMP_NUM_THREADS": "1"}
-    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config_file), "-d", str(site_dir)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "mkdocs",
+        "build",
+        "--strict",
+        "-f",
+        str(config_file),
+        "-d",
+        str(site_dir),
+    ]
     result = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     if result.returncode != 0:
-        raise RuntimeError(f"mkdocs build failed ({config_file}):\n{result.stdout}\n{result.stderr}")
+        raise RuntimeError(
+            f"mkdocs build failed ({config_file}):\n{result.stdout}\n{result.stderr}"
+        )
 
 
 def build_project_site(site_dir: Path) -> Path:

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
-
 from sitebuild import FIXTURE_NAV, FIXTURE_PAGES
 
 OpenPage = Callable[..., Page]
@@ -31,20 +30,31 @@ def search(page: Page, query: str) -> list[str]:
     page.keyboard.press("End")  # Material reads the query on keyup, which fill() does not send
     page.wait_for_selector("li.md-search-result__item", timeout=30_000)
     return page.eval_on_selector_all(
-        "li.md-search-result__item > a.md-search-result__link", "links => links.map(a => a.href.split(/[?#]/)[0])"
+        "li.md-search-result__item > a.md-search-result__link",
+        "links => links.map(a => a.href.split(/[?#]/)[0])",
     )
 
 
 def test_every_page_opens_from_file_without_network(book: Path, open_page: OpenPage) -> None:
-    for rel in ("index.html", "chapters/norm.html", "chapters/attention.html", "chapters/math.html"):
+    for rel in (
+        "index.html",
+        "chapters/norm.html",
+        "chapters/attention.html",
+        "chapters/math.html",
+    ):
         page = open_page(rel, site=book)
         assert page.url.startswith("file://")
         assert page.llmbook_errors == []  # no script error
         requested = page.llmbook_requests
         assert any(url.endswith("iframe-worker/iframe-worker.js") for url in requested)
-        assert all(url.startswith(("file:", "data:", "blob:", "about:")) for url in requested), requested
+        assert all(url.startswith(("file:", "data:", "blob:", "about:")) for url in requested), (
+            requested
+        )
         # Material's stylesheet applied: the header is styled, so the CSS was found relative to the page.
-        assert page.eval_on_selector("header.md-header", "h => getComputedStyle(h).position") == "sticky"
+        assert (
+            page.eval_on_selector("header.md-header", "h => getComputedStyle(h).position")
+            == "sticky"
+        )
 
 
 @pytest.mark.parametrize(
@@ -52,7 +62,11 @@ def test_every_page_opens_from_file_without_network(book: Path, open_page: OpenP
     [
         ("均方根", "chapters/norm.html", True),  # in mid-sentence: "只除以均方根而不减均值"
         ("注意力", "chapters/attention.html", False),  # math.html says it more often
-        ("分组查询注意力", "chapters/attention.html", True),  # a term of the project's jieba dictionary
+        (
+            "分组查询注意力",
+            "chapters/attention.html",
+            True,
+        ),  # a term of the project's jieba dictionary
         ("前置归一化", "chapters/norm.html", True),
     ],
 )
@@ -90,7 +104,9 @@ def test_math_is_rendered_with_sum_limits_under_in_display_and_beside_inline(
     formulas = sum(line == "$$" for line in source) // 2 + sum(
         len(re.findall(r"\$[^$]+\$", line)) for line in source if line != "$$"
     )
-    boxes = page.eval_on_selector_all("article math", "ms => ms.map(m => m.getBoundingClientRect().height)")
+    boxes = page.eval_on_selector_all(
+        "article math", "ms => ms.map(m => m.getBoundingClientRect().height)"
+    )
     assert len(boxes) == formulas > 30 and min(boxes) > 8  # every formula, laid out as math
     # The RMS formula: display ∑ with its index centred under it; the inline copy with it beside.
     layout = page.evaluate(
@@ -113,10 +129,14 @@ def test_math_is_rendered_with_sum_limits_under_in_display_and_beside_inline(
     screenshot(dark, "fixture-math-dark")
 
 
-def test_project_chapter_pages_offline(site_dir: Path, open_page: OpenPage, screenshot: Callable[..., Path]) -> None:
+def test_project_chapter_pages_offline(
+    site_dir: Path, open_page: OpenPage, screenshot: Callable[..., Path]
+) -> None:
     chapters = sorted((site_dir / "chapters").glob("*.html"))
     if not chapters:
-        pytest.skip("the project has no chapter pages yet (docs/chapters/*.md); the fixture book covers the rest")
+        pytest.skip(
+            "the project has no chapter pages yet (docs/chapters/*.md); the fixture book covers the rest"
+        )
     rel = chapters[0].relative_to(site_dir).as_posix()
     page = open_page(rel)
     assert page.llmbook_errors == []

@@ -237,3 +237,24 @@ def test_execution_off_uses_the_cache_or_fails_clearly(make_executor, monkeypatc
     executor = make_executor(**off)
     assert executor.run_page(PAGE, src="docs/p.md").result.blocks[0].output == "2.0\n"
     assert executor.executed == []
+
+
+def test_a_fully_cached_page_does_not_import_torch(make_executor, tmp_path: Path) -> None:
+    """Warm rebuilds stay cheap: results come from the cache, torch is never imported."""
+    import subprocess
+    import sys
+
+    make_executor().run_page(PAGE, src="docs/p.md")  # fills tmp_path/.cache/llmbook
+    script = (
+        "import sys\n"
+        "from types import SimpleNamespace\n"
+        "from llmbook.config import LLMBookConfig\n"
+        "from llmbook.execute import Executor\n"
+        "options = LLMBookConfig(); options.load_dict({}); options.validate()\n"
+        f"site = SimpleNamespace(config_file_path={str(tmp_path / 'mkdocs.yml')!r})\n"
+        "executor = Executor(options, site)\n"
+        f"plan = executor.run_page({PAGE!r}, src='docs/p.md')\n"
+        "print(executor.executed, plan.count, 'torch' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[] 1 False"

@@ -41,4 +41,4 @@ def test_rewrites_drifted_values_and_prints_the_diff(
     assert "-A [[x = 2.2]], [[x = 2.1]], [[v = [0.365, 0.731]]]" in out
     assert "+A [[x = 2.1]], [[x = 2.1]], [[v = [0.365, 0.730]]]" in out
     assert "update_numbers: 1 page(s) rewritten, 1 left to edit by hand" in out
-    assert "docs/p.md:11: cannot rewrite [1.0] to [0.36512, 0.7302]; edit it by hand" in err
+    assert "docs/p.md:10: cannot rewrite [1.0] to [0.36512, 0.7302]; edit it by hand" in err

@@ -90,3 +90,9 @@ def test_one_compiled_graph_serves_every_decode_step(tiny_config):
     out = generate(model, prompt, 10, step_fn=compiled)
     assert torch.equal(out, generate(model, prompt, 10))
     assert len(graphs) == 1
+
+
+def test_result_is_an_ordinary_tensor(model, device):
+    out = model.generate(torch.zeros(1, 2, dtype=torch.long, device=device), 3)
+    assert not out.is_inference()
+    out[0, 0] = 1  # callers may edit what they get back

@@ -4,28 +4,31 @@ import torch
 from llmkit import ConcatKVCache, StaticKVCache, Transformer
 
 
-def _chunks(model, ids, cache):
+def _chunks(model, ids, cache, use_kv_len=False):
     """Prefill 5 tokens, a 3-token chunk at offset 5, then single tokens."""
     bounds = [0, 5, 8, *range(9, ids.shape[1] + 1)]
-    logits = [model(ids[:, a:b], a, cache) for a, b in zip(bounds, bounds[1:], strict=False)]
+    logits = [
+        model(ids[:, a:b], a, cache, kv_len=b if use_kv_len else None)
+        for a, b in zip(bounds, bounds[1:], strict=False)
+    ]
     return torch.cat(logits, dim=1)
 
 
 class TestCachedDecoding:
     @pytest.mark.parametrize("kv_heads", [4, 2, 1])  # MHA, GQA, MQA
-    @pytest.mark.parametrize("kind", ["static", "concat"])
+    @pytest.mark.parametrize("kind", ["static", "static-kv-len", "concat"])
     def test_equals_recomputation(self, tiny_config, device, kv_heads, kind):
         config = tiny_config.replace(num_key_value_heads=kv_heads)
         model = Transformer(config).to(device).eval()
         ids = torch.randint(0, config.vocab_size, (2, 12), device=device)
         cache = (
             StaticKVCache(config, 2, 16, torch.float32, device)
-            if kind == "static"
+            if kind.startswith("static")
             else ConcatKVCache(config)
         )
         with torch.no_grad():
             full = model(ids)
-            cached = _chunks(model, ids, cache)
+            cached = _chunks(model, ids, cache, use_kv_len=kind == "static-kv-len")
         torch.testing.assert_close(cached, full, atol=1e-5, rtol=1e-5)
 
     def test_static_cache_reuse_after_reset_by_position(self, tiny_config):

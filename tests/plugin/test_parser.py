@@ -84,6 +84,15 @@ def test_structural_errors_name_file_line_and_fix(source, expected):
     assert str(caught.value) == expected
 
 
+def test_an_unclosed_fence_inside_a_block_is_named():
+    with pytest.raises(AuthorError) as caught:
+        parse_directives(":::fold 代码\n```python\nx = 1\n:::\n", src="d.md")
+    assert str(caught.value) == (
+        "d.md:2: code fence ``` opened here is never closed, so :::fold cannot close"
+        " Fix: close the code block with a line ``` before the block's :::"
+    )
+
+
 def test_unclosed_reports_the_innermost_open_block():
     with pytest.raises(AuthorError) as caught:
         parse_directives(":::interview 面试\nQ\n:::answer\nA\n:::\n:::answer\nB\n", src="d.md")

@@ -134,4 +134,8 @@ def test_bindings_and_stash_tokens_survive_in_a_quiz(render):
         ":::quiz\n单条序列要多少显存？\nA. [[kv_gb = 2.1]] GB\nB. LLMBOOKSTASH1X2Z\n答案: A\n"
         "解析: 由 [[29.9 @ Shazeer 2019]] 可知。\n:::\n"
     )
-    assert "[[kv_gb = 2.1]] GB" in page and "LLMBOOKSTASH1X2Z" in page and "[[29.9 @ Shazeer 2019]]" in page
+    assert (
+        "[[kv_gb = 2.1]] GB" in page
+        and "LLMBOOKSTASH1X2Z" in page
+        and "[[29.9 @ Shazeer 2019]]" in page
+    )

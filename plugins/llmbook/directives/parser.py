@@ -26,6 +26,7 @@ def parse_tree(
     doc = Document()
     stack: list[Block] = [doc]
     fence: str | None = None  # the opening fence while inside fenced code
+    fence_line = 0
     in_math = False
     for number, line in enumerate(markdown.split("\n"), start=1):
         if fence is not None:
@@ -45,7 +46,7 @@ def parse_tree(
             continue
         match = _FENCE.match(line)
         if match:
-            fence = match.group("fence")
+            fence, fence_line = match.group("fence"), number
             _append_text(stack[-1], line, number)
             continue
         if line.count("$$") % 2 == 1:
@@ -56,6 +57,13 @@ def parse_tree(
             _directive_line(line, number, stack, src=src, known=known, names=names)
             continue
         _append_text(stack[-1], line, number)
+    if len(stack) > 1 and fence is not None:
+        raise AuthorError(
+            src,
+            fence_line,
+            f"code fence {fence} opened here is never closed, so :::{stack[-1].name} cannot close",
+            f"close the code block with a line {fence} before the block's :::",
+        )
     if len(stack) > 1:
         block = stack[-1]
         raise AuthorError(

@@ -133,6 +133,10 @@ def computed_text(value: object) -> str:
     return format(value, ".8g")
 
 
+def _elements(count: int) -> str:
+    return f"{count} element{'' if count == 1 else 's'}"
+
+
 def _finite(x: object) -> bool:
     return isinstance(x, int) or (isinstance(x, float) and math.isfinite(x))
 
@@ -147,7 +151,7 @@ def check(written: Written, computed: object) -> str | None:
     values = computed if written.vector else [computed]
     if len(values) != len(written.items):
         return (
-            f"written {written.text} has {len(written.items)} elements, "
+            f"written {written.text} has {_elements(len(written.items))}, "
             f"computed {shown} has {len(values)}"
         )
     rounded, same = [], True

@@ -1,0 +1,199 @@
+"""Rendering cost of the plugin: the seed chapter built through llmbook vs a plain Material build.
+
+Both builds take the same text, seed chapter 000 (tests/site/data/seed_000.md):
+  llmbook  the project's mkdocs.yml: directives, MathML, offline check, assets (the page has
+           `execute: false`, so this measures rendering; execution is bench_build.py's subject)
+  plain    Material alone, same theme and Markdown extensions and search (jieba), the directives
+           rewritten as plain admonitions (`:::warning T` → `!!! warning "T"`), math left as text
+Each variant is built in-process --repeats times after one warm-up build (imports and jieba's
+dictionary load are paid once, as in `mkdocs serve`); the median wall time is reported.
+Target: llmbook <= 1.5 x plain. Measures and reports (benchmarks/results/render.json and a line
+per variant); never fails on time.
+
+    python benchmarks/bench_render.py [--repeats N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import platform
+import re
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = ROOT / "tests" / "site" / "data" / "seed_000.md"
+RESULTS = ROOT / "benchmarks" / "results" / "render.json"
+TARGET = 1.5
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_OPEN = re.compile(r"^:::(?P<name>[\w-]+)\s*(?P<title>.*)$")
+_KINDS = {
+    "warning": "warning",
+    "math": "abstract",
+    "key": "success",
+    "interview": "question",
+    "answer": "info",
+    "quiz": "question",
+    "fold": "note",
+    "unfold": "tip",
+}
+
+
+def to_admonitions(text: str) -> str:
+    """The chapter with every `:::` block as a Material admonition (indented body), code untouched."""
+    out, depth, fence = [], 0, None
+    for line in text.split("\n"):
+        fenced = _FENCE.match(line)
+        if fence is not None or fenced:
+            if fence is None:
+                fence = fenced.group(1)
+            elif (
+                fenced
+                and fenced.group(1).startswith(fence)
+                and not line.strip()[len(fenced.group(1)) :]
+            ):
+                fence = None
+            out.append("    " * depth + line if line else line)
+            continue
+        opening = _OPEN.match(line)
+        if opening:
+            kind = _KINDS.get(opening.group("name"), "note")
+            title = opening.group("title").replace('"', "'")
+            out.append(
+                "    " * depth + f'!!! {kind} "{title}"'
+                if title
+                else "    " * depth + f"!!! {kind}"
+            )
+            out.append("")
+            depth += 1
+        elif line.strip() == ":::" and depth:
+            depth -= 1
+            out.append("")
+        else:
+            out.append("    " * depth + line if line else line)
+    return "\n".join(out)
+
+
+def _site(root: Path, text: str, *, plain: bool) -> Path:
+    docs = root / "docs"
+    docs.mkdir(parents=True)
+    (docs / "index.md").write_text("# 首页\n", encoding="utf-8")
+    (docs / "seed.md").write_text(text, encoding="utf-8")
+    config: dict = {
+        "INHERIT": str(ROOT / "mkdocs.yml"),
+        "docs_dir": str(docs),
+        "site_dir": str(root / "site"),
+    }
+    config["nav"] = [{"首页": "index.md"}, {"第十章": "seed.md"}]
+    if plain:
+        config["plugins"] = [
+            {
+                "search": {
+                    "lang": "zh",
+                    "jieba_dict_user": str(ROOT / "plugins/llmbook/data/jieba_userdict.txt"),
+                }
+            }
+        ]
+        config["extra"] = {"polyfills": []}
+    path = root / "mkdocs.yml"
+    path.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+_STAGES = ("parse_directives", "render_math", "render_directives", "check_site")
+
+
+def _time_stages() -> dict[str, float]:
+    """Wrap the plugin's stages (as plugin.py calls them) to add up the time each one takes."""
+    import llmbook.plugin as plugin
+
+    spent = dict.fromkeys(_STAGES, 0.0)
+
+    def timed(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                spent[name] += time.perf_counter() - start
+
+        return wrapper
+
+    for name in _STAGES:
+        setattr(plugin, name, timed(name, getattr(plugin, name)))
+    return spent
+
+
+def _time_builds(
+    config_file: Path, repeats: int, spent: dict[str, float] | None = None
+) -> list[float]:
+    times = []
+    for run in range(repeats + 1):  # the first build warms imports and caches; it is dropped
+        if spent is not None and run == 1:
+            spent.update(dict.fromkeys(spent, 0.0))
+        config = load_config(str(config_file))
+        start = time.perf_counter()
+        build(config)
+        times.append(time.perf_counter() - start)
+        config.plugins.on_shutdown()
+    return times[1:]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    logging.getLogger("mkdocs").setLevel(logging.ERROR)
+    os.chdir(ROOT)  # jieba_dict_user in mkdocs.yml is relative to the project root
+    seed = SEED.read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as tmp:
+        ours = _site(Path(tmp, "llmbook"), "---\nexecute: false\n---\n" + seed, plain=False)
+        plain = _site(Path(tmp, "plain"), to_admonitions(seed), plain=True)
+        plain_times = _time_builds(plain, args.repeats)
+        spent = _time_stages()
+        ours_times = _time_builds(ours, args.repeats, spent)
+    result = {
+        "benchmark": "render",
+        "page": "seed 000 (tests/site/data/seed_000.md), execution off",
+        "repeats": args.repeats,
+        "plain_material_s": statistics.median(plain_times),
+        "llmbook_s": statistics.median(ours_times),
+        "plain_runs_s": plain_times,
+        "llmbook_runs_s": ours_times,
+        "llmbook_stage_s": {name: total / args.repeats for name, total in spent.items()},
+        "target_ratio": TARGET,
+        "machine": {
+            "python": platform.python_version(),
+            "cpu_count": os.cpu_count(),
+            "platform": platform.platform(),
+        },
+    }
+    result["ratio"] = result["llmbook_s"] / result["plain_material_s"]
+    result["within_target"] = result["ratio"] <= TARGET
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(
+        f"plain Material build  {result['plain_material_s'] * 1000:8.1f} ms  (median of {args.repeats})"
+    )
+    print(f"llmbook build         {result['llmbook_s'] * 1000:8.1f} ms  (median of {args.repeats})")
+    for name, seconds in result["llmbook_stage_s"].items():
+        print(f"  of which {name:<18} {seconds * 1000:8.1f} ms")
+    print(
+        f"ratio                 {result['ratio']:8.2f} x  (target <= {TARGET} x: "
+        f"{'met' if result['within_target'] else 'NOT met'})  -> {RESULTS.relative_to(ROOT)}"
+    )
+
+
+if __name__ == "__main__":
+    main()
