@@ -20,6 +20,7 @@ _NS = "{http://www.w3.org/1998/Math/MathML}"
 _BIG_OPERATORS = set("∑∏∐⋂⋃⨀⨁⨂⨄⨆⋀⋁") | set("lim max min sup inf det Pr gcd argmax argmin".split())
 # TeX's ordinary symbols that latex2mathml writes as <mo>, which browsers space like operators.
 _ORDINARY = {"⊤": "normal", "⊥": "normal", "∞": "normal", "∇": None, "∂": None, "′": None}
+_ORDINARY.update(dict.fromkeys("…⋯⋮⋱"))  # \dots: an operand, so the `+` after it stays binary
 # latex2mathml's <mi>, fixed to the operator TeX means.
 _AS_OPERATOR = {"~": "∼", ":": ":", "⟨": "⟨", "⟩": "⟩"}
 # Function names (\sin, \log, …): TeX puts a thin space between one and an ordinary argument.
@@ -75,7 +76,10 @@ def latex_to_mathml(latex: str, *, display: bool) -> str:
         raise FormulaError(
             f"latex2mathml cannot convert it ({type(exc).__name__}: {detail})"
         ) from exc
-    root = ET.fromstring(raw)
+    try:
+        root = ET.fromstring(raw)
+    except ET.ParseError as exc:  # latex2mathml wrote something that is not XML
+        raise FormulaError(f"latex2mathml produced invalid MathML ({exc})") from exc
     _strip_namespace(root)
     _fix(root)
     root.set("xmlns", "http://www.w3.org/1998/Math/MathML")
@@ -121,6 +125,7 @@ def _fix(root: ET.Element) -> None:
             element.set("lspace", "0")  # TeX: `/` is ordinary, no space around it
             element.set("rspace", "0")
     for parent in list(root.iter()):
+        _fix_primes(parent)
         _fix_limits(parent)
         _fix_children(parent)
         _tighten_scripts(parent)
@@ -153,6 +158,37 @@ def _math_letters(text: str, variant: str) -> str:
         return char
 
     return "".join(letter(char) for char in text)
+
+
+def _fix_primes(element: ET.Element) -> None:
+    """`x'`: the prime glyph (U+2032) is already drawn raised and small; as a superscript it shrinks
+    and rises a second time. Set it after its base at full size, as TeX's \\prime looks."""
+    scripts = list(element)
+    if element.tag == "msup" and len(scripts) == 2 and _prime(scripts[1]) is not None:
+        element.remove(scripts[1])
+        element.append(_prime(scripts[1]))
+        element.tag = "mrow"
+    elif element.tag == "msubsup" and len(scripts) == 3 and _prime(scripts[2]) is not None:
+        base, _sub, script = scripts
+        element.remove(base)
+        element.remove(script)
+        primed = ET.Element("mrow")
+        primed.extend([base, _prime(script)])
+        element.tag = "msub"
+        element.insert(0, primed)
+
+
+def _prime(script: ET.Element) -> ET.Element | None:
+    """A plain <mi> holding the primes `script` consists of (′ ″ ‴), or None."""
+    parts = list(script) if script.tag == "mrow" else [script]
+    if not parts or any(part.tag not in {"mi", "mo"} or len(part) for part in parts):
+        return None
+    text = "".join(part.text or "" for part in parts)
+    if text and set(text) <= set("′″‴⁗"):
+        prime = ET.Element("mi")
+        prime.text = text
+        return prime
+    return None
 
 
 def _fix_limits(element: ET.Element) -> None:

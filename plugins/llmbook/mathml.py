@@ -11,6 +11,7 @@ Inside a formula, a bound number `[[expr = 2.1]]` shows its written value (the e
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from llmbook.bindings import BINDING_RE, parse_body
 from llmbook.errors import AuthorError
@@ -26,6 +27,8 @@ _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")
 # TeX's own `$…$` rule as Markdown math extensions read it: no space inside the dollars, and a
 # closing `$` not followed by a digit, so "costs $5 or $10" stays prose.
 _INLINE = re.compile(r"(?<![\\$])\$(?![\s$])(?P<tex>(?:\\.|[^$\\])+?)(?<![\s\\])\$(?!\d)")
+_HEADING = re.compile(r"^ {0,3}#{1,6}\s")
+_TAG_TEXT = re.compile(r">([^<]+)<")
 _INLINE_DISPLAY = re.compile(r"(?<!\\)\$\$(?P<tex>(?:\\.|[^$\\])+?)\$\$")
 
 
@@ -105,29 +108,38 @@ def _inline(line: str, *, line_no: int, src: str, stash: Stash) -> str:
     """Convert the formulas of one line, skipping inline code spans."""
     if "$" not in line:
         return line
+    # A heading's text also becomes its table-of-contents label, which never sees the stash:
+    # there the MathML goes in as inline HTML, whose tags the label drops ("O(n2)").
+    place = _inline_html if _HEADING.match(line) else stash.put
     pieces, last = [], 0
     for code in _CODE_SPAN.finditer(line):
-        pieces.append(
-            _inline_math(line[last : code.start()], line_no=line_no, src=src, stash=stash)
-        )
+        pieces.append(_inline_math(line[last : code.start()], line_no, src, place))
         pieces.append(code.group(0))
         last = code.end()
-    pieces.append(_inline_math(line[last:], line_no=line_no, src=src, stash=stash))
+    pieces.append(_inline_math(line[last:], line_no, src, place))
     return "".join(pieces)
 
 
-def _inline_math(text: str, *, line_no: int, src: str, stash: Stash) -> str:
+def _inline_math(text: str, line_no: int, src: str, place: Callable[[str], str]) -> str:
     def display(match: re.Match[str]) -> str:
         html = _convert(match.group("tex"), display=True, src=src, line=line_no)
-        return stash.put(f'<span class="llmbook-math llmbook-math--display">{html}</span>')
+        return place(f'<span class="llmbook-math llmbook-math--display">{html}</span>')
 
     def inline(match: re.Match[str]) -> str:
         html = _convert(match.group("tex"), display=False, src=src, line=line_no)
-        return stash.put(f'<span class="llmbook-math">{html}</span>')
+        return place(f'<span class="llmbook-math">{html}</span>')
 
     text = _INLINE_DISPLAY.sub(display, text)
     text = _INLINE.sub(inline, text)
     return text.replace("\\$", "$")  # `\$` writes a dollar sign
+
+
+def _inline_html(html: str) -> str:
+    """`html` as inline HTML Markdown leaves alone: its text's Markdown characters as entities."""
+    return _TAG_TEXT.sub(
+        lambda m: ">" + "".join(f"&#{ord(c)};" if c in "*_`[]\\~" else c for c in m.group(1)) + "<",
+        html,
+    )
 
 
 def _convert(tex: str, *, display: bool, src: str, line: int) -> str:

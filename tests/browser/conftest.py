@@ -37,7 +37,7 @@ SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
-        if here in Path(str(item.fspath)).parents:
+        if here in item.path.parents:
             item.add_marker(pytest.mark.browser)
             if not CHROMIUM.exists():
                 item.add_marker(

@@ -16,7 +16,7 @@ import yaml
 __all__ = ["FIXTURE_NAV", "FIXTURE_PAGES", "ROOT", "build_project_site", "build_site"]
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED = ROOT / "tests" / "site" / "data" / "seed_000.md"
+SEED = ROOT / "tests" / "site" / "data" / "seed_000.txt"
 
 
 def _seed_math() -> str:
@@ -40,7 +40,8 @@ FIXTURE_PAGES = {
     "chapters/norm.md": (
         "# RMSNorm\n\n## 只算均方根\n\nRMSNorm 只除以均方根而不减均值，比 LayerNorm 少一次归约。\n\n"
         "$$\n\\text{RMS}(x) = \\sqrt{\\frac{1}{d}\\sum_i x_i^2}\n$$\n\n"
-        "## 前置归一化\n\n现代模型几乎都用前置归一化，训练更稳定。\n"
+        "## 前置归一化\n\n现代模型几乎都用前置归一化，训练更稳定。\n\n"
+        "## 代价 $O(d)$\n\n每个 token 只做一次长度为 $d$ 的归约。\n"
     ),
     "chapters/attention.md": (
         "# 分组查询注意力\n\n多个查询头共享一组键值缓存，这就是分组查询注意力（GQA）。"

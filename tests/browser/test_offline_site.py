@@ -7,12 +7,16 @@ project's own site (its chapter pages, once docs/chapters/ has them).
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page, Route
 from sitebuild import FIXTURE_NAV, FIXTURE_PAGES
 
 OpenPage = Callable[..., Page]
@@ -150,3 +154,59 @@ def test_project_chapter_pages_offline(
         best = Path(results[0].removeprefix("file://"))
         assert best.parent.name in {"chapters", "lessons"}, results
         assert query in best.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def served_book(book: Path, tmp_path: Path) -> Iterator[str]:
+    """The fixture book under a sub-path of a local static host: http://127.0.0.1:PORT/books/llm/."""
+    www = tmp_path / "www"
+    shutil.copytree(book, www / "books" / "llm")
+    handler = functools.partial(_QuietHandler, directory=str(www))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/books/llm/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_search_and_math_from_a_sub_path_of_a_static_host(
+    browser: Browser, served_book: str
+) -> None:
+    context = browser.new_context()
+    outside: list[str] = []
+
+    def guard(route: Route) -> None:
+        if route.request.url.startswith(served_book):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", guard)
+    try:
+        page = context.new_page()
+        page.goto(served_book + "chapters/math.html")
+        # Over http Material starts a real Worker: the shim leaves `Worker` alone.
+        assert page.evaluate("Worker !== IFrameWorker")
+        assert search(page, "均方根")[0] == served_book + "chapters/norm.html"
+        assert page.locator("article munder").count() > 0
+    finally:
+        context.close()
+    assert outside == []
+
+
+def test_an_unpacked_zip_opens_and_searches_from_file(
+    book: Path, open_page: OpenPage, tmp_path: Path
+) -> None:
+    archive = shutil.make_archive(str(tmp_path / "book"), "zip", root_dir=book)
+    unpacked = tmp_path / "解压后" / "llmbook"
+    shutil.unpack_archive(archive, unpacked)
+    page = open_page("chapters/attention.html", site=unpacked)
+    assert search(page, "均方根")[0] == (unpacked / "chapters/norm.html").as_uri()
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base's name)
+        pass

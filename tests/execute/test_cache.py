@@ -7,7 +7,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from llmbook.execute.cache import PageCache, llmkit_hash, page_key
 from llmbook.execute.collect import collect_page
 from llmbook.execute.figures import Figure
@@ -53,7 +52,13 @@ def test_round_trip_and_foreign_or_broken_entries(tmp_path: Path) -> None:
     assert cache.load("docs/p.md", "k2") is None  # stale key
     assert cache.load("docs/other.md", "k1") is None
     (entry,) = tmp_path.glob("*.json")
-    for broken in ["", "{", "[]", '{"key": "k1"}', '{"key": "k1", "blocks": {"0": 5}, "values": []}']:
+    for broken in [
+        "",
+        "{",
+        "[]",
+        '{"key": "k1"}',
+        '{"key": "k1", "blocks": {"0": 5}, "values": []}',
+    ]:
         entry.write_text(broken, encoding="utf-8")
         assert cache.load("docs/p.md", "k1") is None
 

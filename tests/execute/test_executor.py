@@ -256,5 +256,7 @@ def test_a_fully_cached_page_does_not_import_torch(make_executor, tmp_path: Path
         f"plan = executor.run_page({PAGE!r}, src='docs/p.md')\n"
         "print(executor.executed, plan.count, 'torch' in sys.modules)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
     assert done.stdout.strip() == "[] 1 False"

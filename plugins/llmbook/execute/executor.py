@@ -60,6 +60,7 @@ class Executor:
         self.executed: list[str] = []  # pages actually run (not from the cache), in build order
         self._mismatches: list[str] = []
         self._llmkit: str | None = None
+        self.seconds = 0.0  # time spent in run_page this build (the bench reads it from the log)
 
     def run_page(self, markdown: str, *, src: str, page: Any = None) -> Plan:
         """Run (or fetch from the cache) one page and check its numbers; AuthorError on failure.
@@ -67,6 +68,13 @@ class Executor:
         With `page` (a MkDocs page), `markdown` is what MkDocs hands over, front matter removed;
         without, `markdown` is the whole file and its front matter is read here.
         """
+        start = time.perf_counter()
+        try:
+            return self._run_page(markdown, src=src, page=page)
+        finally:
+            self.seconds += time.perf_counter() - start
+
+    def _run_page(self, markdown: str, *, src: str, page: Any) -> Plan:
         if page is not None:
             meta, offset = dict(page.meta or {}), self._front_matter_lines(page)
         else:
@@ -103,7 +111,10 @@ class Executor:
     def finish(self) -> None:
         """Report the build's total; raise DriftError with every mismatch of the build."""
         total = sum(self.counts.values())
-        log.info(f"checked {total} numbers on {len(self.counts)} executed pages")
+        log.info(
+            f"checked {total} numbers on {len(self.counts)} executed pages "
+            f"(executor {self.seconds:.2f} s, {len(self.executed)} pages run)"
+        )
         mismatches, self._mismatches = self._mismatches, []
         if mismatches:
             raise DriftError(mismatches)
