@@ -32,8 +32,20 @@ _TAG_TEXT = re.compile(r">([^<]+)<")
 _INLINE_DISPLAY = re.compile(r"(?<!\\)\$\$(?P<tex>(?:\\.|[^$\\])+?)\$\$")
 
 
-def render_math(markdown: str, *, src: str, stash: Stash) -> str:
-    """Replace every formula outside code by a stash token holding its MathML; same line count."""
+def render_math(markdown: str, *, src: str, stash: Stash, line_offset: int = 0) -> str:
+    """Replace every formula outside code by a stash token holding its MathML; same line count.
+
+    `line_offset` is added to reported lines (the front matter MkDocs removed above `markdown`).
+    """
+    try:
+        return _render_math(markdown, src=src, stash=stash)
+    except AuthorError as error:
+        if not line_offset:
+            raise
+        raise AuthorError(error.src, error.line + line_offset, error.problem, error.fix) from None
+
+
+def _render_math(markdown: str, *, src: str, stash: Stash) -> str:
     lines = markdown.split("\n")
     out: list[str] = []
     fence: str | None = None

@@ -61,10 +61,12 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             return markdown
         src = self._display_path(page, config)
         stash = self._stashes[page.file.src_uri] = Stash(page.file.src_uri)
-        parse_directives(markdown, src=src)
+        # MkDocs hands over the page without its front matter: report lines of the whole file.
+        offset = self._front_matter_lines(page, markdown)
+        parse_directives(markdown, src=src, line_offset=offset)
         assert self._executor is not None
         plan = self._executor.run_page(markdown, src=src, page=page)
-        markdown = render_math(markdown, src=src, stash=stash)
+        markdown = render_math(markdown, src=src, stash=stash, line_offset=offset)
         markdown = plan.apply(markdown, stash=stash)
         return render_directives(markdown, src=src, stash=stash, site=self._site, page=page)
 
@@ -79,6 +81,12 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         self._executor.finish()  # raises with every drifted number of the build
         if self.config.offline_check:
             check_site(config.site_dir)
+
+    @staticmethod
+    def _front_matter_lines(page: Page, markdown: str) -> int:
+        """Lines MkDocs removed above `markdown` (front matter and the blank lines after it)."""
+        source = page.file.content_string
+        return max(0, source.count("\n") - markdown.count("\n")) if source else 0
 
     @staticmethod
     def _display_path(page: Page, config: MkDocsConfig) -> str:
