@@ -92,13 +92,22 @@ class Attention(nn.Module):
         self._qkv.clear()  # .to()/.cuda() make new weights: drop the fused copy
         return super()._apply(fn, recurse)
 
-    def _project(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
-        """q [B, S, H*D], k and v [B, S, H_kv*D]: one fused matmul when inferring."""
+    def _rotated_qkv(self, x: Tensor, cos: Tensor, sin: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        """q [B, H, S, D] and k [B, H_kv, S, D] with RoPE applied, v [B, H_kv, S, D]."""
+        B, S, _ = x.shape
+        H, H_kv, D = self.num_heads, self.num_kv_heads, self.head_dim
+        interleaved = self.rope.interleaved
         fused = self._qkv.get([self.q_proj, self.k_proj, self.v_proj])
         if fused is None:
-            return self.q_proj(x), self.k_proj(x), self.v_proj(x)
-        kv = self.num_kv_heads * self.head_dim
-        return F.linear(x, fused).split([self.num_heads * self.head_dim, kv, kv], dim=-1)
+            q = self.q_proj(x).view(B, S, H, D).transpose(1, 2)  # [B, H, S, D]
+            k = self.k_proj(x).view(B, S, H_kv, D).transpose(1, 2)  # [B, H_kv, S, D]
+            v = self.v_proj(x).view(B, S, H_kv, D).transpose(1, 2)  # [B, H_kv, S, D]
+            # RoPE touches Q and K only, never V
+            return apply_rope(q, cos, sin, interleaved), apply_rope(k, cos, sin, interleaved), v
+        # Inference: one matmul for all heads, one rotation for the Q and K heads together.
+        heads = F.linear(x, fused).view(B, S, H + 2 * H_kv, D).transpose(1, 2)  # [B, H+2H_kv, S, D]
+        q, k = apply_rope(heads[:, : H + H_kv], cos, sin, interleaved).split([H, H_kv], dim=1)
+        return q, k, heads[:, H + H_kv :]
 
     def forward(
         self,
@@ -119,13 +128,8 @@ class Attention(nn.Module):
         [0, kv_len) only, the last of which is this chunk's last position; a compiled step leaves
         it None so every step has the same shapes."""
         B, S, _ = x.shape
-        q, k, v = self._project(x)
-        q = q.view(B, S, self.num_heads, self.head_dim).transpose(1, 2)  # [B, H, S, D]
-        k = k.view(B, S, self.num_kv_heads, self.head_dim).transpose(1, 2)  # [B, H_kv, S, D]
-        v = v.view(B, S, self.num_kv_heads, self.head_dim).transpose(1, 2)  # [B, H_kv, S, D]
         cos, sin = cos_sin if cos_sin is not None else self.rope(positions, check=check)
-        q = apply_rope(q, cos, sin, self.rope.interleaved)  # RoPE touches Q and K only, never V
-        k = apply_rope(k, cos, sin, self.rope.interleaved)
+        q, k, v = self._rotated_qkv(x, cos, sin)
         if cache is not None:
             k, v = cache.update(self.layer_idx, positions, k, v, check=check)  # [B, H_kv, T, D]
             if kv_len is not None:

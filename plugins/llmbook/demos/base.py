@@ -25,6 +25,17 @@ class Demo:
 
     def render_html(self, title: str, description_html: str) -> str:
         """The whole demo frame: title, the author's description, static figure, widget."""
+        import torch
+
+        # The demos' tensors are tiny: one thread is faster and sums in a fixed order.
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            return self._frame(title, description_html)
+        finally:
+            torch.set_num_threads(threads)
+
+    def _frame(self, title: str, description_html: str) -> str:
         return (
             f'<figure class="llmbook-demo" data-demo="{html.escape(self.ID)}">'
             f'<figcaption class="llmbook-demo__title">{html.escape(title)}</figcaption>'

@@ -52,6 +52,9 @@ def run_page(page: PageSource, *, seed: int, timeout: float) -> RunResult:
     namespace = _fresh_namespace(seed)
     result = RunResult(values=[None] * len(page.bound))
     was_deterministic = torch.are_deterministic_algorithms_enabled()
+    # One thread: reductions then sum in one order on every machine (byte-identical pages), and
+    # the chapters' tiny tensors run faster without a thread pool fighting other processes.
+    threads = torch.get_num_threads()
     linecache.cache[page.src] = (
         0,
         None,
@@ -60,6 +63,7 @@ def run_page(page: PageSource, *, seed: int, timeout: float) -> RunResult:
     )
     try:
         torch.use_deterministic_algorithms(True)
+        torch.set_num_threads(1)
         with figure_context():
             for _, kind, pos in sorted(events):
                 if kind == 0:
@@ -68,6 +72,7 @@ def run_page(page: PageSource, *, seed: int, timeout: float) -> RunResult:
                     result.values[pos] = _evaluate(page, page.bound[pos], namespace, timeout)
     finally:
         torch.use_deterministic_algorithms(was_deterministic)
+        torch.set_num_threads(threads)
         linecache.cache.pop(page.src, None)
     return result
 
