@@ -1,6 +1,6 @@
 """Rendering cost of the plugin: the seed chapter built through llmbook vs a plain Material build.
 
-Both builds take the same text, seed chapter 000 (tests/site/data/seed_000.txt):
+Both builds take the same text, seed chapter 000 (tests/data/seed_000.txt):
   llmbook  the project's mkdocs.yml: directives, MathML, offline check, assets (the page has
            `execute: false`, so this measures rendering; execution is bench_build.py's subject)
   plain    the same mkdocs.yml without the llmbook plugin (Material, search with jieba, offline,
@@ -35,7 +35,7 @@ from mkdocs.config import load_config
 from mkdocs.utils.yaml import yaml_load
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED = ROOT / "tests" / "site" / "data" / "seed_000.txt"
+SEED = ROOT / "tests" / "data" / "seed_000.txt"
 RESULTS = ROOT / "benchmarks" / "results" / "render.json"
 TARGET = 1.5
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
@@ -167,7 +167,7 @@ def main() -> None:
         ours_times = _time_builds(ours, args.repeats, spent)
     result = {
         "benchmark": "render",
-        "page": "seed 000 (tests/site/data/seed_000.txt), execution off",
+        "page": "seed 000 (tests/data/seed_000.txt), execution off",
         "repeats": args.repeats,
         "plain_material_s": statistics.median(plain_times),
         "llmbook_s": statistics.median(ours_times),

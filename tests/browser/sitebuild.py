@@ -16,7 +16,7 @@ import yaml
 __all__ = ["FIXTURE_NAV", "FIXTURE_PAGES", "ROOT", "build_project_site", "build_site"]
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED = ROOT / "tests" / "site" / "data" / "seed_000.txt"
+SEED = ROOT / "tests" / "data" / "seed_000.txt"
 
 
 def _seed_math() -> str:

@@ -16,7 +16,7 @@ from llmbook.stash import Stash
 pytest_plugins = ["pytester"]
 
 HERE = Path(__file__).parent
-SEED_000 = HERE / "data" / "seed_000.txt"
+SEED_000 = HERE.parent / "data" / "seed_000.txt"
 
 
 @pytest.fixture(autouse=True)

@@ -14,11 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from directive_helpers import ROOT, SEED_DIR
+from directive_helpers import ROOT, SEED_000
 
 pytestmark = pytest.mark.slow
 
-SEEDS = sorted(SEED_DIR.glob("000_*.txt"))
 GUIDE = ROOT / "docs" / "guide" / "authoring.md"
 
 
@@ -33,8 +32,6 @@ def _project_config(docs: Path, site: Path) -> str:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess[str]]:
-    if not SEEDS:
-        pytest.skip("seed chapter 000 is not available")
     root = tmp_path_factory.mktemp("seedsite")
     docs, site = root / "docs", root / "site"
     (docs / "chapters").mkdir(parents=True)
@@ -43,7 +40,7 @@ def built(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess[str]]:
         GUIDE.read_text(encoding="utf-8"), encoding="utf-8"
     )
     (docs / "index.md").write_text("# 首页\n\n见第 10 章。\n", encoding="utf-8")
-    seed = SEEDS[0].read_text(encoding="utf-8")
+    seed = SEED_000.read_text(encoding="utf-8")
     (docs / "chapters" / "seed.md").write_text(
         "---\nexecute: false\n---\n\n" + seed, encoding="utf-8"
     )
