@@ -13,8 +13,6 @@ from llmbook.config import LLMBookConfig
 from llmbook.execute import Executor, Plan
 from llmbook.stash import Stash
 
-pytest_plugins = ["pytester"]
-
 HERE = Path(__file__).parent
 SEED_000 = HERE.parent / "data" / "seed_000.txt"
 
