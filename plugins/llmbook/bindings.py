@@ -55,7 +55,9 @@ def find_bindings(line_text: str, line_no: int) -> list[RawBinding]:
     for match in BINDING_RE.finditer(line_text):
         written, expr, source = parse_body(match.group("body"))
         found.append(
-            RawBinding(match.group("body"), written, expr, source, line_no, match.start(), match.end())
+            RawBinding(
+                match.group("body"), written, expr, source, line_no, match.start(), match.end()
+            )
         )
     return found
 

@@ -22,6 +22,7 @@ from mkdocs.structure.pages import Page
 
 from llmbook.assets import add_asset_files, register_assets
 from llmbook.config import LLMBookConfig
+from llmbook.demos.cache import DemoCache
 from llmbook.directives import SiteIndex, parse_directives, render_directives
 from llmbook.execute import Executor
 from llmbook.mathml import render_math
@@ -40,11 +41,15 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         self._stashes: dict[str, Stash] = {}
         self._site: SiteIndex | None = None
         self._executor: Executor | None = None
+        self._demo_cache: DemoCache | None = None
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         # Reset per build: `mkdocs serve` reuses the plugin object between builds.
         self._stashes = {}
         self._executor = Executor(self.config, config)
+        # Demo frames are kept beside the executor's results: same folder, same on/off switch.
+        cache = self._executor.cache
+        self._demo_cache = DemoCache(cache.root) if cache is not None else None
         register_assets(config)
         return config
 
@@ -68,7 +73,9 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         plan = self._executor.run_page(markdown, src=src, page=page)
         markdown = render_math(markdown, src=src, stash=stash, line_offset=offset)
         markdown = plan.apply(markdown, stash=stash)
-        return render_directives(markdown, src=src, stash=stash, site=self._site, page=page)
+        return render_directives(
+            markdown, src=src, stash=stash, site=self._site, page=page, demo_cache=self._demo_cache
+        )
 
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
@@ -92,4 +99,6 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
     def _display_path(page: Page, config: MkDocsConfig) -> str:
         """The page as an author finds it: `docs/chapters/x.md`, relative to mkdocs.yml."""
         root = os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml"))
-        return os.path.relpath(page.file.abs_src_path or page.file.src_path, root).replace(os.sep, "/")
+        return os.path.relpath(page.file.abs_src_path or page.file.src_path, root).replace(
+            os.sep, "/"
+        )

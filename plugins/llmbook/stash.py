@@ -8,6 +8,7 @@ back, dropping the `<p>` that Markdown wraps around a token standing alone on it
 from __future__ import annotations
 
 import re
+import zlib
 
 __all__ = ["Stash"]
 
@@ -18,11 +19,14 @@ class Stash:
     """Per-page store of rendered HTML fragments, keyed by an opaque token."""
 
     def __init__(self, page_key: str = "") -> None:
-        # A per-page salt keeps tokens from one page from matching another's.
-        self._salt = format(abs(hash(page_key)) % 10**8, "d")
+        # A per-page salt keeps tokens from one page from matching another's (crc32: the same
+        # in every process, unlike hash()).
+        self._salt = format(zlib.crc32(page_key.encode()) % 10**8, "d")
         self._items: list[str] = []
         self._pattern = re.compile(
-            r"<p>\s*(" + _TOKEN.format(self._salt, r"(\d+)") + r")\s*</p>|"
+            r"<p>\s*("
+            + _TOKEN.format(self._salt, r"(\d+)")
+            + r")\s*</p>|"
             + _TOKEN.format(self._salt, r"(\d+)")
         )
 

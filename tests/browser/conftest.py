@@ -18,19 +18,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, sync_playwright
+from playwright.sync_api import Browser, Page, Route
 from sitebuild import ROOT, build_project_site, build_site
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
+CHROMIUM = Path("/usr/bin/chromium")  # the same browser as the session fixture in tests/conftest.py
+
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 
 
@@ -57,17 +49,6 @@ def build_temp_site(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., P
         return build_site(tmp_path_factory.mktemp("temp-site"), pages, **kwargs)  # type: ignore[arg-type]
 
     return build
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    # Debian's chromium, never `playwright install`.
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

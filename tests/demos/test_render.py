@@ -78,6 +78,7 @@ def test_rendering_does_not_depend_on_global_rng(rendered):
     from llmbook.demos import kv_cache, pre_post_norm
 
     kv_cache.projection_counts.cache_clear()
+    kv_cache._call_sizes.cache_clear()
     kv_cache._tiny_model.cache_clear()
     pre_post_norm.measured_grad_norms.cache_clear()
     torch.manual_seed(12345)

@@ -157,3 +157,34 @@ def test_pre_post_grid_is_llmkits_measurement(grids):
         assert [cases[1][pos], cases[12][pos]] == pytest.approx(fresh, rel=1e-6)
     for out in cases.values():
         assert out["ratio"] == pytest.approx(out["pre"] / out["post"])
+
+
+@pytest.mark.parametrize(("p", "s"), [(1, 1), (1, 8), (2, 3), (3, 6), (2, 11)])
+def test_kv_counts_from_one_run_equal_separate_generations(p, s):
+    # The demo reads every step off one recorded run; separate llmkit counts must agree exactly.
+    model = kv_cache._tiny_model()
+
+    def total(n: int, use_cache: bool) -> int:
+        with torch.no_grad():
+            return llmkit.count_kv_projections(model, p, n, use_cache=use_cache) if n else 0
+
+    assert kv_cache.projection_counts(p, s) == {
+        "nc_step": total(s, False) - total(s - 1, False),
+        "c_step": total(s, True) - total(s - 1, True),
+        "nc_total": total(s, False),
+        "c_total": total(s, True),
+    }
+
+
+def test_rope_scores_equal_one_rotation_at_a_time():
+    # The vectorised grid must give bit-identical values to rotating each (distance, pair) alone.
+    from llmbook.demos import rope
+
+    distances = [0, 2, 7, 50, 200]
+    mean, single = rope.relative_scores(distances)
+    ones = torch.ones(2, dtype=torch.float64)
+    freqs = llmkit.rope_frequencies(rope.HEAD_DIM).double()
+    for i, delta in enumerate(distances):
+        per_pair = [float(llmkit.rotate_2d(ones, delta * float(f)) @ ones) / 2 for f in freqs]
+        assert mean[i] == sum(per_pair) / len(per_pair)
+        assert single[i] == per_pair[rope.SINGLE_PAIR]

@@ -34,11 +34,7 @@ C. 也错
 
 
 @pytest.fixture
-def page(tmp_path: Path):
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        pytest.skip("Debian's chromium is not installed")
-    sync_api = pytest.importorskip("playwright.sync_api")
+def page(tmp_path: Path, browser):
     body = render_page(SOURCE, src="docs/lesson.md")
     for name in ("quiz.js", "cards.js", "directives.css"):
         shutil.copy(WIDGETS / name, tmp_path / name)
@@ -47,18 +43,14 @@ def page(tmp_path: Path):
         f'<body>{body}<script src="quiz.js"></script><script src="cards.js"></script></body>',
         encoding="utf-8",
     )
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium, args=["--allow-file-access-from-files"]
-        )
-        context = browser.new_context()
-        tab = context.new_page()
-        requests: list[str] = []
-        tab.on("request", lambda request: requests.append(request.url))
-        tab.goto((tmp_path / "index.html").as_uri())
-        yield tab
-        assert all(url.startswith("file://") for url in requests), requests
-        browser.close()
+    context = browser.new_context()
+    tab = context.new_page()
+    requests: list[str] = []
+    tab.on("request", lambda request: requests.append(request.url))
+    tab.goto((tmp_path / "index.html").as_uri())
+    yield tab
+    context.close()
+    assert all(url.startswith("file://") for url in requests), requests
 
 
 def test_quiz_feedback_and_explanation(page):

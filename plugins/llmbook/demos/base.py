@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import html
+import importlib
 from typing import ClassVar
+
+from llmbook.demos.catalog import MODULES
 
 __all__ = ["Demo", "get_demo", "known_ids", "register"]
 
@@ -53,17 +56,18 @@ def register(cls: type[Demo]) -> type[Demo]:
     return cls
 
 
-def _load_all() -> None:
-    # Importing the modules registers their demos; done lazily so importing the package is cheap.
-    from llmbook.demos import catalog  # noqa: F401
-
-
 def get_demo(demo_id: str) -> Demo | None:
-    _load_all()
+    """An instance of the demo `demo_id`, importing its module on first use; None if unknown."""
+    module = MODULES.get(demo_id)
+    if module is None:
+        return None
+    importlib.import_module(module)
     cls = _REGISTRY.get(demo_id)
-    return cls() if cls is not None else None
+    if cls is None:
+        raise RuntimeError(f"{module} does not register the demo {demo_id!r} the catalog names")
+    return cls()
 
 
 def known_ids() -> list[str]:
-    _load_all()
-    return sorted(_REGISTRY)
+    """Every demo ID, without importing the demos (validating a page needs no torch)."""
+    return sorted(MODULES)

@@ -1,7 +1,17 @@
-"""Imports every demo module so that each registers its demo (see base.register)."""
+"""Which module defines each demo: known without importing any of them (they import torch).
+
+A demo module registers its class with `@register` when it is first imported (see base.get_demo).
+"""
 
 from __future__ import annotations
 
-from llmbook.demos import kv_cache, mha_gqa, norm_compare, pre_post_norm, rope, swiglu  # noqa: F401
+__all__ = ["MODULES"]
 
-__all__: list[str] = []
+MODULES: dict[str, str] = {
+    "kv-cache": "llmbook.demos.kv_cache",
+    "mha-gqa": "llmbook.demos.mha_gqa",
+    "norm-compare": "llmbook.demos.norm_compare",
+    "pre-post-norm": "llmbook.demos.pre_post_norm",
+    "rope": "llmbook.demos.rope",
+    "swiglu": "llmbook.demos.swiglu",
+}

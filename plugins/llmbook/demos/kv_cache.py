@@ -25,24 +25,36 @@ def _tiny_model() -> llmkit.Transformer:
         return llmkit.Transformer(llmkit.ModelConfig.tiny()).eval()
 
 
+@functools.lru_cache(maxsize=16)
+def _call_sizes(prompt_len: int, use_cache: bool, steps: int) -> tuple[int, ...]:
+    """Token positions layer 0's k_proj projects in each forward of one `steps`-token generation.
+
+    Recorded by a hook beside llmkit's own count (which they must add up to). Greedy decoding makes
+    the first n forwards of a longer run those of an n-token run, so one run serves every step.
+    """
+    model = _tiny_model()
+    sizes: list[int] = []
+    k_proj = model.layers[0].attn.k_proj
+    handle = k_proj.register_forward_hook(lambda module, args, out: sizes.append(out.shape[-2]))
+    try:
+        with torch.no_grad():
+            total = llmkit.count_kv_projections(model, prompt_len, steps, use_cache=use_cache)
+    finally:
+        handle.remove()
+    if sum(sizes) != total or len(sizes) != steps:
+        raise RuntimeError(f"k_proj calls {sizes} do not add up to llmkit's count {total}")
+    return tuple(sizes)
+
+
 @functools.lru_cache(maxsize=64)
 def projection_counts(prompt_len: int, steps: int) -> dict[str, int]:
     """K/V projections measured by llmkit on the tiny model: at step `steps` and in total so far."""
-    model = _tiny_model()
-
-    def total(n: int, use_cache: bool) -> int:
-        if n == 0:
-            return 0
-        with torch.no_grad():
-            return llmkit.count_kv_projections(model, prompt_len, n, use_cache=use_cache)
-
-    nc, c = total(steps, False), total(steps, True)
-    return {
-        "nc_step": nc - total(steps - 1, False),
-        "c_step": c - total(steps - 1, True),
-        "nc_total": nc,
-        "c_total": c,
-    }
+    if steps < 1:
+        raise ValueError(f"steps counts generated tokens from 1, got {steps}")
+    run = max(steps, FIGURE_STEPS)  # one run per prompt length covers the figure and the stepper
+    nc = _call_sizes(prompt_len, False, run)[:steps]
+    c = _call_sizes(prompt_len, True, run)[:steps]
+    return {"nc_step": nc[-1], "c_step": c[-1], "nc_total": sum(nc), "c_total": sum(c)}
 
 
 def _preset_dims(name: str) -> dict[str, int]:

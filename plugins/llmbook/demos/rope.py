@@ -35,12 +35,12 @@ def relative_scores(distances: list[int]) -> tuple[list[float], list[float]]:
     a single pair only oscillates (it is periodic, not decaying).
     """
     freqs = llmkit.rope_frequencies(HEAD_DIM).double()  # [d/2]
-    ones = torch.ones(2, dtype=torch.float64)
-    mean, single = [], []
-    for delta in distances:
-        per_pair = [float(llmkit.rotate_2d(ones, delta * float(f)) @ ones) / 2 for f in freqs]
-        mean.append(sum(per_pair) / len(per_pair))
-        single.append(per_pair[SINGLE_PAIR])
+    angles = torch.tensor(distances, dtype=torch.float64)[:, None] * freqs  # [N, d/2]
+    # rotate_2d works elementwise on the pair's two components: rotate every (Δ, i) at once.
+    rotated = llmkit.rotate_2d(torch.ones(2, *angles.shape, dtype=torch.float64), angles)
+    scores = ((rotated[0] + rotated[1]) / 2).tolist()  # q·R k with q = k = [1, 1], halved
+    mean = [sum(per_pair) / len(per_pair) for per_pair in scores]
+    single = [per_pair[SINGLE_PAIR] for per_pair in scores]
     return mean, single
 
 

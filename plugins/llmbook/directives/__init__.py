@@ -7,7 +7,7 @@ directive blocks are HTML tokens from the page's stash around their Markdown bod
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from llmbook.directives import (  # noqa: F401 - importing a directive module registers it
     answer,
@@ -40,6 +40,9 @@ from llmbook.directives.parser import parse_tree
 from llmbook.directives.site_index import SiteIndex
 from llmbook.errors import AuthorError
 from llmbook.stash import Stash
+
+if TYPE_CHECKING:
+    from llmbook.demos.cache import DemoCache
 
 __all__ = [
     "Block",
@@ -86,12 +89,18 @@ def parse_directives(markdown: str, *, src: str, line_offset: int = 0) -> Docume
 
 
 def render_directives(
-    markdown: str, *, src: str, stash: Stash, site: SiteIndex | None = None, page: Any = None
+    markdown: str,
+    *,
+    src: str,
+    stash: Stash,
+    site: SiteIndex | None = None,
+    page: Any = None,
+    demo_cache: DemoCache | None = None,
 ) -> str:
     """The page with every directive block replaced by Material HTML (via `stash`) around its body."""
     if ":::" not in markdown:
         return markdown
     doc = _parse(markdown, src)
-    ctx = Context(src=src, doc=doc, stash=stash, site=site, page=page)
+    ctx = Context(src=src, doc=doc, stash=stash, site=site, page=page, demo_cache=demo_cache)
     check_tree(ctx)
     return "\n".join(ctx.children(doc))

@@ -16,6 +16,7 @@ from llmbook.directives.nodes import Block, Document, Text
 from llmbook.errors import AuthorError
 
 if TYPE_CHECKING:
+    from llmbook.demos.cache import DemoCache
     from llmbook.directives.site_index import SiteIndex
     from llmbook.stash import Stash
 
@@ -104,6 +105,7 @@ class Context:
     site: SiteIndex | None = None
     page: Any = None  # mkdocs Page (None in unit tests)
     line_offset: int = 0  # added to every reported line (sources nested in a page, e.g. the guide)
+    demo_cache: DemoCache | None = None  # rendered demo frames kept between builds (None: off)
     _fragments: FragmentRenderer | None = field(default=None, repr=False)
 
     def error(self, line: int, message: str, fix: str | None = None) -> AuthorError:

@@ -60,7 +60,12 @@ class Showcase(Directive):
 
             source = render_math(source, src=ctx.src, stash=ctx.stash)
         rendered = render_directives(
-            source, src=ctx.src, stash=ctx.stash, site=ctx.site, page=ctx.page
+            source,
+            src=ctx.src,
+            stash=ctx.stash,
+            site=ctx.site,
+            page=ctx.page,
+            demo_cache=ctx.demo_cache,
         )
         body = ctx.children(node)
         return [

@@ -15,17 +15,19 @@ import sys
 import tempfile
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from llmbook.execute.collect import PageSource
 from llmbook.execute.figures import Figure
 from llmbook.execute.run import BlockResult, RunResult
 
-__all__ = ["PageCache", "llmkit_hash", "page_key"]
+__all__ = ["PageCache", "llmkit_hash", "page_key", "read_json", "version", "write_json_atomic"]
 
 _FORMAT = 1
 
 
-def _version(dist: str) -> str:
+def version(dist: str) -> str:
+    """An installed distribution's version, read without importing it ("none" when missing)."""
     try:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:
@@ -54,12 +56,33 @@ def page_key(page: PageSource, *, seed: int, llmkit: str) -> str:
         "seed": seed,
         "llmkit": llmkit,
         "python": sys.version,
-        "torch": _version("torch"),
-        "matplotlib": _version("matplotlib"),
+        "torch": version("torch"),
+        "matplotlib": version("matplotlib"),
         "blocks": [[b.index, b.line, b.mode, b.code] for b in page.blocks if b.runs],
         "bound": [[b.line, b.expr] for b in page.bound],
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def read_json(path: Path) -> Any:
+    """The JSON stored at `path`, or None when it is missing or unreadable (e.g. half-written)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write `data` as JSON through a temp file and a rename: readers see the old or the new file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, ensure_ascii=False)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 class PageCache:
@@ -72,8 +95,8 @@ class PageCache:
         return self.root / (hashlib.sha256(src.encode()).hexdigest()[:24] + ".json")
 
     def load(self, src: str, key: str) -> RunResult | None:
+        data = read_json(self._path(src))
         try:
-            data = json.loads(self._path(src).read_text(encoding="utf-8"))
             if data["key"] != key:
                 return None
             blocks = {
@@ -83,7 +106,7 @@ class PageCache:
                 for pos, b in data["blocks"].items()
             }
             return RunResult(blocks, list(data["values"]))
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        except (ValueError, KeyError, TypeError, AttributeError):
             return None  # missing, half-written by a crashed writer, or from another version
 
     def store(self, src: str, key: str, result: RunResult) -> None:
@@ -96,12 +119,4 @@ class PageCache:
             },
             "values": result.values,
         }
-        self.root.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.root, prefix=".tmp-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(data, handle, ensure_ascii=False)
-            os.replace(tmp, self._path(src))
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_json_atomic(self._path(src), data)

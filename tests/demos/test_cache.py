@@ -1,0 +1,228 @@
+"""The on-disk cache of rendered demo frames (llmbook.demos.cache) and its wiring into the plugin."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from llmbook.demos import cache as demo_cache
+from llmbook.demos import get_demo
+from llmbook.demos.cache import DemoCache, frame_key, source_paths, sources_digest
+from llmbook.demos.norm_compare import NormCompareDemo
+
+# The cheapest demo to render; every test here renders it at most a few times.
+DEMO = "norm-compare"
+TITLE = "交互：RMSNorm 与 LayerNorm"
+DESCRIPTION = "<p>拖动滑块，看两种归一化。</p>"
+
+
+@pytest.fixture(autouse=True)
+def _quiet_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LLMBOOK_CACHE", "LLMBOOK_CACHE_DIR", "LLMBOOK_EXECUTE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # builds stamp no date of their own
+
+
+@pytest.fixture
+def fresh_frame() -> str:
+    """The frame rendered without any cache: the reference every cached frame must equal."""
+    demo = get_demo(DEMO)
+    assert demo is not None
+    return demo.render_html(TITLE, DESCRIPTION)
+
+
+def _forbid_rendering(monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(self: object) -> str:
+        raise AssertionError("the demo was rendered again instead of read from the cache")
+
+    monkeypatch.setattr(NormCompareDemo, "figure_svg", boom)
+
+
+def _entries(root: Path) -> list[Path]:
+    return sorted((root / "demos").glob("*.json"))
+
+
+def test_a_hit_returns_the_stored_frame_without_rendering(tmp_path, monkeypatch, fresh_frame):
+    cold = DemoCache(tmp_path)
+    assert cold.render(DEMO, TITLE, DESCRIPTION) == fresh_frame
+    assert (cold.hits, cold.misses) == (0, 1)
+    assert len(_entries(tmp_path)) == 1
+
+    _forbid_rendering(monkeypatch)
+    warm = DemoCache(tmp_path)  # a later build
+    assert warm.render(DEMO, TITLE, DESCRIPTION) == fresh_frame
+    assert (warm.hits, warm.misses) == (1, 0)
+
+
+def test_title_and_description_are_part_of_the_key(tmp_path, monkeypatch):
+    cache = DemoCache(tmp_path)
+    first = cache.render(DEMO, TITLE, DESCRIPTION)
+    other_title = cache.render(DEMO, "另一个标题", DESCRIPTION)
+    other_text = cache.render(DEMO, TITLE, "<p>另一段说明</p>")
+    assert cache.misses == 3
+    assert "另一个标题" in other_title and "另一个标题" not in first
+    assert "另一段说明" in other_text
+    assert len(_entries(tmp_path)) == 3
+
+
+def test_key_follows_sources_llmkit_title_and_description():
+    base = dict(sources="s", llmkit="h")
+    key = frame_key(DEMO, TITLE, DESCRIPTION, **base)
+    assert frame_key(DEMO, TITLE, DESCRIPTION, **base) == key
+    assert frame_key(DEMO, TITLE, DESCRIPTION, sources="s2", llmkit="h") != key
+    assert frame_key(DEMO, TITLE, DESCRIPTION, sources="s", llmkit="h2") != key
+    assert frame_key(DEMO, "T2", DESCRIPTION, **base) != key
+    assert frame_key(DEMO, TITLE, "<p>x</p>", **base) != key
+    assert frame_key("rope", TITLE, DESCRIPTION, **base) != key
+
+
+def test_sources_are_the_demo_module_and_the_shared_drawing_modules():
+    names = [p.name for p in source_paths("kv-cache")]
+    assert names == ["kv_cache.py", "base.py", "svg.py", "controls.py"]
+    assert all(p.is_file() for p in source_paths("kv-cache"))
+
+
+def test_sources_digest_changes_with_any_file(tmp_path):
+    files = [tmp_path / "demo.py", tmp_path / "svg.py"]
+    for f in files:
+        f.write_text("X = 1\n", encoding="utf-8")
+    first = sources_digest(files)
+    assert sources_digest(files) == first
+    files[1].write_text("X = 2\n", encoding="utf-8")
+    assert sources_digest(files) != first
+
+
+def test_a_changed_demo_source_renders_again(tmp_path, monkeypatch, fresh_frame):
+    module = tmp_path / "src" / "norm_compare.py"
+    module.parent.mkdir()
+    module.write_text("# version 1\n", encoding="utf-8")
+    monkeypatch.setattr(demo_cache, "source_paths", lambda demo_id: [module])
+    DemoCache(tmp_path).render(DEMO, TITLE, DESCRIPTION)
+
+    module.write_text("# version 2\n", encoding="utf-8")
+    again = DemoCache(tmp_path)
+    assert again.render(DEMO, TITLE, DESCRIPTION) == fresh_frame
+    assert (again.hits, again.misses) == (0, 1)
+
+
+def test_a_changed_llmkit_renders_again(tmp_path, monkeypatch):
+    monkeypatch.setattr(demo_cache, "llmkit_hash", lambda: "llmkit-1")
+    DemoCache(tmp_path).render(DEMO, TITLE, DESCRIPTION)
+    same = DemoCache(tmp_path)
+    same.render(DEMO, TITLE, DESCRIPTION)
+    assert same.hits == 1
+
+    monkeypatch.setattr(demo_cache, "llmkit_hash", lambda: "llmkit-2")
+    changed = DemoCache(tmp_path)
+    changed.render(DEMO, TITLE, DESCRIPTION)
+    assert (changed.hits, changed.misses) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "{not json",  # half-written
+        "",  # empty
+        "[1, 2]",  # not an entry
+        json.dumps({"key": "someone else's key", "html": "<p>stale</p>"}),
+        json.dumps({"html": "<p>no key</p>"}),
+    ],
+)
+def test_a_corrupt_or_foreign_entry_is_ignored_and_rebuilt(tmp_path, content, fresh_frame):
+    DemoCache(tmp_path).render(DEMO, TITLE, DESCRIPTION)
+    (entry,) = _entries(tmp_path)
+    entry.write_text(content, encoding="utf-8")
+
+    cache = DemoCache(tmp_path)
+    assert cache.render(DEMO, TITLE, DESCRIPTION) == fresh_frame
+    assert (cache.hits, cache.misses) == (0, 1)
+    assert json.loads(entry.read_text(encoding="utf-8"))["html"] == fresh_frame
+    assert not [p for p in (tmp_path / "demos").iterdir() if p.name.startswith(".tmp-")]
+
+
+# -- wiring: the plugin's build --------------------------------------------------------------------
+
+PAGE = f":::demo {DEMO} {TITLE}\n拖动滑块，看两种归一化。\n:::\n"
+
+
+def _build(root: Path, plugin_options: str = "") -> str:
+    """Build a one-page site with the llmbook plugin; the page's HTML."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    (root / "docs").mkdir(exist_ok=True)
+    (root / "docs" / "index.md").write_text(PAGE, encoding="utf-8")
+    (root / "mkdocs.yml").write_text(
+        "site_name: t\nsite_dir: site\nuse_directory_urls: false\n"
+        f"plugins:\n  - llmbook:\n      offline_check: false\n{plugin_options}",
+        encoding="utf-8",
+    )
+    build(load_config(str(root / "mkdocs.yml")))
+    return (root / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_build_fills_the_cache_and_a_second_build_reads_it(tmp_path, monkeypatch):
+    cold = _build(tmp_path)
+    assert f'data-demo="{DEMO}"' in cold
+    assert len(_entries(tmp_path / ".cache" / "llmbook")) == 1
+
+    _forbid_rendering(monkeypatch)
+    assert _build(tmp_path) == cold
+
+
+def test_the_build_uses_llmbook_cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("LLMBOOK_CACHE_DIR", str(tmp_path / "elsewhere"))
+    _build(tmp_path)
+    assert len(_entries(tmp_path / "elsewhere")) == 1
+    assert not (tmp_path / ".cache").exists()
+
+
+@pytest.mark.parametrize("switch", ["env", "config"])
+def test_the_cache_is_off_with_llmbook_cache_0_or_cache_false(tmp_path, monkeypatch, switch):
+    options = ""
+    if switch == "env":
+        monkeypatch.setenv("LLMBOOK_CACHE", "0")
+    else:
+        options = "      cache: false\n"
+    _build(tmp_path, options)
+    assert not (tmp_path / ".cache").exists()
+
+    # Nothing stored, so the next build must render again.
+    _forbid_rendering(monkeypatch)
+    with pytest.raises(AssertionError, match="rendered again"):
+        _build(tmp_path, options)
+
+
+def test_a_warm_build_imports_neither_torch_nor_the_demos(tmp_path):
+    """Validating and rendering a page whose frame is cached, in a fresh process."""
+    DemoCache(tmp_path / "cache").render(DEMO, TITLE, "<p>拖动滑块，看两种归一化。</p>")
+    script = textwrap.dedent(
+        f"""
+        import sys
+        from llmbook.demos.cache import DemoCache
+        from llmbook.directives import parse_directives, render_directives
+        from llmbook.stash import Stash
+
+        page = {PAGE!r}
+        parse_directives(page, src="docs/p.md")
+        cache = DemoCache({str(tmp_path / "cache")!r})
+        stash = Stash("p.md")
+        html = stash.restore(render_directives(page, src="docs/p.md", stash=stash, demo_cache=cache))
+        assert cache.hits == 1 and cache.misses == 0, (cache.hits, cache.misses)
+        assert 'data-demo="{DEMO}"' in html
+        loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "llmkit")
+                        or m.startswith("llmbook.demos.norm"))
+        print(loaded)
+        """
+    )
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
