@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from llmbook.bindings import find_bindings
 from llmbook.execute.numbers import check, parse_written
+from page_text import PageText
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "chapters" / "ch10-modern-llm.md"
 TEXT = PAGE.read_text(encoding="utf-8")
@@ -47,27 +47,12 @@ SEED_DIRECTIVES = {
 }
 
 
-def _outside_fences() -> list[tuple[int, str]]:
-    out, fenced = [], False
-    for no, line in enumerate(LINES, 1):
-        if line.startswith("```"):
-            fenced = not fenced
-            continue
-        if not fenced:
-            out.append((no, line))
-    return out
-
-
-def _bindings():
-    return [b for no, line in _outside_fences() for b in find_bindings(line, no)]
-
-
-def _written(expr: str) -> str:
-    """The written value of the first binding of `expr` on the page."""
-    for b in _bindings():
-        if b.expr is not None and b.expr.replace(" ", "") == expr.replace(" ", ""):
-            return b.written
-    raise AssertionError(f"no binding of {expr!r} on the page")
+PAGE_TEXT = PageText(TEXT)
+_outside_fences, _bindings, _written = (
+    PAGE_TEXT.outside_fences,
+    PAGE_TEXT.bindings,
+    PAGE_TEXT.written,
+)
 
 
 def test_sections_10_1_to_10_8_in_order():

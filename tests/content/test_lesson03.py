@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from llmbook.bindings import find_bindings
 from llmbook.directives import parse_directives
 from llmbook.execute.numbers import check, parse_written
+from page_text import PageText
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "lessons" / "lesson03-five-upgrades.md"
@@ -27,27 +27,12 @@ NOTEBOOK = ROOT / "docs" / "notebooks" / "llama-kv-cache.ipynb"
 INDEX = ROOT / "docs" / "index.md"
 
 
-def _outside_fences() -> list[tuple[int, str]]:
-    out, fenced = [], False
-    for no, line in enumerate(LINES, 1):
-        if line.startswith("```"):
-            fenced = not fenced
-            continue
-        if not fenced:
-            out.append((no, line))
-    return out
-
-
-def _bindings():
-    return [b for no, line in _outside_fences() for b in find_bindings(line, no)]
-
-
-def _written(expr: str) -> str:
-    """The written value of the first binding of `expr` on the page."""
-    for b in _bindings():
-        if b.expr is not None and b.expr.replace(" ", "") == expr.replace(" ", ""):
-            return b.written
-    raise AssertionError(f"no binding of {expr!r} on the page")
+PAGE_TEXT = PageText(TEXT)
+_outside_fences, _bindings, _written = (
+    PAGE_TEXT.outside_fences,
+    PAGE_TEXT.bindings,
+    PAGE_TEXT.written,
+)
 
 
 # --- the lesson format -------------------------------------------------------------------------
