@@ -25,23 +25,17 @@ import transformers
 import llmkit
 from llmkit.generate import generate
 
+_DIMS = (
+    "vocab_size",
+    "hidden_size",
+    "intermediate_size",
+    "num_hidden_layers",
+    "num_attention_heads",
+    "num_key_value_heads",
+)
+# The presets' dimensions, spelled as transformers.LlamaConfig arguments (the names are shared).
 CONFIGS = {
-    "tiny": dict(
-        vocab_size=1000,
-        hidden_size=256,
-        intermediate_size=688,
-        num_hidden_layers=4,
-        num_attention_heads=8,
-        num_key_value_heads=2,
-    ),
-    "medium": dict(
-        vocab_size=32000,
-        hidden_size=768,
-        intermediate_size=2048,
-        num_hidden_layers=12,
-        num_attention_heads=12,
-        num_key_value_heads=4,
-    ),
+    name: {dim: getattr(llmkit.PRESETS[name], dim) for dim in _DIMS} for name in ("tiny", "medium")
 }
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 
