@@ -13,7 +13,11 @@ class LLMBookConfig(Config):
 
     # Execution of the chapters' code (env LLMBOOK_EXECUTE=0 switches it off).
     execute = c.Type(bool, default=True)
-    execute_timeout = c.Type((int, float), default=120)
+    execute_timeout = c.Type((int, float), default=120)  # seconds per block or bound expression
+    execute_page_timeout = c.Type((int, float), default=600)  # seconds per page
+    execute_workers = c.Type(int, default=0)  # pages run at once; 0 = the CPU count
+    execute_output_limit = c.Type(int, default=100_000)  # characters kept per block's output
+    execute_memory_mb = c.Type(int, default=0)  # address-space cap per page process; 0 = none
     execute_seed = c.Type(int, default=0)
 
     # On-disk cache of execution results (env LLMBOOK_CACHE=0 switches it off; CI builds without;

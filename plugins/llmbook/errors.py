@@ -1,10 +1,32 @@
-"""The one error type an author can cause: it names the page and line and says how to fix it."""
+"""The one error type an author can cause: it names the page and line and says how to fix it.
+
+A page made from another format (a notebook) registers how its lines map back to the source the
+author edits, so every error, from any stage, reads `notebook.ipynb:cell 4, line 2: …`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mkdocs.exceptions import PluginError
 
-__all__ = ["AuthorError"]
+__all__ = ["AuthorError", "forget_line_maps", "location", "register_line_map"]
+
+_LINE_MAPS: dict[str, Callable[[int], str]] = {}
+
+
+def register_line_map(src: str, where: Callable[[int], str]) -> None:
+    """`where(line)` names a line of the page's Markdown in the author's own file."""
+    _LINE_MAPS[src] = where
+
+
+def forget_line_maps() -> None:
+    _LINE_MAPS.clear()
+
+
+def location(src: str, line: int) -> str:
+    where = _LINE_MAPS.get(src)
+    return f"{src}:{where(line) if where else line}"
 
 
 class AuthorError(PluginError):
@@ -15,7 +37,7 @@ class AuthorError(PluginError):
         self.line = line
         self.problem = message
         self.fix = fix
-        text = f"{src}:{line}: {message}"
+        text = f"{location(src, line)}: {message}"
         if fix:
             text += f" Fix: {fix}"
         super().__init__(text)

@@ -1,7 +1,7 @@
 """pytest runs the book's pages through the build's own executor, so the two cannot disagree.
 
-Every `docs/**/*.md` page with Python blocks or bound numbers becomes one test (its blocks share one
-namespace, as in the build). A failure reads like the build's: `docs/…/page.md:LINE: …`.
+Every `docs/**/*.md` page with Python blocks or bound numbers, and every notebook, becomes one test,
+run in its own worker process as in the build. A failure reads like the build's: `docs/…/page.md:LINE: …`.
 Registered through the `pytest11` entry point; `-p no:llmbook` switches it off.
 """
 
@@ -20,7 +20,7 @@ _KEY = pytest.StashKey[Any]()
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if file_path.suffix != ".md":
+    if file_path.suffix not in (".md", ".ipynb"):
         return None
     try:
         relative = file_path.relative_to(parent.config.rootpath)
@@ -28,9 +28,14 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
         return None
     if not relative.parts or relative.parts[0] != "docs":
         return None
-    text = file_path.read_text(encoding="utf-8-sig")
-    if "```python" not in text and "[[" not in text:
-        return None
+    raw = file_path.read_bytes()
+    # A page without code or bindings is no test; one that cannot be decoded is a failing one.
+    if file_path.suffix == ".md" and b"```python" not in raw and b"[[" not in raw:
+        try:
+            raw.decode("utf-8")
+            return None
+        except UnicodeDecodeError:
+            pass
     return MarkdownPage.from_parent(parent, path=file_path)
 
 
@@ -62,8 +67,7 @@ class PageItem(pytest.Item):
         from llmbook.execute import DriftError
 
         src = os.path.relpath(self.path, self.config.rootpath).replace(os.sep, "/")
-        text = self.path.read_text(encoding="utf-8-sig")
-        plan = _executor(self.config).run_page(text, src=src)
+        plan = _executor(self.config).run_page(self.path.read_bytes(), src=src)
         if not plan.page.execute:
             pytest.skip(f"{src}: `execute: false` in its front matter")
         if plan.mismatches:

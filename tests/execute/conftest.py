@@ -65,7 +65,6 @@ def render(plan: Plan, markdown: str) -> tuple[str, Stash]:
 HOOKS = '''
 """The executor wired as the plugin wires it, without the other stages."""
 import os
-from types import SimpleNamespace
 
 from llmbook.config import LLMBookConfig
 from llmbook.execute import Executor
@@ -74,19 +73,28 @@ from llmbook.stash import Stash
 state = {}
 
 
+def _src(path, config):
+    root = os.path.dirname(config.config_file_path)
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
 def on_config(config):
     options = LLMBookConfig()
-    options.load_dict({})
+    options.load_dict(EXECUTE_OPTIONS)
     options.validate()
     state["executor"] = Executor(options, config)
     state["stashes"] = {}
 
 
+def on_files(files, config):
+    pages = [(_src(f.abs_src_path, config), f.content_bytes) for f in files.documentation_pages()]
+    state["report"] = state["executor"].run_pages(pages)
+    state["report"].raise_if_failed()
+
+
 def on_page_markdown(markdown, page, config, files):
-    root = os.path.dirname(config.config_file_path)
-    src = os.path.relpath(page.file.abs_src_path, root).replace(os.sep, "/")
     stash = state["stashes"][page.file.src_uri] = Stash(page.file.src_uri)
-    plan = state["executor"].run_page(markdown, src=src, page=page)
+    plan = state["report"].plans[_src(page.file.abs_src_path, config)]
     return plan.apply(markdown, stash=stash)
 
 
@@ -106,13 +114,15 @@ def build_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[...,
     from mkdocs.config import load_config
 
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
-    (tmp_path / "hooks.py").write_text(HOOKS, encoding="utf-8")
 
-    def run(pages: dict[str, str], *, site: str = "site") -> Path:
+    def run(pages: dict[str, str], *, site: str = "site", **options: object) -> Path:
+        hooks = f"EXECUTE_OPTIONS = {options!r}\n" + HOOKS
+        (tmp_path / "hooks.py").write_text(hooks, encoding="utf-8")
         for name, text in pages.items():
             path = tmp_path / "docs" / name
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(textwrap.dedent(text), encoding="utf-8")
+            data = text if isinstance(text, bytes) else textwrap.dedent(text).encode()
+            path.write_bytes(data)
         (tmp_path / "mkdocs.yml").write_text(
             f"site_name: t\nsite_dir: {site}\nuse_directory_urls: false\nhooks: [hooks.py]\n"
             "markdown_extensions: [pymdownx.superfences, tables]\n",

@@ -10,7 +10,6 @@ from llmbook.errors import AuthorError
 from llmbook.execute import DriftError
 
 import llmkit
-import llmkit.calc
 
 from .conftest import SEED_000
 
@@ -79,15 +78,18 @@ def test_all_mismatches_of_a_build_are_reported(make_executor) -> None:
     ]
 
 
-def test_a_changed_llmkit_calculator_fails_the_page(make_executor, monkeypatch) -> None:
-    def wrong(num_layers, num_kv_heads, head_dim, seq_len, bytes_per_elem=2, batch_size=1):
-        return (
-            num_layers * num_kv_heads * head_dim * seq_len * bytes_per_elem * batch_size
-        )  # no K+V
-
-    monkeypatch.setattr(llmkit, "kv_cache_bytes", wrong)
-    monkeypatch.setattr(llmkit.calc, "kv_cache_bytes", wrong)
-    plan = make_executor(cache=False).run_page(KV_PAGE, src="docs/kv.md")
+def test_a_changed_llmkit_calculator_fails_the_page(make_executor) -> None:
+    """Pages run in fresh processes that import llmkit anew: an edit (as under `mkdocs serve`)
+    is seen by the next run without restarting anything."""
+    calc = Path(llmkit.__file__).parent / "calc.py"
+    source = calc.read_text(encoding="utf-8")
+    assert "return 2 * num_layers" in source
+    make_executor(cache=False).run_page(KV_PAGE, src="docs/kv.md")  # the worker server is up
+    try:
+        calc.write_text(source.replace("return 2 * num_layers", "return num_layers"), "utf-8")
+        plan = make_executor(cache=False).run_page(KV_PAGE, src="docs/kv.md")
+    finally:
+        calc.write_text(source, encoding="utf-8")
     assert plan.mismatches[0] == "docs/kv.md:7: written 2.1, computed 1.0737418 (rounds to 1.1)"
     assert len(plan.mismatches) == 4
 

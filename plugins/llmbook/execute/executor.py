@@ -1,24 +1,33 @@
-"""The executor: collect → (cache | run) → validate → plan, one page at a time, one per build."""
+"""The executor: load → collect → (cache | engine) → validate → plan, for every page of a build.
+
+`run_pages` is the build: every page is collected, the pages the cache cannot answer run in
+parallel worker processes (`engine.py`), every number is checked, and `report` lists every failing
+page and every drifted number at once. `run_page` runs one page the same way (pytest, tests and
+`update_numbers`) and raises its first failure.
+"""
 
 from __future__ import annotations
 
 import difflib
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
 
-from llmbook.errors import AuthorError
+from llmbook.errors import AuthorError, register_line_map
 from llmbook.execute.cache import PageCache, llmkit_hash, page_key
 from llmbook.execute.collect import PageSource, collect_page, split_front_matter
+from llmbook.execute.engine import Engine, Limits, default_workers
+from llmbook.execute.notebook import Notebook, read_notebook
 from llmbook.execute.numbers import Written, check, parse_written
 from llmbook.execute.render import CheckedNumber, Plan
-from llmbook.execute.run import RunResult, run_page
+from llmbook.execute.run import RunResult
 
-__all__ = ["DriftError", "Executor"]
+__all__ = ["BuildFailed", "DriftError", "Executor", "decode_page"]
 
 log = get_plugin_logger(__name__)
 
@@ -40,8 +49,68 @@ class DriftError(PluginError):
         super().__init__("\n".join([head, *self.mismatches, _FIX_DRIFT]))
 
 
+class BuildFailed(PluginError):
+    """The whole report of a build: every failing page (its first failure) and every drifted number."""
+
+    def __init__(self, failures: list[AuthorError], mismatches: list[str]) -> None:
+        self.failures, self.mismatches = list(failures), list(mismatches)
+        parts = []
+        if failures:
+            count = len(failures)
+            parts.append(f"{count} page{'s' if count > 1 else ''} failed:")
+            parts += [str(f) for f in failures]
+        if mismatches:
+            parts.append(str(DriftError(mismatches)))
+        super().__init__("\n".join(parts))
+
+
 def _off(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("0", "false", "no", "off")
+
+
+def decode_page(raw: bytes | str, src: str) -> str:
+    """The page's text; AuthorError naming the byte and line where UTF-8 decoding failed."""
+    if isinstance(raw, str):
+        return raw
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise AuthorError(
+            src,
+            line,
+            f"the file is not valid UTF-8: byte {error.start} (0x{raw[error.start]:02x}) "
+            f"cannot be decoded ({error.reason})",
+            "save the file as UTF-8",
+        ) from None
+
+
+@dataclass
+class _Page:
+    source: PageSource
+    written: list[Written]
+    notebook: Notebook | None = None
+    key: str | None = None
+    result: RunResult | None = None
+
+
+@dataclass
+class Report:
+    """What a build's pages gave: a plan per page that passed, the failures, the drifted numbers."""
+
+    plans: dict[str, Plan] = field(default_factory=dict)
+    notebooks: dict[str, Notebook] = field(default_factory=dict)
+    failures: list[AuthorError] = field(default_factory=list)
+
+    @property
+    def mismatches(self) -> list[str]:
+        return [m for plan in self.plans.values() for m in plan.mismatches]
+
+    def raise_if_failed(self) -> None:
+        if self.failures:
+            raise BuildFailed(self.failures, self.mismatches)
+        if self.mismatches:
+            raise DriftError(self.mismatches)
 
 
 class Executor:
@@ -53,79 +122,171 @@ class Executor:
         self.execute = bool(plugin_config["execute"]) and not _off("LLMBOOK_EXECUTE")
         self.seed = int(plugin_config["execute_seed"])
         self.timeout = float(plugin_config["execute_timeout"])
+        limits = Limits(
+            block_timeout=self.timeout,
+            page_timeout=float(plugin_config["execute_page_timeout"]),
+            output_limit=int(plugin_config["execute_output_limit"]),
+            memory_mb=int(plugin_config["execute_memory_mb"]),
+        )
+        workers = int(plugin_config["execute_workers"]) or default_workers()
+        self.engine = Engine(workers=workers, limits=limits, seed=self.seed, cwd=self.root)
         cache_dir = os.environ.get("LLMBOOK_CACHE_DIR") or plugin_config["cache_dir"]
         use_cache = bool(plugin_config["cache"]) and not _off("LLMBOOK_CACHE")
         self.cache = PageCache(os.path.join(self.root, cache_dir)) if use_cache else None
         self.counts: dict[str, int] = {}
-        self.executed: list[str] = []  # pages actually run (not from the cache), in build order
+        self.executed: list[str] = []  # pages actually run (not from the cache), in page order
         self._mismatches: list[str] = []
         self._llmkit: str | None = None
-        self.seconds = 0.0  # time spent in run_page this build (the bench reads it from the log)
+        self.seconds = 0.0  # time spent executing this build (the bench reads it from the log)
 
-    def run_page(self, markdown: str, *, src: str, page: Any = None) -> Plan:
-        """Run (or fetch from the cache) one page and check its numbers; AuthorError on failure.
+    # -- the build ---------------------------------------------------------------------------
 
-        With `page` (a MkDocs page), `markdown` is what MkDocs hands over, front matter removed;
-        without, `markdown` is the whole file and its front matter is read here.
-        """
+    def run_pages(self, pages: Sequence[tuple[str, bytes | str]]) -> Report:
+        """Every page (src, file content), failures collected instead of raised."""
         start = time.perf_counter()
-        try:
-            return self._run_page(markdown, src=src, page=page)
-        finally:
-            self.seconds += time.perf_counter() - start
-
-    def _run_page(self, markdown: str, *, src: str, page: Any) -> Plan:
-        if page is not None:
-            meta, offset = dict(page.meta or {}), self._front_matter_lines(page)
-        else:
-            meta, markdown, offset = split_front_matter(markdown)
-        source = collect_page(markdown, src=src, meta=meta, offset=offset)
-        plan = Plan(source)
-        if not source.execute:
-            if source.bound:
-                b = source.bound[0]
-                raise AuthorError(
-                    src,
-                    b.line,
-                    f"[[{b.body}]] cannot be checked: the page has `execute: false`",
-                    "write the plain number, cite it as [[value @ source]], or let the page run",
-                )
-            return plan
-        written = [self._parse(src, b) for b in source.bound]
-        if not source.needs_execution():
-            return plan
-        plan.result = self._results(source)
-        self._check_outputs(source, plan.result)
-        for binding, want, value in zip(source.bound, written, plan.result.values, strict=True):
-            problem = check(want, value)
-            mismatch = f"{src}:{binding.line}: {problem}" if problem else None
-            plan.numbers.append(CheckedNumber(binding, value, mismatch))
-        self._mismatches.extend(plan.mismatches)
-        self.counts[src] = plan.count
-        if plan.count:
-            log.info(f"{src}: {plan.count} numbers checked")
-        for mismatch in plan.mismatches:
-            log.error(mismatch)
-        return plan
+        report = Report()
+        loaded: list[_Page] = []
+        for src, raw in pages:
+            try:
+                page = self._load(src, raw)
+            except AuthorError as error:
+                report.failures.append(error)
+                continue
+            if page.notebook is not None:
+                report.notebooks[src] = page.notebook
+            loaded.append(page)
+        waiting: list[_Page] = []
+        for page in list(loaded):
+            try:
+                if self._from_cache(page) is None:
+                    waiting.append(page)
+            except AuthorError as error:  # execution off and the page not cached
+                report.failures.append(error)
+                loaded.remove(page)
+        outcomes = self.engine.run([p.source for p in waiting])
+        for page, outcome in zip(waiting, outcomes, strict=True):
+            self.executed.append(page.source.src)
+            log.info(f"{page.source.src}: ran in a worker process")
+            if outcome.error is not None:
+                page.result = None
+                report.failures.append(outcome.error)
+            else:
+                page.result = outcome.result
+                if self.cache is not None:
+                    self.cache.store(page.source.src, page.key, page.result)
+        for page in loaded:
+            if page.result is None and page.source.needs_execution():
+                continue  # failed: reported above
+            try:
+                report.plans[page.source.src] = self._plan(page)
+            except AuthorError as error:
+                report.failures.append(error)
+        report.failures.sort(key=lambda e: (e.src, e.line))
+        self.seconds += time.perf_counter() - start
+        return report
 
     def finish(self) -> None:
-        """Report the build's total; raise DriftError with every mismatch of the build."""
+        """Log the build's total; raise DriftError with every mismatch `run_page` met."""
         total = sum(self.counts.values())
         log.info(
             f"checked {total} numbers on {len(self.counts)} executed pages "
-            f"(executor {self.seconds:.2f} s, {len(self.executed)} pages run)"
+            f"({len(self.executed)} pages run)"
         )
+        log.debug(f"executor {self.seconds:.2f} s")
         mismatches, self._mismatches = self._mismatches, []
         if mismatches:
             raise DriftError(mismatches)
 
-    @staticmethod
-    def _front_matter_lines(page: Any) -> int:
-        path = getattr(page.file, "abs_src_path", None)
-        if not path or not os.path.exists(path):
-            return 0
-        with open(path, encoding="utf-8-sig") as handle:
-            return split_front_matter(handle.read())[2]
+    # -- one page ----------------------------------------------------------------------------
+
+    def run_page(self, markdown: bytes | str, *, src: str, page: Any = None) -> Plan:
+        """Run (or fetch from the cache) one whole file and check its numbers; AuthorError on failure."""
+        start = time.perf_counter()
+        try:
+            loaded = self._load(src, markdown)
+            if self._from_cache(loaded) is None:
+                (outcome,) = self.engine.run([loaded.source])
+                self.executed.append(src)
+                if outcome.error is not None:
+                    raise outcome.error
+                loaded.result = outcome.result
+                if self.cache is not None:
+                    self.cache.store(src, loaded.key, loaded.result)
+            plan = self._plan(loaded)
+            self._mismatches.extend(plan.mismatches)
+            return plan
+        finally:
+            self.seconds += time.perf_counter() - start
+
+    # -- stages ------------------------------------------------------------------------------
+
+    def _load(self, src: str, raw: bytes | str) -> _Page:
+        text = decode_page(raw, src)
+        notebook = None
+        if src.endswith(".ipynb"):
+            notebook = read_notebook(text, src=src)
+            register_line_map(src, notebook.where)
+            meta = notebook.data.get("metadata", {}).get("llmbook", {})
+            markdown, offset = notebook.markdown, 0
+        else:
+            meta, markdown, offset = split_front_matter(text)
+        source = collect_page(markdown, src=src, meta=meta, offset=offset)
+        if not source.execute and source.bound:
+            b = source.bound[0]
+            raise AuthorError(
+                src,
+                b.line,
+                f"[[{b.body}]] cannot be checked: the page has `execute: false`",
+                "write the plain number, cite it as [[value @ source]], or let the page run",
+            )
+        return _Page(source, [self._parse(src, b) for b in source.bound], notebook)
+
+    def _from_cache(self, page: _Page) -> RunResult | None:
+        """Fill `page.result` from the cache; None (and `page.key` set) when the page must run."""
+        source = page.source
+        if not source.needs_execution():
+            return RunResult()
+        if self._llmkit is None:
+            self._llmkit = llmkit_hash()
+        page.key = page_key(source, seed=self.seed, llmkit=self._llmkit)
+        page.result = self.cache.load(source.src, page.key) if self.cache else None
+        if page.result is None and not self.execute:
+            first = min([b.line for b in source.blocks if b.runs] + [b.line for b in source.bound])
+            why = "" if self.cache else " and the cache is off"
+            raise AuthorError(
+                source.src,
+                first,
+                f"execution is switched off (LLMBOOK_EXECUTE=0 or `execute: false` in mkdocs.yml)"
+                f"{why}, and this page has no cached results for its current code",
+                "build once with execution on to fill the cache, "
+                "or opt the page out with `execute: false` in its front matter",
+            )
+        return page.result
+
+    def _plan(self, page: _Page) -> Plan:
+        source = page.source
+        plan = Plan(source)
+        if not source.needs_execution():
+            return plan
+        plan.result = page.result
+        self._check_outputs(source, plan.result)
+        for binding, want, value in zip(source.bound, page.written, plan.result.values, strict=True):
+            problem = check(want, value)
+            mismatch = f"{source.src}:{binding.line}: {problem}" if problem else None
+            plan.numbers.append(CheckedNumber(binding, value, mismatch))
+        self.counts[source.src] = plan.count
+        if plan.count:
+            log.info(f"{source.src}: {plan.count} numbers checked")
+        for pos, block in sorted(plan.result.blocks.items()):
+            if block.cut:
+                line = source.blocks[pos].line
+                log.info(
+                    f"{source.src}:{line}: output cut after {len(block.output)} characters "
+                    f"({block.cut} more not shown; `execute_output_limit`)"
+                )
+        for mismatch in plan.mismatches:
+            log.error(mismatch)
+        return plan
 
     @staticmethod
     def _parse(src: str, binding: Any) -> Written:
@@ -139,32 +300,6 @@ class Executor:
                 "write a number such as 2.1, -1.34, 75%, 2.3e-10, 2,147,483,648 "
                 "or a vector [0.365, 0.730]",
             ) from None
-
-    def _results(self, source: PageSource) -> RunResult:
-        if self._llmkit is None:
-            self._llmkit = llmkit_hash()
-        key = page_key(source, seed=self.seed, llmkit=self._llmkit)
-        cached = self.cache.load(source.src, key) if self.cache else None
-        if cached is not None:
-            return cached
-        if not self.execute:
-            first = min([b.line for b in source.blocks if b.runs] + [b.line for b in source.bound])
-            why = "" if self.cache else " and the cache is off"
-            raise AuthorError(
-                source.src,
-                first,
-                f"execution is switched off (LLMBOOK_EXECUTE=0 or `execute: false` in mkdocs.yml)"
-                f"{why}, and this page has no cached results for its current code",
-                "build once with execution on to fill the cache, "
-                "or opt the page out with `execute: false` in its front matter",
-            )
-        start = time.perf_counter()
-        result = run_page(source, seed=self.seed, timeout=self.timeout)
-        log.info(f"{source.src}: executed in {time.perf_counter() - start:.1f} s")
-        self.executed.append(source.src)
-        if self.cache is not None:
-            self.cache.store(source.src, key, result)
-        return result
 
     @staticmethod
     def _check_outputs(source: PageSource, result: RunResult) -> None:

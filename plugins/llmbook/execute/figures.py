@@ -41,6 +41,8 @@ def figure_context() -> Iterator[None]:
     import matplotlib.pyplot as plt
 
     plt.close("all")
+    # Notebooks end cells with plt.show(): figures are taken after each block, show() adds nothing.
+    plt.show = lambda *args, **kwargs: None
     try:
         with matplotlib.rc_context(RC):
             yield

@@ -93,7 +93,7 @@ class Plan:
         if run.output and block.expects is None:
             html = (
                 '<div class="llmbook-output"><span class="llmbook-output-label">输出</span>'
-                f"<pre><code>{escape(run.output.rstrip())}</code></pre></div>"
+                f"<pre><code>{escape(run.output.rstrip())}</code></pre>{_cut_note(run.cut)}</div>"
             )
             after.setdefault(block.end, []).append(stash.put(html))
         for figure in run.figures:
@@ -135,4 +135,13 @@ def _cited_html(b: RawBinding) -> str:
         f'<span class="llmbook-num llmbook-cited" title="{escape("引用值，未经计算：" + b.source)}">'
         f"{escape(b.written)}</span>"
         f'<span class="llmbook-source">（{escape(b.source)}）</span>'
+    )
+
+
+def _cut_note(cut: int) -> str:
+    if not cut:
+        return ""
+    return (
+        f'<p class="llmbook-output-cut">输出过长，后面的 {cut:,} 个字符未显示'
+        "（上限见 mkdocs.yml 的 execute_output_limit）。</p>"
     )

@@ -1,7 +1,9 @@
-"""Run stage: a page's blocks and bound expressions, in order, in one namespace.
+"""Run stage, inside a page's worker process: its blocks and bound expressions, in order.
 
 Each block is compiled under the page's own path with its code placed at its Markdown lines, so a
 traceback names `docs/…/page.md` and the line that raised. Every run starts from the same seeds.
+Time limits are not kept here: the parent kills the whole process (see `engine.py`), which also
+stops native code that never returns to the interpreter.
 """
 
 from __future__ import annotations
@@ -11,16 +13,16 @@ import io
 import linecache
 import os
 import traceback
+from collections.abc import Callable
 from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
 from llmbook.errors import AuthorError
 from llmbook.execute.collect import Block, PageSource
-from llmbook.execute.deadline import BlockTimeout, deadline
 from llmbook.execute.figures import Figure, figure_context, take_figures
 from llmbook.execute.numbers import to_plain
 
-__all__ = ["BlockResult", "RunResult", "run_page"]
+__all__ = ["BlockResult", "RunResult", "run_page", "steps"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _FIX_BLOCK = (
@@ -33,6 +35,7 @@ _FIX_BLOCK = (
 class BlockResult:
     output: str
     figures: list[Figure] = field(default_factory=list)
+    cut: int = 0  # characters of output dropped past the output limit
 
 
 @dataclass
@@ -43,37 +46,57 @@ class RunResult:
     values: list[object] = field(default_factory=list)
 
 
-def run_page(page: PageSource, *, seed: int, timeout: float) -> RunResult:
-    """Execute the page; AuthorError (file, line, exception, last frames) on the first failure."""
-    import torch  # imported once per process: every later page finds it in sys.modules
+def steps(page: PageSource) -> list[tuple[int, int, int]]:
+    """(line, kind, position) in page order: kind 0 runs blocks[position], 1 evaluates bound[position]."""
+    found = [(b.line, 0, pos) for pos, b in enumerate(page.blocks) if b.runs]
+    found += [(b.line, 1, pos) for pos, b in enumerate(page.bound)]
+    return sorted(found)
 
-    events = [(b.index, 0, pos) for pos, b in enumerate(page.blocks) if b.runs]
-    events += [(b.line - page.offset - 1, 1, pos) for pos, b in enumerate(page.bound)]
+
+class _CappedOutput(io.StringIO):
+    """stdout that keeps the first `limit` characters and counts the rest."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit, self.kept, self.cut = limit, 0, 0
+
+    def write(self, text: str) -> int:
+        room = max(0, self.limit - self.kept)
+        if len(text) > room:
+            self.cut += len(text) - room
+            text = text[:room]
+        self.kept += len(text)
+        super().write(text)
+        return len(text)
+
+
+def run_page(
+    page: PageSource,
+    *,
+    seed: int,
+    output_limit: int = 100_000,
+    on_step: Callable[[int, int, int], None] = lambda line, kind, pos: None,
+) -> RunResult:
+    """Execute the page; AuthorError (file, line, exception, last frames) on the first failure.
+
+    `on_step(line, kind, position)` is called before each step, so the parent knows what ran last.
+    """
+    import torch
+
     namespace = _fresh_namespace(seed)
     result = RunResult(values=[None] * len(page.bound))
-    was_deterministic = torch.are_deterministic_algorithms_enabled()
     # One thread: reductions then sum in one order on every machine (byte-identical pages), and
     # the chapters' tiny tensors run faster without a thread pool fighting other processes.
-    threads = torch.get_num_threads()
-    linecache.cache[page.src] = (
-        0,
-        None,
-        [""] * page.offset + [t + "\n" for t in page.lines],
-        page.src,
-    )
-    try:
-        torch.use_deterministic_algorithms(True)
-        torch.set_num_threads(1)
-        with figure_context():
-            for _, kind, pos in sorted(events):
-                if kind == 0:
-                    result.blocks[pos] = _run_block(page, page.blocks[pos], namespace, timeout)
-                else:
-                    result.values[pos] = _evaluate(page, page.bound[pos], namespace, timeout)
-    finally:
-        torch.use_deterministic_algorithms(was_deterministic)
-        torch.set_num_threads(threads)
-        linecache.cache.pop(page.src, None)
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)
+    linecache.cache[page.src] = (0, None, [""] * page.offset + [t + "\n" for t in page.lines], page.src)
+    with figure_context():
+        for line, kind, pos in steps(page):
+            on_step(line, kind, pos)
+            if kind == 0:
+                result.blocks[pos] = _run_block(page, page.blocks[pos], namespace, output_limit)
+            else:
+                result.values[pos] = _evaluate(page, page.bound[pos], namespace)
     return result
 
 
@@ -99,19 +122,19 @@ def _fresh_namespace(seed: int) -> dict[str, object]:
     return namespace
 
 
-def _run_block(page: PageSource, block: Block, namespace: dict, timeout: float) -> BlockResult:
+def _run_block(page: PageSource, block: Block, namespace: dict, output_limit: int) -> BlockResult:
     try:
         code = compile("\n" * (block.code_line - 1) + block.code, page.src, "exec")
     except SyntaxError as error:
         raise AuthorError(
             page.src, error.lineno or block.code_line, f"SyntaxError: {error.msg}", _FIX_BLOCK
         ) from None
-    buffer = io.StringIO()
+    buffer = _CappedOutput(output_limit)
     try:
-        with redirect_stdout(buffer), deadline(timeout):
+        with redirect_stdout(buffer):
             exec(code, namespace)
-    except (Exception, SystemExit, BlockTimeout) as error:
-        raise _block_error(page, block, error, timeout) from None
+    except (Exception, SystemExit) as error:
+        raise _block_error(page, block, error) from None
     figures = take_figures(f"{page.src}:{block.line}")
     if isinstance(figures, str):
         raise AuthorError(
@@ -120,7 +143,7 @@ def _run_block(page: PageSource, block: Block, namespace: dict, timeout: float) 
             f"{figures}: a figure of the python block at line {block.line} needs alt text",
             'give it a label, fig.set_label("…"), or a title, ax.set_title("…")',
         )
-    return BlockResult(buffer.getvalue(), figures)
+    return BlockResult(buffer.getvalue(), figures, buffer.cut)
 
 
 def _frames(error: BaseException) -> list[traceback.FrameSummary]:
@@ -132,27 +155,20 @@ def _frames(error: BaseException) -> list[traceback.FrameSummary]:
     ]
 
 
-def _block_error(
-    page: PageSource, block: Block, error: BaseException, timeout: float
-) -> AuthorError:
+def _block_error(page: PageSource, block: Block, error: BaseException) -> AuthorError:
     frames = _frames(error)
     own = [f for f in frames if f.filename == page.src]
     line = own[-1].lineno if own else block.code_line
-    if isinstance(error, BlockTimeout):
-        head = f"the python block at line {block.line} ran longer than {timeout:g} s"
-        fix = "make it faster, or raise `execute_timeout` (seconds) in mkdocs.yml"
-    else:
-        head = f"{type(error).__name__}: {error} (python block at line {block.line})"
-        fix = _FIX_BLOCK
+    head = f"{type(error).__name__}: {error} (python block at line {block.line})"
     shown = "".join(traceback.format_list(frames[-4:]))
-    return AuthorError(page.src, line or block.code_line, f"{head}\n{shown}", fix)
+    return AuthorError(page.src, line or block.code_line, f"{head}\n{shown}", _FIX_BLOCK)
 
 
-def _evaluate(page: PageSource, binding: object, namespace: dict, timeout: float) -> object:
+def _evaluate(page: PageSource, binding: object, namespace: dict) -> object:
     where = f"[[{binding.body}]]"
     try:
         code = compile("\n" * (binding.line - 1) + binding.expr, page.src, "eval")
-        with redirect_stdout(io.StringIO()), deadline(timeout):
+        with redirect_stdout(io.StringIO()):
             value = eval(code, namespace)
     except NameError as error:
         raise AuthorError(
@@ -162,7 +178,7 @@ def _evaluate(page: PageSource, binding: object, namespace: dict, timeout: float
             f"define `{error.name}` in a python block above line {binding.line} "
             "(a `python hidden` block keeps it off the page)",
         ) from None
-    except (Exception, BlockTimeout) as error:
+    except Exception as error:
         raise AuthorError(
             page.src,
             binding.line,

@@ -1,0 +1,176 @@
+"""The execution engine: every page in its own worker process, several at once, under hard limits.
+
+A page's process is forked from a server that preloaded torch (`worker.py`), so a fresh process
+costs milliseconds. The parent watches each one through a pipe: the worker names each step before
+it runs it, so when the worker is killed (a step past `execute_timeout`, the page past
+`execute_page_timeout`) or dies (os._exit, a segfault, the OOM killer) the error names the page and
+the block that was running. A thread pool of `workers` threads, one per running page, is the whole
+scheduler; results come back in the order of the pages given, whatever finished first.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from multiprocessing.connection import wait
+
+from llmbook.errors import AuthorError
+from llmbook.execute.collect import PageSource
+from llmbook.execute.run import RunResult
+
+__all__ = ["Engine", "Limits", "PageOutcome"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    block_timeout: float = 120.0  # seconds per block or bound expression
+    page_timeout: float = 600.0  # seconds for the whole page
+    output_limit: int = 100_000  # characters of printed output kept per block
+    memory_mb: int = 0  # address-space cap per page process; 0 = none
+
+
+@dataclass
+class PageOutcome:
+    result: RunResult | None = None
+    error: AuthorError | None = None
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["llmbook.execute.worker"])
+        return context
+    return multiprocessing.get_context("spawn")  # Windows; macOS has forkserver
+
+
+def _child(conn, page, options) -> None:  # noqa: ANN001
+    from llmbook.execute.worker import main
+
+    main(conn, page, options)
+
+
+def _step_name(page: PageSource, line: int | None, kind: int, pos: int) -> str:
+    if line is None:
+        return "setting up the page"
+    if kind == 0:
+        return f"the python block at line {line}"
+    return f"[[{page.bound[pos].body}]] at line {line}"
+
+
+def _how_it_died(exitcode: int | None) -> str:
+    if exitcode is None:
+        return "vanished"
+    if exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        if -exitcode == signal.SIGKILL:
+            return f"was killed by {name} (out of memory?)"
+        return f"was killed by {name}"
+    return f"exited with code {exitcode} without finishing (os._exit or a native exit)"
+
+
+class Engine:
+    """Runs pages; `run` returns one PageOutcome per page, in the pages' order."""
+
+    def __init__(self, *, workers: int, limits: Limits, seed: int, cwd: str) -> None:
+        self.workers = max(1, workers)
+        self.limits = limits
+        self.seed = seed
+        self.cwd = cwd
+
+    def run(self, pages: list[PageSource]) -> list[PageOutcome]:
+        if not pages:
+            return []
+        context = _context()
+        if len(pages) == 1 or self.workers == 1:
+            return [self._run_one(context, page) for page in pages]
+        with ThreadPoolExecutor(max_workers=min(self.workers, len(pages))) as pool:
+            return list(pool.map(lambda page: self._run_one(context, page), pages))
+
+    def _run_one(self, context, page: PageSource) -> PageOutcome:  # noqa: ANN001
+        options = {
+            "env": dict(os.environ),
+            "cwd": self.cwd,
+            "seed": self.seed,
+            "output_limit": self.limits.output_limit,
+            "memory_mb": self.limits.memory_mb,
+        }
+        receiver, sender = context.Pipe(duplex=False)
+        process = context.Process(target=_child, args=(sender, page, options), daemon=True)
+        process.start()
+        sender.close()
+        try:
+            return self._watch(page, process, receiver)
+        finally:
+            if process.is_alive():
+                process.kill()
+            process.join()
+            receiver.close()
+
+    def _watch(self, page: PageSource, process, receiver) -> PageOutcome:  # noqa: ANN001
+        limits = self.limits
+        start = step_start = time.monotonic()
+        step: tuple[int | None, int, int] = (None, 0, 0)
+        first_line = page.blocks[0].line if page.blocks else 1
+        watched = [receiver, process.sentinel]
+        while True:
+            now = time.monotonic()
+            # The block clock starts with the first step: setting up (imports) counts for the page.
+            block_left = step_start + limits.block_timeout - now if step[0] is not None else 1e9
+            page_left = start + limits.page_timeout - now
+            ready = wait(watched, timeout=max(0.0, min(block_left, page_left)))
+            if receiver in ready:
+                try:
+                    message = receiver.recv()
+                except EOFError:
+                    watched = [process.sentinel]  # it closed the pipe: only its end is left
+                    continue
+                if message[0] == "step":
+                    step, step_start = message[1:], time.monotonic()
+                    continue
+                if message[0] == "done":
+                    return PageOutcome(result=message[1])
+                _, line, problem, fix = message
+                return PageOutcome(error=AuthorError(page.src, line, problem, fix))
+            line, kind, pos = step
+            if process.sentinel in ready:
+                if receiver in watched and receiver.poll(0):
+                    continue  # read what it sent before it ended
+                process.join()
+                return PageOutcome(
+                    error=AuthorError(
+                        page.src,
+                        line or first_line,
+                        f"the page's worker process {_how_it_died(process.exitcode)} while "
+                        f"running {_step_name(page, line, kind, pos)}",
+                        "a page must not end or crash its own process (os._exit, a segfault); "
+                        "if it ran out of memory, make it smaller or raise `execute_memory_mb` "
+                        "in mkdocs.yml",
+                    )
+                )
+            process.kill()
+            if page_left <= block_left:
+                why = (
+                    f"page timed out after {limits.page_timeout:g} s while running "
+                    f"{_step_name(page, line, kind, pos)}"
+                )
+                fix = "make the page faster, or raise `execute_page_timeout` (seconds) in mkdocs.yml"
+            else:
+                what = "block" if kind == 0 or line is None else f"[[{page.bound[pos].body}]]"
+                why = f"{what} timed out after {limits.block_timeout:g} s"
+                fix = "make it faster, or raise `execute_timeout` (seconds) in mkdocs.yml"
+            return PageOutcome(error=AuthorError(page.src, line or first_line, why, fix))
+
+
+def default_workers() -> int:
+    """The CPU count this process may use."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
