@@ -17,7 +17,8 @@ class LLMBookConfig(Config):
     execute_page_timeout = c.Type((int, float), default=600)  # seconds per page
     execute_workers = c.Type(int, default=0)  # pages run at once; 0 = the CPU count
     execute_output_limit = c.Type(int, default=100_000)  # characters kept per block's output
-    execute_memory_mb = c.Type(int, default=0)  # address-space cap per page process; 0 = none
+    # Address-space cap per page process (0 = none; CUDA needs 0: it reserves huge address ranges).
+    execute_memory_mb = c.Type(int, default=8192)
     execute_seed = c.Type(int, default=0)
 
     # On-disk cache of execution results (env LLMBOOK_CACHE=0 switches it off; CI builds without;

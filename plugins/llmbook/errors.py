@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from mkdocs.exceptions import PluginError
 
-__all__ = ["AuthorError", "forget_line_maps", "location", "register_line_map"]
+__all__ = ["AuthorError", "describe_line", "forget_line_maps", "location", "register_line_map"]
 
 _LINE_MAPS: dict[str, Callable[[int], str]] = {}
 
@@ -25,8 +25,15 @@ def forget_line_maps() -> None:
 
 
 def location(src: str, line: int) -> str:
+    """`docs/x.md:12`, or `docs/x.ipynb:cell 4, line 2` for a page with a line map."""
     where = _LINE_MAPS.get(src)
     return f"{src}:{where(line) if where else line}"
+
+
+def describe_line(src: str, line: int) -> str:
+    """`line 12`, or `cell 4, line 2`: a line named inside a message."""
+    where = _LINE_MAPS.get(src)
+    return where(line) if where else f"line {line}"
 
 
 class AuthorError(PluginError):

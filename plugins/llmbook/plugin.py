@@ -73,7 +73,9 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         if self.config.enabled:
             for file in [f for f in files if f.src_uri.endswith(".ipynb")]:
                 files.remove(file)
-                notebook = NotebookFile(file.src_path, file.src_dir, file.dest_dir, file.use_directory_urls)
+                notebook = NotebookFile(
+                    file.src_path, file.src_dir, file.dest_dir, file.use_directory_urls
+                )
                 notebook.inclusion = file.inclusion
                 files.append(notebook)
             self._run_pages(files, config)

@@ -210,3 +210,27 @@ def test_an_unpacked_zip_opens_and_searches_from_file(
 class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base's name)
         pass
+
+
+def test_the_notebook_page_reads_offline_with_outputs_figures_and_its_download(
+    site_dir: Path, open_page: OpenPage, screenshot: Callable[..., Path]
+) -> None:
+    import json
+
+    page = open_page("notebooks/llama-kv-cache.html")
+    assert page.llmbook_errors == []
+    assert page.locator("article h1").first.inner_text().startswith("动手")
+    assert page.locator("article .llmbook-output").count() >= 5
+    assert page.locator("article figure.llmbook-figure svg").count() == 2
+    checked = page.locator("article .llmbook-num:not(.llmbook-cited)")
+    assert checked.count() >= 15
+    assert page.locator("article .llmbook-num-drift").count() == 0
+    link = page.locator("article .llmbook-download a")
+    assert link.get_attribute("download") is not None
+    executed = json.loads(
+        (site_dir / "notebooks" / link.get_attribute("href")).read_text(encoding="utf-8")
+    )
+    code = [c for c in executed["cells"] if c["cell_type"] == "code"]
+    assert all(c["execution_count"] for c in code)
+    assert sum(o["output_type"] == "display_data" for c in code for o in c["outputs"]) == 2
+    screenshot(page, "notebook-light")

@@ -48,9 +48,10 @@ def make_executor(tmp_path: Path) -> Callable[..., Executor]:
 def run_md(make_executor: Callable[..., Executor]) -> Callable[..., Plan]:
     """Run dedented Markdown as `docs/page.md` without the cache."""
 
-    def run(markdown: str, *, src: str = "docs/page.md", **options: object) -> Plan:
+    def run(markdown: str | bytes, *, src: str = "docs/page.md", **options: object) -> Plan:
         options.setdefault("cache", False)
-        return make_executor(**options).run_page(textwrap.dedent(markdown), src=src)
+        text = markdown if isinstance(markdown, bytes) else textwrap.dedent(markdown)
+        return make_executor(**options).run_page(text, src=src)
 
     return run
 

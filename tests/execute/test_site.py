@@ -87,7 +87,11 @@ def test_serve_style_rebuild_reruns_only_the_changed_page(build_site, caplog) ->
         build_site({"index.md": PAGES["index.md"].replace("范数", "向量的范数")})  # prose only
         assert ran() == []
         build_site(
-            {"chapters/kv.md": PAGES["chapters/kv.md"].replace("4096", "8192").replace("2.1", "4.3")}
+            {
+                "chapters/kv.md": PAGES["chapters/kv.md"]
+                .replace("4096", "8192")
+                .replace("2.1", "4.3")
+            }
         )
         assert ran() == ["docs/chapters/kv.md"]
 

@@ -60,6 +60,7 @@ class PageSource:
     execute: bool
     blocks: list[Block] = field(default_factory=list)
     bindings: list[RawBinding] = field(default_factory=list)  # `.line` is the file line
+    cells: list[tuple[int, int]] | None = None  # a notebook's (cell, line in cell) per line
 
     @property
     def python_blocks(self) -> list[Block]:

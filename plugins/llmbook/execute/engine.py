@@ -100,6 +100,7 @@ class Engine:
             "seed": self.seed,
             "output_limit": self.limits.output_limit,
             "memory_mb": self.limits.memory_mb,
+            "cells": page.cells,
         }
         receiver, sender = context.Pipe(duplex=False)
         process = context.Process(target=_child, args=(sender, page, options), daemon=True)
@@ -160,7 +161,9 @@ class Engine:
                     f"page timed out after {limits.page_timeout:g} s while running "
                     f"{_step_name(page, line, kind, pos)}"
                 )
-                fix = "make the page faster, or raise `execute_page_timeout` (seconds) in mkdocs.yml"
+                fix = (
+                    "make the page faster, or raise `execute_page_timeout` (seconds) in mkdocs.yml"
+                )
             else:
                 what = "block" if kind == 0 or line is None else f"[[{page.bound[pos].body}]]"
                 why = f"{what} timed out after {limits.block_timeout:g} s"
@@ -173,4 +176,3 @@ def default_workers() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
-

@@ -18,7 +18,7 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
 
-from llmbook.errors import AuthorError, register_line_map
+from llmbook.errors import AuthorError, location, register_line_map
 from llmbook.execute.cache import PageCache, llmkit_hash, page_key
 from llmbook.execute.collect import PageSource, collect_page, split_front_matter
 from llmbook.execute.engine import Engine, Limits, default_workers
@@ -231,6 +231,7 @@ class Executor:
         else:
             meta, markdown, offset = split_front_matter(text)
         source = collect_page(markdown, src=src, meta=meta, offset=offset)
+        source.cells = notebook.cells if notebook is not None else None
         if not source.execute and source.bound:
             b = source.bound[0]
             raise AuthorError(
@@ -270,9 +271,11 @@ class Executor:
             return plan
         plan.result = page.result
         self._check_outputs(source, plan.result)
-        for binding, want, value in zip(source.bound, page.written, plan.result.values, strict=True):
+        for binding, want, value in zip(
+            source.bound, page.written, plan.result.values, strict=True
+        ):
             problem = check(want, value)
-            mismatch = f"{source.src}:{binding.line}: {problem}" if problem else None
+            mismatch = f"{location(source.src, binding.line)}: {problem}" if problem else None
             plan.numbers.append(CheckedNumber(binding, value, mismatch))
         self.counts[source.src] = plan.count
         if plan.count:
@@ -281,7 +284,7 @@ class Executor:
             if block.cut:
                 line = source.blocks[pos].line
                 log.info(
-                    f"{source.src}:{line}: output cut after {len(block.output)} characters "
+                    f"{location(source.src, line)}: output cut after {len(block.output)} characters "
                     f"({block.cut} more not shown; `execute_output_limit`)"
                 )
         for mismatch in plan.mismatches:

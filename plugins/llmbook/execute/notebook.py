@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from llmbook.errors import AuthorError
 
-__all__ = ["Notebook", "executed_notebook", "read_notebook"]
+__all__ = ["Notebook", "cell_line", "executed_notebook", "read_notebook"]
 
 _MODES = ("hidden", "norun")
 
@@ -23,14 +23,20 @@ class Notebook:
     src: str
     data: dict
     markdown: str
-    cells: list[tuple[int, int]]  # per Markdown line (0-based): (cell number, line in cell; 0 = fence)
+    cells: list[
+        tuple[int, int]
+    ]  # per Markdown line (0-based): (cell number, line in cell; 0 = fence)
 
     def where(self, line: int) -> str:
         """`cell N, line M` for a 1-based line of the Markdown."""
-        if not 1 <= line <= len(self.cells):
-            return f"{line}"
-        cell, inner = self.cells[line - 1]
-        return f"cell {cell}" + (f", line {inner}" if inner else "")
+        return cell_line(self.cells, line)
+
+
+def cell_line(cells: list[tuple[int, int]], line: int) -> str:
+    if not 1 <= line <= len(cells):
+        return f"line {line}"
+    cell, inner = cells[line - 1]
+    return f"cell {cell}" + (f", line {inner}" if inner else "")
 
 
 def _source(cell: dict) -> str:
@@ -44,10 +50,15 @@ def read_notebook(text: str, *, src: str) -> Notebook:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise AuthorError(
-            src, error.lineno, f"the notebook is not valid JSON: {error.msg}", "fix the file, or re-save it from Jupyter"
+            src,
+            error.lineno,
+            f"the notebook is not valid JSON: {error.msg}",
+            "fix the file, or re-save it from Jupyter",
         ) from None
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
-        raise AuthorError(src, 1, "the notebook has no list of cells", "re-save it from Jupyter (nbformat 4)")
+        raise AuthorError(
+            src, 1, "the notebook has no list of cells", "re-save it from Jupyter (nbformat 4)"
+        )
     lines: list[str] = []
     cells: list[tuple[int, int]] = []
     for index, cell in enumerate(data["cells"]):
@@ -71,7 +82,9 @@ def read_notebook(text: str, *, src: str) -> Notebook:
     return Notebook(src, data, "\n".join(lines), cells)
 
 
-def executed_notebook(notebook: Notebook, outputs: dict[int, tuple[str, list[tuple[str, str]]]]) -> str:
+def executed_notebook(
+    notebook: Notebook, outputs: dict[int, tuple[str, list[tuple[str, str]]]]
+) -> str:
     """The notebook with outputs: `outputs[cell index] = (printed text, [(svg, alt), …])`."""
     data = json.loads(json.dumps(notebook.data))
     count = 0

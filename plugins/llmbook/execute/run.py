@@ -12,12 +12,13 @@ import builtins
 import io
 import linecache
 import os
+import re
 import traceback
 from collections.abc import Callable
 from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
-from llmbook.errors import AuthorError
+from llmbook.errors import AuthorError, describe_line
 from llmbook.execute.collect import Block, PageSource
 from llmbook.execute.figures import Figure, figure_context, take_figures
 from llmbook.execute.numbers import to_plain
@@ -89,7 +90,12 @@ def run_page(
     # the chapters' tiny tensors run faster without a thread pool fighting other processes.
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
-    linecache.cache[page.src] = (0, None, [""] * page.offset + [t + "\n" for t in page.lines], page.src)
+    linecache.cache[page.src] = (
+        0,
+        None,
+        [""] * page.offset + [t + "\n" for t in page.lines],
+        page.src,
+    )
     with figure_context():
         for line, kind, pos in steps(page):
             on_step(line, kind, pos)
@@ -159,9 +165,20 @@ def _block_error(page: PageSource, block: Block, error: BaseException) -> Author
     frames = _frames(error)
     own = [f for f in frames if f.filename == page.src]
     line = own[-1].lineno if own else block.code_line
-    head = f"{type(error).__name__}: {error} (python block at line {block.line})"
+    at = f"python block at {describe_line(page.src, block.line)}"
+    head = f"{type(error).__name__}: {error} ({at})"
+    fix = _FIX_BLOCK
+    if isinstance(error, MemoryError):
+        head = f"MemoryError: out of memory ({at})"
+        fix = "use less memory, or raise `execute_memory_mb` (the page process's cap) in mkdocs.yml"
     shown = "".join(traceback.format_list(frames[-4:]))
-    return AuthorError(page.src, line or block.code_line, f"{head}\n{shown}", _FIX_BLOCK)
+    # Frames of the page name its lines as the author sees them (a notebook's cell and line).
+    shown = re.sub(
+        rf'File "{re.escape(page.src)}", line (\d+)',
+        lambda m: f'File "{page.src}", {describe_line(page.src, int(m.group(1)))}',
+        shown,
+    )
+    return AuthorError(page.src, line or block.code_line, f"{head}\n{shown}", fix)
 
 
 def _evaluate(page: PageSource, binding: object, namespace: dict) -> object:

@@ -43,8 +43,13 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
     os.environ.update(options["env"])
     os.chdir(options["cwd"])
     _limit_memory(options["memory_mb"])
-    from llmbook.errors import AuthorError
+    from llmbook.errors import AuthorError, register_line_map
     from llmbook.execute.run import run_page
+
+    if options.get("cells"):  # a notebook: messages name its cells
+        from llmbook.execute.notebook import cell_line
+
+        register_line_map(page.src, lambda line: cell_line(options["cells"], line))
 
     try:
         result = run_page(
