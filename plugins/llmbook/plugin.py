@@ -14,6 +14,7 @@ Rendered HTML travels through a per-page `Stash` and is restored in `on_page_con
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 from urllib.parse import quote
@@ -22,14 +23,16 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
+from mkdocs.utils import get_relative_url
 
-from llmbook.assets import add_asset_files, register_assets
+from llmbook.assets import SITE_PREFIX, add_asset_files, register_assets
 from llmbook.config import LLMBookConfig
 from llmbook.demos.cache import DemoCache
 from llmbook.directives import SiteIndex, parse_directives, render_directives
 from llmbook.errors import forget_line_maps
 from llmbook.execute import Executor
 from llmbook.execute.executor import Report
+from llmbook.execute.figures import Figure
 from llmbook.execute.notebook import executed_notebook
 from llmbook.mathml import render_math
 from llmbook.offline import check_site
@@ -55,12 +58,14 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         self._site: SiteIndex | None = None
         self._executor: Executor | None = None
         self._report = Report()
+        self._figures: dict[str, str] = {}  # site path → SVG of every executed figure
         self._demo_cache: DemoCache | None = None
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         # Reset per build: `mkdocs serve` reuses the plugin object between builds.
         self._stashes = {}
         self._report = Report()
+        self._figures = {}
         forget_line_maps()
         self._executor = Executor(self.config, config)
         # Demo frames are kept beside the executor's results: same folder, same on/off switch.
@@ -113,7 +118,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         parse_directives(markdown, src=src, line_offset=offset)
         markdown = render_math(markdown, src=src, stash=stash, line_offset=offset)
         if plan is not None:
-            markdown = plan.apply(markdown, stash=stash)
+            markdown = plan.apply(markdown, stash=stash, figure_url=self._figure_url(page))
         return render_directives(
             markdown, src=src, stash=stash, site=self._site, page=page, demo_cache=self._demo_cache
         )
@@ -131,9 +136,24 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             )
         return html
 
+    def _figure_url(self, page: Page):  # noqa: ANN202
+        """Figures go to `assets/llmbook/figures/<hash>.svg`: the same figure is one file."""
+
+        def url(figure: Figure) -> str:
+            name = hashlib.sha256(figure.svg.encode()).hexdigest()[:24]
+            path = f"{SITE_PREFIX}/figures/{name}.svg"
+            self._figures[path] = figure.svg
+            return get_relative_url(path, page.file.url)
+
+        return url
+
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         assert self._executor is not None
         self._executor.finish()
+        for path, svg in sorted(self._figures.items()):
+            target = Path(config.site_dir) / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(svg, encoding="utf-8")
         self._write_notebooks(config)
         if self.config.offline_check:
             check_site(config.site_dir)

@@ -7,6 +7,7 @@ runs lazily, on the first lookup, so a site without `:::related` pays nothing.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,16 +79,10 @@ class SiteIndex:
         return get_relative_url(target.url, page.file.url) if page is not None else target.url
 
     def _add_page(self, url: str, text: str, nav_title: str) -> None:
-        body, meta = get_data(text)
-        md = markdown.Markdown(
-            extensions=["toc", "attr_list", "pymdownx.superfences"], extension_configs=self._toc()
-        )
-        md.convert(body)
-        headings = _flatten(md.toc_tokens)
+        toc = self._toc()["toc"]
+        meta_title, headings = _outline(text, _describe(toc), _Opaque(toc))
         title = (
-            nav_title
-            or str(meta.get("title") or "")
-            or next((h["name"] for h in headings if h["level"] == 1), "")
+            nav_title or meta_title or next((h["name"] for h in headings if h["level"] == 1), "")
         )
         assert self._names is not None
         if title:
@@ -104,6 +99,45 @@ class SiteIndex:
             if k in ("slugify", "separator")
         }
         return {"toc": toc}
+
+
+class _Opaque:
+    """Rides along an lru_cache call without being part of its key."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Opaque)
+
+    def __hash__(self) -> int:
+        return 0
+
+
+def _describe(toc: dict[str, Any]) -> str:
+    """A stable key for the toc options (a slugify made anew by each config load included)."""
+    parts = []
+    for name, value in sorted(toc.items()):
+        if isinstance(value, functools.partial):
+            value = f"partial({_describe({'f': value.func})}, {value.args!r}, {value.keywords!r})"
+        elif callable(value):
+            cells = [repr(c.cell_contents) for c in getattr(value, "__closure__", None) or ()]
+            value = f"{value.__module__}.{getattr(value, '__qualname__', type(value))}{cells}"
+        parts.append(f"{name}={value!r}")
+    return ";".join(parts)
+
+
+@functools.lru_cache(maxsize=256)
+def _outline(text: str, toc_key: str, toc: _Opaque) -> tuple[str, list[dict[str, Any]]]:
+    """(front-matter title, headings) of a page: a pure function of its text and toc options, so
+    `mkdocs serve` rebuilds parse only the pages that changed."""
+    body, meta = get_data(text)
+    md = markdown.Markdown(
+        extensions=["toc", "attr_list", "pymdownx.superfences"],
+        extension_configs={"toc": dict(toc.value)},
+    )
+    md.convert(body)
+    return str(meta.get("title") or ""), _flatten(md.toc_tokens)
 
 
 def _flatten(tokens: list[dict[str, Any]]) -> list[dict[str, Any]]:

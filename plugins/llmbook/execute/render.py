@@ -7,11 +7,13 @@ run, turns the bindings left in prose into checked numbers, and notes the page's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 
 from llmbook.bindings import RawBinding
 from llmbook.execute.collect import Block, PageSource, prose_bindings
+from llmbook.execute.figures import Figure
 from llmbook.execute.numbers import computed_text
 from llmbook.execute.run import RunResult
 from llmbook.stash import Stash
@@ -48,7 +50,11 @@ class Plan:
         """How many numbers of this page the build checked."""
         return len(self.numbers)
 
-    def apply(self, markdown: str, *, stash: Stash) -> str:
+    def apply(
+        self, markdown: str, *, stash: Stash, figure_url: Callable[[Figure], str] | None = None
+    ) -> str:
+        """The page with the plan written in. With `figure_url`, figures are linked as SVG files
+        (smaller pages, faster search indexing); without, they are inlined."""
         lines = markdown.split("\n")
         if len(lines) != len(self.page.lines):
             raise RuntimeError(
@@ -57,7 +63,7 @@ class Plan:
             )
         after: dict[int, list[str]] = {}
         for pos, block in enumerate(self.page.blocks):
-            self._block(pos, block, lines, after, stash)
+            self._block(pos, block, lines, after, stash, figure_url)
         self._numbers(lines, stash)
         out: list[str] = []
         for index, line in enumerate(lines):
@@ -71,7 +77,13 @@ class Plan:
         return "\n".join(out)
 
     def _block(
-        self, pos: int, block: Block, lines: list[str], after: dict[int, list[str]], stash: Stash
+        self,
+        pos: int,
+        block: Block,
+        lines: list[str],
+        after: dict[int, list[str]],
+        stash: Stash,
+        figure_url: Callable[[Figure], str] | None,
     ) -> None:
         if block.mode == "hidden":
             for index in range(block.index, block.end + 1):
@@ -97,7 +109,11 @@ class Plan:
             )
             after.setdefault(block.end, []).append(stash.put(html))
         for figure in run.figures:
-            html = f'<figure class="llmbook-figure">{figure.svg}</figure>'
+            shown = figure.svg
+            if figure_url is not None:
+                alt = escape(figure.alt, quote=True)
+                shown = f'<img src="{escape(figure_url(figure))}" alt="{alt}" loading="lazy">'
+            html = f'<figure class="llmbook-figure">{shown}</figure>'
             after.setdefault(block.end, []).append(stash.put(html))
 
     def _numbers(self, lines: list[str], stash: Stash) -> None:

@@ -1,0 +1,113 @@
+"""A notebook in a real build (the project's mkdocs.yml and the whole plugin): rendered as a page of
+the site, its download executed, byte-identical across builds, its drift failing the build."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CELLS = [
+    ("markdown", "# 小笔记本\n\n公式 $d = 256$ 照常渲染。"),
+    (
+        "code",
+        "import torch\nimport matplotlib.pyplot as plt\nx = torch.randn(5)\nprint(x.round(decimals=4).tolist())",
+    ),
+    ("markdown", "五个数的和是 [[round(x.sum().item(), 4) = SUM]]。"),
+    (
+        "code",
+        "fig, ax = plt.subplots(figsize=(3, 2))\nax.plot(x.numpy())\nax.set_title('随机数')\nplt.show()",
+    ),
+]
+
+
+def _notebook(total: str) -> str:
+    cells = [
+        {
+            "cell_type": kind,
+            "metadata": {},
+            "source": text.replace("SUM", total).splitlines(True),
+            **({"outputs": [], "execution_count": None} if kind == "code" else {}),
+        }
+        for kind, text in CELLS
+    ]
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+def _build(root: Path, notebook: str, site: str) -> subprocess.CompletedProcess[str]:
+    docs = root / "docs"
+    docs.mkdir(parents=True, exist_ok=True)
+    (docs / "index.md").write_text("# 首页\n\n见[笔记本](nb.ipynb)。\n", encoding="utf-8")
+    (docs / "nb.ipynb").write_text(notebook, encoding="utf-8")
+    config = {
+        "INHERIT": str(ROOT / "mkdocs.yml"),
+        "docs_dir": str(docs),
+        "nav": [{"首页": "index.md"}, {"笔记本": "nb.ipynb"}],
+    }
+    (root / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    env = {**os.environ, "LLMBOOK_CACHE": "0", "SOURCE_DATE_EPOCH": "1700000000"}
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(root / "mkdocs.yml")]
+    return subprocess.run(
+        [*command, "-d", str(root / site)], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+
+
+@pytest.fixture(scope="module")
+def total(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The sum the page computes (seed 0), read from a build of a deliberately drifted page."""
+    root = tmp_path_factory.mktemp("probe")
+    done = _build(root, _notebook("0.0000"), "site")
+    assert done.returncode == 1
+    line = next(x for x in done.stderr.split("\n") if x.startswith("docs/nb.ipynb:cell 3, line 1"))
+    return line.split("rounds to ")[1].rstrip(")")
+
+
+def test_the_notebook_builds_identically_twice_with_its_download(
+    tmp_path: Path, total: str
+) -> None:
+    first = _build(tmp_path, _notebook(total), "site1")
+    assert first.returncode == 0, first.stderr
+    second = _build(tmp_path, _notebook(total), "site2")
+    assert second.returncode == 0, second.stderr
+    files = {
+        p.relative_to(tmp_path / "site1").as_posix()
+        for p in (tmp_path / "site1").rglob("*")
+        if p.is_file()
+    }
+    differ = [
+        f
+        for f in sorted(files)
+        if (tmp_path / "site1" / f).read_bytes() != (tmp_path / "site2" / f).read_bytes()
+    ]
+    assert differ == []
+    html = (tmp_path / "site1" / "nb.html").read_text(encoding="utf-8")
+    assert "<math" in html and "$d" not in html  # math in Markdown cells is rendered
+    figure = re.search(r'<figure class="llmbook-figure"><img src="([^"]+)" alt="随机数"', html)
+    assert figure and figure.group(1).startswith("assets/llmbook/figures/")
+    svg = (tmp_path / "site1" / figure.group(1)).read_text(encoding="utf-8")
+    assert svg.startswith('<svg role="img" aria-label="随机数"')
+    assert '<a href="nb.ipynb" download>' in html
+    assert 'href="nb.html"' in (tmp_path / "site1" / "index.html").read_text(encoding="utf-8")
+    executed = json.loads((tmp_path / "site1" / "nb.ipynb").read_text(encoding="utf-8"))
+    outputs = [c["outputs"] for c in executed["cells"] if c["cell_type"] == "code"]
+    assert outputs[0][0]["output_type"] == "stream"
+    assert outputs[1][0]["data"]["text/plain"] == ["随机数"]
+
+
+def test_a_drifted_number_in_a_notebook_fails_the_build_at_its_cell(
+    tmp_path: Path, total: str
+) -> None:
+    done = _build(tmp_path, _notebook("99.9999"), "site")
+    assert done.returncode == 1
+    assert "docs/nb.ipynb:cell 3, line 1: written 99.9999, computed" in done.stderr
+    assert f"(rounds to {total})" in done.stderr
