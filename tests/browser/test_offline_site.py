@@ -224,7 +224,13 @@ def test_the_notebook_page_reads_offline_with_outputs_figures_and_its_download(
     figures = page.locator("article figure.llmbook-figure img")
     assert figures.count() == 2
     # Each figure is an SVG file of the site, loaded from file:// and drawn.
-    assert all(w > 200 for w in figures.evaluate_all("imgs => imgs.map(i => i.naturalWidth)"))
+    for index in range(2):  # lazy images: scroll each into view, then it must load and draw
+        figures.nth(index).scroll_into_view_if_needed()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('figure.llmbook-figure img')]"
+        ".every(i => i.complete && i.naturalWidth > 200)",
+        timeout=10_000,
+    )
     checked = page.locator("article .llmbook-num:not(.llmbook-cited)")
     assert checked.count() >= 15
     assert page.locator("article .llmbook-num-drift").count() == 0
