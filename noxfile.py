@@ -37,6 +37,17 @@ def docs(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def docs_zensical(session: nox.Session) -> None:
+    """Build the same site with Zensical (MkDocs' successor), then check it reads offline.
+
+    `--clean`: Zensical's own page cache knows nothing of llmkit, so it could serve stale pages.
+    """
+    _install(session, "zensical")
+    session.run("zensical", "build", "--clean", *session.posargs)
+    session.run("python", "-m", "llmbook.offline", "site")
+
+
+@nox.session(python=PYTHON)
 def serve(session: nox.Session) -> None:
     """Live preview at http://127.0.0.1:8000 (re-executes only the page that changed)."""
     _install(session, "docs")

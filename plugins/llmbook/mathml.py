@@ -100,10 +100,16 @@ def _display_block(
         body.append(_strip_prefix(lines[end], prefix))
     tex = "\n".join(body).rstrip()[:-2]
     html = _convert(tex, display=True, src=src, line=start + 1)
-    token = stash.put(f'<span class="llmbook-math llmbook-math--display">{html}</span>')
     blank = prefix.rstrip()
     count = end - start + 1
-    if count >= 3:  # blank lines around: the token stands alone and loses its <p>
+
+    # Standing alone (blank lines around) it is a block of its own; in a paragraph, a span.
+    def blank_at(index: int) -> bool:
+        return not 0 <= index < len(lines) or not _strip_prefix(lines[index], prefix).strip()
+
+    tag = "div" if count >= 3 or (blank_at(start - 1) and blank_at(end + 1)) else "span"
+    token = stash.put(f'<{tag} class="llmbook-math llmbook-math--display">{html}</{tag}>')
+    if count >= 3:
         out.extend([blank, prefix + token] + [blank] * (count - 2))
     else:
         out.extend([prefix + token] + [blank] * (count - 1))
@@ -135,7 +141,9 @@ def _inline(line: str, *, line_no: int, src: str, stash: Stash) -> str:
 def _inline_math(text: str, line_no: int, src: str, place: Callable[[str], str]) -> str:
     def display(match: re.Match[str]) -> str:
         html = _convert(match.group("tex"), display=True, src=src, line=line_no)
-        return place(f'<span class="llmbook-math llmbook-math--display">{html}</span>')
+        # A line that is only the formula is a block of its own; in running text, a span.
+        tag = "div" if match.group(0) == text.strip() else "span"
+        return place(f'<{tag} class="llmbook-math llmbook-math--display">{html}</{tag}>')
 
     def inline(match: re.Match[str]) -> str:
         html = _convert(match.group("tex"), display=False, src=src, line=line_no)

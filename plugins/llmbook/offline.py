@@ -187,3 +187,13 @@ def check_site(site_dir: str | os.PathLike[str]) -> None:
             "Fix: ship the file under plugins/llmbook/assets/ (or docs/) and refer to it by a "
             "relative path; only <a href> links may point outside the site."
         )
+
+
+if __name__ == "__main__":  # `python -m llmbook.offline site`: the check for engines without hooks
+    import sys
+
+    try:
+        check_site(sys.argv[1] if len(sys.argv) > 1 else "site")
+    except PluginError as error:
+        sys.exit(str(error))
+    print("offline check: nothing is loaded from outside the site")

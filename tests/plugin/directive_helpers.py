@@ -20,7 +20,8 @@ SEED_000 = ROOT / "tests" / "data" / "seed_000.txt"
 
 
 def project_markdown_config() -> tuple[list[Any], dict[str, dict[str, Any]]]:
-    """The `markdown_extensions` of the project's mkdocs.yml, as Python-Markdown arguments."""
+    """The `markdown_extensions` of the project's mkdocs.yml, as Python-Markdown arguments, without
+    the llmbook core itself (these helpers run its stages one by one)."""
     with open(ROOT / "mkdocs.yml", encoding="utf-8") as handle:
         config = yaml.load(handle, Loader=get_yaml_loader())
     names, configs = [], {}
@@ -29,7 +30,7 @@ def project_markdown_config() -> tuple[list[Any], dict[str, dict[str, Any]]]:
             ((name, options),) = item.items()
             names.append(name)
             configs[name] = options or {}
-        else:
+        elif item != "llmbook.extension":
             names.append(item)
     return names, configs
 

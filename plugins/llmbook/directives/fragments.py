@@ -31,8 +31,16 @@ class FragmentRenderer:
     """A Python-Markdown instance without raw HTML, reset between fragments."""
 
     def __init__(self, extensions: list[Any], configs: dict[str, dict[str, Any]]) -> None:
-        # toc would add anchors and permalinks inside widgets; md_in_html needs raw HTML.
-        keep = [e for e in extensions if not (isinstance(e, str) and e in ("toc", "md_in_html"))]
+        # toc would add anchors and permalinks inside widgets; md_in_html needs raw HTML; the
+        # llmbook core itself renders pages, not fragments of them.
+        from llmbook.extension import LLMBookExtension
+
+        skip = ("toc", "md_in_html", "llmbook.extension")
+        keep = [
+            e
+            for e in extensions
+            if not (isinstance(e, str) and e in skip) and not isinstance(e, LLMBookExtension)
+        ]
         configs = {k: v for k, v in configs.items() if k in keep}
         self._md = markdown.Markdown(extensions=keep, extension_configs=configs)
         self._md.preprocessors.deregister("html_block")

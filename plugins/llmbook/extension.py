@@ -1,0 +1,64 @@
+"""The llmbook core as a Python-Markdown extension: any engine that renders pages with
+Python-Markdown (MkDocs, Zensical) can host it.
+
+    markdown_extensions:
+      - llmbook.extension
+
+A preprocessor runs the page pipeline (`Site.render_page`) on the raw Markdown, before every other
+preprocessor; finished HTML goes into Python-Markdown's own `htmlStash`, so it comes back after
+conversion, in headings and the table of contents too. The build context (`Site`) comes from the
+engine adapter: the MkDocs plugin hands it over; under Zensical it is made on the first page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markdown import Extension, Markdown
+from markdown.preprocessors import Preprocessor
+
+__all__ = ["LLMBookExtension", "makeExtension"]
+
+
+class LLMBookExtension(Extension):
+    def __init__(self, *, site: Any = None, **kwargs: Any) -> None:
+        # The build's Site (from the MkDocs plugin); an object, so not one of Python-Markdown's
+        # string/bool config options.
+        self._site = site
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        md.registerExtension(self)
+        # After normalize_whitespace (30: it strips the STX/ETX of stash placeholders), before
+        # superfences' fences (25) and html_block (20).
+        md.preprocessors.register(_PagePreprocessor(md, self), "llmbook", 28)
+
+    def context(self, md: Markdown) -> tuple[Any, Any]:
+        """(the build's Site, the page being rendered)."""
+        if self._site is not None:
+            assert self._site.current is not None, "the MkDocs plugin names each page"
+            return self._site, self._site.current
+        from llmbook.zensical_adapter import site_for
+
+        return site_for(md)
+
+
+class _PagePreprocessor(Preprocessor):
+    def __init__(self, md: Markdown, extension: LLMBookExtension) -> None:
+        super().__init__(md)
+        self.extension = extension
+
+    def run(self, lines: list[str]) -> list[str]:
+        site, page = self.extension.context(self.md)
+        stash = self.md.htmlStash
+        # normalize_whitespace appended two empty lines: the page's own lines come first.
+        extra = 0
+        while extra < 2 and len(lines) > extra and lines[-1 - extra] == "":
+            extra += 1
+        body = "\n".join(lines[: len(lines) - extra])
+        markdown = site.render_page(body, page, put=stash.store, count=lambda: stash.html_counter)
+        return markdown.split("\n") + [""] * extra
+
+
+def makeExtension(**kwargs: Any) -> LLMBookExtension:  # noqa: N802 (Python-Markdown's name)
+    return LLMBookExtension(**kwargs)

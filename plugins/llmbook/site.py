@@ -1,0 +1,138 @@
+"""One build of the book, whatever engine hosts it: the executor's report, the site index, the demo
+cache, the figures, and the page pipeline the Markdown extension runs.
+
+An engine adapter (the MkDocs plugin, or `zensical_adapter` for Zensical) makes a `Site`, runs every
+page's code through `run_pages` before any page is rendered, tells it which page renders next, and
+at the end writes what only the build knows (figures, executed notebooks) and runs the offline check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from llmbook.assets import SITE_PREFIX
+from llmbook.demos.cache import DemoCache
+from llmbook.directives import SiteIndex, parse_directives, render_directives
+from llmbook.errors import forget_line_maps
+from llmbook.execute import Executor
+from llmbook.execute.executor import Report
+from llmbook.execute.figures import Figure
+from llmbook.execute.notebook import executed_notebook
+from llmbook.mathml import render_math
+
+__all__ = ["PageRef", "Site"]
+
+
+@dataclass
+class PageRef:
+    """The page being rendered: its path as authors see it, its site URL, and the engine's object."""
+
+    src: str  # "docs/chapters/x.md", relative to the project root
+    url: str  # "chapters/x.html", relative to the site root
+    engine_page: Any = None  # a MkDocs Page when MkDocs renders (for `related` links and keys)
+
+
+@dataclass
+class Site:
+    options: Mapping[str, Any]  # the llmbook options (config.py), as mkdocs.yml sets them
+    root: str  # the project root (the folder of mkdocs.yml)
+    executor: Executor
+    index: SiteIndex | None = None
+    demo_cache: DemoCache | None = None
+    report: Report = field(default_factory=Report)
+    figures: dict[str, str] = field(default_factory=dict)  # site path → SVG
+    current: PageRef | None = None
+    # Where figures are written as soon as a page links them (an engine without an end-of-build
+    # hook); None: `write_outputs` writes them at the end.
+    figures_dir: Path | None = None
+
+    @classmethod
+    def create(cls, options: Mapping[str, Any], mkdocs_config: Any) -> Site:
+        forget_line_maps()
+        executor = Executor(options, mkdocs_config)
+        cache = executor.cache
+        # Demo frames are kept beside the executor's results: same folder, same on/off switch.
+        demo_cache = DemoCache(cache.root) if cache is not None else None
+        return cls(options, executor.root, executor, demo_cache=demo_cache)
+
+    def run_pages(self, pages: list[tuple[str, bytes]]) -> None:
+        """Run every page's code; stop with one report of everything that failed."""
+        self.report = self.executor.run_pages(pages)
+        self.report.raise_if_failed()
+
+    # -- the page pipeline (run by the Markdown extension) ----------------------------------------
+
+    def render_page(
+        self, markdown: str, page: PageRef, put: Callable[[str], str], count: Callable[[], int]
+    ) -> str:
+        """Directives checked, math as MathML, the executor's plan applied, directives rendered.
+
+        `put(html)` stashes finished HTML and returns its placeholder; `count()` how many are stashed.
+        """
+        stash = _StashView(put, count)
+        plan = self.report.plans.get(page.src)
+        offset = plan.page.offset if plan is not None else 0
+        parse_directives(markdown, src=page.src, line_offset=offset)
+        markdown = render_math(markdown, src=page.src, stash=stash, line_offset=offset)
+        if plan is not None:
+            if markdown.count("\n") != len(plan.page.lines) - 1:
+                raise RuntimeError(f"{page.src}: the engine changed the page before rendering")
+            markdown = plan.apply(markdown, stash=stash, figure_url=self._figure_url(page))
+        return render_directives(
+            markdown,
+            src=page.src,
+            stash=stash,
+            site=self.index,
+            page=page.engine_page,
+            demo_cache=self.demo_cache,
+        )
+
+    def _figure_url(self, page: PageRef) -> Callable[[Figure], str]:
+        """Figures go to `assets/llmbook/figures/<hash>.svg`: the same figure is one file."""
+        from mkdocs.utils import get_relative_url
+
+        def url(figure: Figure) -> str:
+            name = hashlib.sha256(figure.svg.encode()).hexdigest()[:24]
+            path = f"{SITE_PREFIX}/figures/{name}.svg"
+            self.figures[path] = figure.svg
+            if self.figures_dir is not None:
+                target = self.figures_dir / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(figure.svg, encoding="utf-8")
+            return get_relative_url(path, page.url)
+
+        return url
+
+    # -- the end of the build ---------------------------------------------------------------------
+
+    def write_outputs(self, site_dir: str, docs_dir: str) -> None:
+        """The figures, and each notebook page's download: the notebook with this build's outputs."""
+        for path, svg in sorted(self.figures.items()):
+            target = Path(site_dir) / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(svg, encoding="utf-8")
+        docs = Path(docs_dir).resolve()
+        for src, notebook in self.report.notebooks.items():
+            plan = self.report.plans.get(src)
+            outputs = {}
+            if plan is not None and plan.result is not None:
+                for pos, run in plan.result.blocks.items():
+                    cell = notebook.cells[plan.page.blocks[pos].index][0] - 1
+                    outputs[cell] = (run.output, [(f.svg, f.alt) for f in run.figures])
+            target = Path(site_dir) / (Path(self.root) / src).resolve().relative_to(docs)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(executed_notebook(notebook, outputs), encoding="utf-8")
+
+
+class _StashView:
+    """The stages' stash interface over the engine's own stash (Python-Markdown's `htmlStash`)."""
+
+    def __init__(self, put: Callable[[str], str], count: Callable[[], int]) -> None:
+        self.put, self._count = put, count
+
+    def __len__(self) -> int:
+        return self._count()

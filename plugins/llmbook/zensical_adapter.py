@@ -1,0 +1,102 @@
+"""Zensical hosts the core too: it runs `llmbook.extension` (listed in mkdocs.yml's
+`markdown_extensions`) and ignores MkDocs plugins, so the extension makes the build's `Site` itself
+on the first page: it reads the llmbook options from mkdocs.yml, runs every page's code (one
+complete report, as under MkDocs), and ships the assets into the site.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+from typing import Any
+
+import yaml
+from markdown import Markdown
+from mkdocs.exceptions import PluginError
+
+from llmbook.assets import ASSETS_DIR, SITE_PREFIX, asset_paths
+from llmbook.config import LLMBookConfig
+from llmbook.site import PageRef, Site
+
+__all__ = ["site_for"]
+
+_SITES: dict[str, Site | PluginError] = {}  # one per build (Zensical builds once per process)
+_LOCK = threading.Lock()
+
+
+def _context(md: Markdown) -> Any:
+    try:
+        from zensical.extensions.context import ContextPreprocessor
+    except ImportError:
+        return None
+    return ContextPreprocessor.from_markdown(md)
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+# mkdocs.yml's own tags (!ENV, !!python/…) are MkDocs' business; here they read as missing.
+_Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def _options(config_file: Path) -> LLMBookConfig:
+    data = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_Loader) or {}
+    found: dict[str, Any] = {}
+    for entry in data.get("plugins") or []:
+        if isinstance(entry, dict) and "llmbook" in entry:
+            found = dict(entry["llmbook"] or {})
+    options = LLMBookConfig()
+    options.load_dict(found)
+    errors, _ = options.validate()
+    if errors:
+        raise PluginError(f"{config_file}: llmbook options: {errors}")
+    return options
+
+
+def site_for(md: Markdown) -> tuple[Site, PageRef]:
+    """The Site of this Zensical build (made, and every page run, on the first page) and the page."""
+    context = _context(md)
+    if context is None:
+        raise PluginError(
+            "llmbook.extension renders pages only inside a build: under MkDocs add the `llmbook` "
+            "plugin to mkdocs.yml; under Zensical it works as listed in markdown_extensions."
+        )
+    config = context.config
+    docs_dir = Path(config["docs_dir"]).resolve()
+    root = Path(config.get("root_dir") or Path.cwd()).resolve()
+    with _LOCK:  # pages may render in parallel: one Site, made once
+        site = _SITES.get(str(docs_dir))
+        if site is None:
+            try:
+                site = _new_site(root, docs_dir, Path(config["site_dir"]))
+            except PluginError as error:
+                site = error  # every later page fails with the same report, without re-running
+            _SITES[str(docs_dir)] = site
+    if isinstance(site, PluginError):
+        raise site
+    page = context.page
+    src = os.path.relpath(docs_dir / page.path, root).replace(os.sep, "/")
+    return site, PageRef(src, page.url.lstrip("/") or "index.html")
+
+
+def _new_site(root: Path, docs_dir: Path, site_dir: Path) -> Site:
+    from types import SimpleNamespace
+
+    options = _options(root / "mkdocs.yml")
+    site = Site.create(options, SimpleNamespace(config_file_path=str(root / "mkdocs.yml")))
+    pages = [
+        (os.path.relpath(path, root).replace(os.sep, "/"), path.read_bytes())
+        for path in sorted(docs_dir.rglob("*.md"))
+    ]
+    site.run_pages(pages)
+    site.index = None  # `related` links name their target without a link under Zensical
+    target = (root / site_dir) if not site_dir.is_absolute() else site_dir
+    site.figures_dir = target
+    for rel in asset_paths():
+        destination = target / SITE_PREFIX / rel
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ASSETS_DIR / rel, destination)
+    return site

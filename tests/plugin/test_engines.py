@@ -1,0 +1,125 @@
+"""The core is a Python-Markdown extension hosted by two engines: MkDocs (through the plugin) and
+Zensical (on its own). Both build the same small book from the project's mkdocs.yml; a drifted number
+fails either build naming `docs/…:LINE`; a number in a heading shows its value in the TOC."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from llmbook.assets import asset_paths
+from llmbook.offline import find_external_loads
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PAGE = """\
+# 小书
+
+```python hidden
+from llmkit import ModelConfig
+cfg = ModelConfig.llama2_7b()
+```
+
+## 每层 [[cfg.num_key_value_heads = 32]] 个 K/V 头
+
+:::key 要点
+一共 [[cfg.num_hidden_layers = LAYERS]] 层，公式 $d = 128$。
+:::
+
+```python
+import matplotlib.pyplot as plt
+fig, ax = plt.subplots(figsize=(3, 2))
+ax.plot([1, 2, 3])
+ax.set_title("一条线")
+```
+"""
+
+
+def _book(root: Path, layers: str = "32") -> Path:
+    """A project folder: mkdocs.yml inheriting the project's, one page, no notebook."""
+    docs = root / "docs"
+    docs.mkdir(parents=True, exist_ok=True)
+    (docs / "index.md").write_text(PAGE.replace("LAYERS", layers), encoding="utf-8")
+    config = {"INHERIT": str(ROOT / "mkdocs.yml"), "nav": [{"小书": "index.md"}]}
+    (root / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    shutil.copytree(ROOT / "plugins" / "llmbook" / "data", root / "plugins" / "llmbook" / "data")
+    return root
+
+
+def _run(root: Path, *command: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "LLMBOOK_CACHE": "0", "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", *command], cwd=root, env=env, capture_output=True, text=True
+    )
+
+
+def _zensical(root: Path) -> subprocess.CompletedProcess[str]:
+    pytest.importorskip("zensical")
+    return _run(root, "zensical", "build", "--clean")
+
+
+def _mkdocs(root: Path) -> subprocess.CompletedProcess[str]:
+    return _run(root, "mkdocs", "build", "--strict")
+
+
+@pytest.mark.parametrize("engine", [_mkdocs, _zensical], ids=["mkdocs", "zensical"])
+def test_both_engines_build_the_book(engine, tmp_path: Path) -> None:
+    done = engine(_book(tmp_path))
+    assert done.returncode == 0, done.stderr[-3000:]
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert ":::" not in html and "[[" not in html and "$d" not in html
+    body = html[html.index('<h1 id="小书">') :]  # the page itself (Zensical's TOC holds HTML too)
+    assert body.count('class="llmbook-num"') == 2 and "<math" in body
+    assert 'class="admonition success llmbook-key"' in html
+    figure = re.search(r'<img src="(assets/llmbook/figures/\w+\.svg)" alt="一条线"', html)
+    assert figure and (tmp_path / "site" / figure.group(1)).is_file()
+    for rel in asset_paths():  # linked and shipped
+        assert (tmp_path / "site" / "assets" / "llmbook" / rel).is_file(), rel
+        if not rel.startswith("iframe-worker"):
+            assert f"assets/llmbook/{rel}" in html, rel
+    assert find_external_loads(tmp_path / "site") == []
+    assert "wzxhzdk" not in html and "LLMBOOKSTASH" not in html
+
+
+@pytest.mark.parametrize("engine", [_mkdocs, _zensical], ids=["mkdocs", "zensical"])
+def test_a_drifted_number_fails_either_engine_at_its_line(engine, tmp_path: Path) -> None:
+    done = engine(_book(tmp_path, layers="33"))
+    assert done.returncode != 0
+    assert "docs/index.md:11: written 33, computed 32 (rounds to 32)" in done.stderr
+
+
+def test_a_number_in_a_heading_shows_its_value_in_the_toc_and_anchor(tmp_path: Path) -> None:
+    done = _mkdocs(_book(tmp_path))
+    assert done.returncode == 0, done.stderr[-3000:]
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    heading = re.search(r'<h2 id="([^"]+)">每层 <span class="llmbook-num"', html)
+    assert heading and heading.group(1) == "每层-32-个-kv-头"
+    toc = re.search(
+        r'<a href="#每层-32-个-kv-头" class="md-nav__link">\s*<span class="md-ellipsis">\s*每层 32 个 K/V 头',
+        html,
+    )
+    assert toc, "the TOC entry shows the written number"
+
+
+def test_mkdocs_yml_lists_every_asset_for_zensical() -> None:
+    """Zensical links only what mkdocs.yml lists; the MkDocs plugin adds the same list itself."""
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
+    listed = set(config["extra_css"]) | set(config["extra_javascript"])
+    listed |= set(config["extra"]["polyfills"])
+    assert listed == {f"assets/llmbook/{rel}" for rel in asset_paths()}
+    assert "llmbook.extension" in config["markdown_extensions"]
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+_Loader.add_multi_constructor("", lambda loader, suffix, node: None)
