@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
+from mkdocs.exceptions import PluginError
 
-__all__ = ["LLMBookConfig"]
+__all__ = ["LLMBookConfig", "load_options"]
 
 
 class LLMBookConfig(Config):
@@ -28,3 +32,30 @@ class LLMBookConfig(Config):
 
     # Post-build check that no page loads anything from outside the site.
     offline_check = c.Type(bool, default=True)
+
+
+def load_options(config_file: str | Path) -> LLMBookConfig:
+    """The llmbook options exactly as the project's mkdocs.yml sets them (its `plugins: - llmbook:`
+    entry), validated: what pytest, `update_numbers` and the Zensical adapter run with."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    # MkDocs' own tags (!ENV, !!python/…) do not concern the llmbook options.
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    path = Path(config_file)
+    data: dict[str, Any] = {}
+    if path.is_file():
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader) or {}
+    found: dict[str, Any] = {}
+    for entry in data.get("plugins") or []:
+        if isinstance(entry, dict) and "llmbook" in entry:
+            found = dict(entry["llmbook"] or {})
+    options = LLMBookConfig()
+    options.load_dict(found)
+    errors, _ = options.validate()
+    if errors:
+        problems = "; ".join(f"{name}: {error}" for name, error in errors)
+        raise PluginError(f"{path}: the llmbook options are invalid: {problems}")
+    return options

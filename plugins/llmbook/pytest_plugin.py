@@ -40,16 +40,14 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 def _executor(config: pytest.Config) -> Any:
-    """One executor per test session, configured as the build's defaults (env switches apply)."""
+    """One executor per test session, with the project's own llmbook options (env switches apply)."""
     if _KEY not in config.stash:
-        from llmbook.config import LLMBookConfig
+        from llmbook.config import load_options
         from llmbook.execute import Executor
 
-        options = LLMBookConfig()
-        options.load_dict({})
-        options.validate()
-        site = SimpleNamespace(config_file_path=str(config.rootpath / "mkdocs.yml"))
-        config.stash[_KEY] = Executor(options, site)
+        config_file = config.rootpath / "mkdocs.yml"
+        site = SimpleNamespace(config_file_path=str(config_file))
+        config.stash[_KEY] = Executor(load_options(config_file), site)
     return config.stash[_KEY]
 
 

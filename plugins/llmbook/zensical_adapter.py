@@ -12,12 +12,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import yaml
 from markdown import Markdown
 from mkdocs.exceptions import PluginError
 
 from llmbook.assets import ASSETS_DIR, SITE_PREFIX, asset_paths
-from llmbook.config import LLMBookConfig
+from llmbook.config import load_options
 from llmbook.site import PageRef, Site
 
 __all__ = ["site_for"]
@@ -32,28 +31,6 @@ def _context(md: Markdown) -> Any:
     except ImportError:
         return None
     return ContextPreprocessor.from_markdown(md)
-
-
-class _Loader(yaml.SafeLoader):
-    pass
-
-
-# mkdocs.yml's own tags (!ENV, !!python/…) are MkDocs' business; here they read as missing.
-_Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-
-
-def _options(config_file: Path) -> LLMBookConfig:
-    data = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_Loader) or {}
-    found: dict[str, Any] = {}
-    for entry in data.get("plugins") or []:
-        if isinstance(entry, dict) and "llmbook" in entry:
-            found = dict(entry["llmbook"] or {})
-    options = LLMBookConfig()
-    options.load_dict(found)
-    errors, _ = options.validate()
-    if errors:
-        raise PluginError(f"{config_file}: llmbook options: {errors}")
-    return options
 
 
 def site_for(md: Markdown) -> tuple[Site, PageRef]:
@@ -85,7 +62,7 @@ def site_for(md: Markdown) -> tuple[Site, PageRef]:
 def _new_site(root: Path, docs_dir: Path, site_dir: Path) -> Site:
     from types import SimpleNamespace
 
-    options = _options(root / "mkdocs.yml")
+    options = load_options(root / "mkdocs.yml")
     site = Site.create(options, SimpleNamespace(config_file_path=str(root / "mkdocs.yml")))
     pages = [
         (os.path.relpath(path, root).replace(os.sep, "/"), path.read_bytes())

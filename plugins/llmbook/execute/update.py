@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-from llmbook.config import LLMBookConfig
+from llmbook.config import load_options
 from llmbook.execute.executor import Executor
 from llmbook.execute.numbers import parse_written, rewrite
 
@@ -49,11 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("paths", nargs="*", default=["docs"], help="pages or folders")
     args = parser.parse_args(argv)
-    options = LLMBookConfig()
-    options.load_dict({})
-    options.validate()
+    config_file = Path("mkdocs.yml").resolve()
     executor = Executor(
-        options, SimpleNamespace(config_file_path=str(Path("mkdocs.yml").resolve()))
+        load_options(config_file), SimpleNamespace(config_file_path=str(config_file))
     )
     pages: list[Path] = []
     for name in args.paths:
