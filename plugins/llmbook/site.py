@@ -16,7 +16,7 @@ from typing import Any
 
 from llmbook.assets import SITE_PREFIX
 from llmbook.demos.cache import DemoCache
-from llmbook.directives import SiteIndex, parse_directives, render_directives
+from llmbook.directives import SiteIndex, apply_line_edits, parse_directives, render_tree
 from llmbook.errors import forget_line_maps
 from llmbook.execute import Executor
 from llmbook.execute.executor import Report
@@ -76,14 +76,15 @@ class Site:
         stash = _StashView(put, count)
         plan = self.report.plans.get(page.src)
         offset = plan.page.offset if plan is not None else 0
-        parse_directives(markdown, src=page.src, line_offset=offset)
-        markdown = render_math(markdown, src=page.src, stash=stash, line_offset=offset)
+        # Parsed and validated once; the later stages edit its lines, rendering walks it once.
+        doc = parse_directives(markdown, src=page.src, line_offset=offset)
+        lines = render_math(markdown, src=page.src, stash=stash, line_offset=offset).split("\n")
+        per_line, tail = [[line] for line in lines], []
         if plan is not None:
-            if markdown.count("\n") != len(plan.page.lines) - 1:
-                raise RuntimeError(f"{page.src}: the engine changed the page before rendering")
-            markdown = plan.apply(markdown, stash=stash, figure_url=self._figure_url(page))
-        return render_directives(
-            markdown,
+            per_line, tail = plan.edits(lines, stash=stash, figure_url=self._figure_url(page))
+        apply_line_edits(doc, per_line, tail)
+        return render_tree(
+            doc,
             src=page.src,
             stash=stash,
             site=self.index,

@@ -36,7 +36,7 @@ from llmbook.directives import (  # noqa: F401 - importing a directive module re
 )
 from llmbook.directives.base import Context, Directive, get_directive, known_names, register
 from llmbook.directives.nodes import Block, Document, Text
-from llmbook.directives.parser import parse_tree
+from llmbook.directives.parser import OPENER, parse_tree
 from llmbook.directives.site_index import SiteIndex
 from llmbook.errors import AuthorError
 from llmbook.stash import Stash
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Block",
+    "apply_line_edits",
     "Directive",
     "Document",
     "SiteIndex",
@@ -54,6 +55,7 @@ __all__ = [
     "parse_directives",
     "register",
     "render_directives",
+    "render_tree",
 ]
 
 
@@ -103,4 +105,44 @@ def render_directives(
     doc = _parse(markdown, src)
     ctx = Context(src=src, doc=doc, stash=stash, site=site, page=page, demo_cache=demo_cache)
     check_tree(ctx)
+    return "\n".join(ctx.children(doc))
+
+
+def apply_line_edits(doc: Document, per_line: list[list[str]], tail: list[str]) -> None:
+    """Write what the later stages made of each source line into the parsed tree, in place.
+
+    `per_line[i]` replaces line i + 1 (math as stash tokens, checked numbers, outputs after a
+    fence); a directive's title is re-read from its edited opener line; `tail` ends the page.
+    """
+
+    def walk(block: Block) -> None:
+        for child in block.children:
+            if isinstance(child, Text):
+                first = child.line - 1
+                child.lines = [
+                    line for i in range(first, first + len(child.lines)) for line in per_line[i]
+                ]
+            else:
+                (opener,) = per_line[child.line - 1]
+                match = OPENER.match(opener)
+                if match is not None:
+                    child.opener, child.arg = opener, match.group("arg") or ""
+                walk(child)
+
+    walk(doc)
+    if tail:
+        doc.children.append(Text(list(tail), len(per_line) + 1))
+
+
+def render_tree(
+    doc: Document,
+    *,
+    src: str,
+    stash: Stash,
+    site: SiteIndex | None = None,
+    page: Any = None,
+    demo_cache: DemoCache | None = None,
+) -> str:
+    """The page's Markdown from its parsed (and already validated) tree: rendered once."""
+    ctx = Context(src=src, doc=doc, stash=stash, site=site, page=page, demo_cache=demo_cache)
     return "\n".join(ctx.children(doc))

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.errors import AuthorError
 
-__all__ = ["parse_tree"]
+__all__ = ["OPENER", "parse_tree"]
 
 _FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
-_OPENER = re.compile(r"^(?P<indent>\s*):::\s*(?P<name>[A-Za-z][\w-]*)(?:\s+(?P<arg>.*?))?\s*$")
+OPENER = re.compile(r"^(?P<indent>\s*):::\s*(?P<name>[A-Za-z][\w-]*)(?:\s+(?P<arg>.*?))?\s*$")
 _CLOSER = re.compile(r"^\s*:::\s*$")
 
 
@@ -94,7 +94,7 @@ def _directive_line(
             )
         stack.pop().end_line = number
         return
-    match = _OPENER.match(line)
+    match = OPENER.match(line)
     if match is None:
         raise AuthorError(
             src,

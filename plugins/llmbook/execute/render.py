@@ -53,28 +53,42 @@ class Plan:
     def apply(
         self, markdown: str, *, stash: Stash, figure_url: Callable[[Figure], str] | None = None
     ) -> str:
-        """The page with the plan written in. With `figure_url`, figures are linked as SVG files
+        """The page with the plan written in, as one text (see `edits`)."""
+        per_line, tail = self.edits(markdown.split("\n"), stash=stash, figure_url=figure_url)
+        return "\n".join([line for lines in per_line for line in lines] + tail)
+
+    def edits(
+        self,
+        lines: list[str],
+        *,
+        stash: Stash,
+        figure_url: Callable[[Figure], str] | None = None,
+    ) -> tuple[list[list[str]], list[str]]:
+        """What each line of the page becomes (itself, its outputs after it, nothing for a hidden
+        block), and the lines after the page. With `figure_url`, figures are linked as SVG files
         (smaller pages, faster search indexing); without, they are inlined."""
-        lines = markdown.split("\n")
         if len(lines) != len(self.page.lines):
             raise RuntimeError(
-                f"{self.page.src}: a stage changed the line count before the executor's plan "
-                f"was applied ({len(self.page.lines)} -> {len(lines)} lines)"
+                f"{self.page.src}: the plan is for {len(self.page.lines)} lines, "
+                f"the page has {len(lines)}"
             )
+        lines = list(lines)
         after: dict[int, list[str]] = {}
         for pos, block in enumerate(self.page.blocks):
             self._block(pos, block, lines, after, stash, figure_url)
         self._numbers(lines, stash)
-        out: list[str] = []
+        per_line: list[list[str]] = []
         for index, line in enumerate(lines):
-            out.append(line)
+            out = [line]
             indent = line[: len(line) - len(line.lstrip())]
             for token in after.get(index, ()):
                 out.extend(["", indent + token, ""])
+            per_line.append(out)
+        tail: list[str] = []
         if self.numbers:
             note = f"本页 {self.count} 个数字由构建时执行的代码核对。"
-            out.extend(["", stash.put(f'<p class="llmbook-numcount">{note}</p>')])
-        return "\n".join(out)
+            tail = ["", stash.put(f'<p class="llmbook-numcount">{note}</p>')]
+        return per_line, tail
 
     def _block(
         self,
