@@ -15,15 +15,14 @@ from collections.abc import Callable
 
 from llmbook.bindings import BINDING_RE, parse_body
 from llmbook.errors import AuthorError
+from llmbook.lexer import code_spans, fences
 from llmbook.mathfix import FormulaError, latex_to_mathml
 from llmbook.stash import Stash
 
 __all__ = ["render_math"]
 
-# A line's container prefix (indentation, blockquote markers) and a fence opening after it.
-_FENCE = re.compile(r"^(?P<prefix>[ \t]*(?:>[ \t]?)*)(?P<fence>`{3,}|~{3,})")
+# A line's container prefix (indentation, blockquote markers) and a display formula after it.
 _DISPLAY_OPEN = re.compile(r"^(?P<prefix>[ \t]*(?:>[ \t]?)*)\$\$")
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")
 # TeX's own `$…$` rule as Markdown math extensions read it: no space inside the dollars, and a
 # closing `$` not followed by a digit, so "costs $5 or $10" stays prose.
 _INLINE = re.compile(r"(?<![\\$])\$(?![\s$])(?P<tex>(?:\\.|[^$\\])+?)(?<![\s\\])\$(?!\d)")
@@ -48,24 +47,11 @@ def render_math(markdown: str, *, src: str, stash: Stash, line_offset: int = 0) 
 def _render_math(markdown: str, *, src: str, stash: Stash) -> str:
     lines = markdown.split("\n")
     out: list[str] = []
-    fence: str | None = None
+    code = {i for f in fences(lines, quotes=True) for i in range(f.start, f.end + 1)}
     index = 0
     while index < len(lines):
         line = lines[index]
-        match = _FENCE.match(line)
-        if fence is not None:
-            closing = (
-                match
-                and match.group("fence")[0] == fence[0]
-                and len(match.group("fence")) >= len(fence)
-            )
-            if closing and not line[match.end() :].strip():
-                fence = None
-            out.append(line)
-            index += 1
-            continue
-        if match:
-            fence = match.group("fence")
+        if index in code:
             out.append(line)
             index += 1
             continue
@@ -130,10 +116,10 @@ def _inline(line: str, *, line_no: int, src: str, stash: Stash) -> str:
     # there the MathML goes in as inline HTML, whose tags the label drops ("O(n2)").
     place = _inline_html if _HEADING.match(line) else stash.put
     pieces, last = [], 0
-    for code in _CODE_SPAN.finditer(line):
-        pieces.append(_inline_math(line[last : code.start()], line_no, src, place))
-        pieces.append(code.group(0))
-        last = code.end()
+    for start, end in code_spans(line):
+        pieces.append(_inline_math(line[last:start], line_no, src, place))
+        pieces.append(line[start:end])
+        last = end
     pieces.append(_inline_math(line[last:], line_no, src, place))
     return "".join(pieces)
 

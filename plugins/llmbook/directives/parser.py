@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.errors import AuthorError
+from llmbook.lexer import Fence, fences
 
 __all__ = ["OPENER", "parse_tree"]
 
-_FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
 OPENER = re.compile(r"^(?P<indent>\s*):::\s*(?P<name>[A-Za-z][\w-]*)(?:\s+(?P<arg>.*?))?\s*$")
 _CLOSER = re.compile(r"^\s*:::\s*$")
 
@@ -25,28 +25,18 @@ def parse_tree(
     """Split `markdown` into a tree; raise AuthorError for broken structure or an unknown name."""
     doc = Document()
     stack: list[Block] = [doc]
-    fence: str | None = None  # the opening fence while inside fenced code
-    fence_line = 0
+    lines = markdown.split("\n")
+    in_fence: dict[int, Fence] = {}
+    for fence in fences(lines):
+        for index in range(fence.start, min(fence.end, len(lines) - 1) + 1):
+            in_fence[index] = fence
     in_math = False
-    for number, line in enumerate(markdown.split("\n"), start=1):
-        if fence is not None:
-            match = _FENCE.match(line)
-            if (
-                match
-                and match.group("fence")[0] == fence[0]
-                and len(match.group("fence")) >= len(fence)
-            ):
-                if not line.strip().lstrip(fence[0]):
-                    fence = None
+    for number, line in enumerate(lines, start=1):
+        if number - 1 in in_fence:
             _append_text(stack[-1], line, number)
             continue
         if in_math:
             in_math = line.count("$$") % 2 == 0
-            _append_text(stack[-1], line, number)
-            continue
-        match = _FENCE.match(line)
-        if match:
-            fence, fence_line = match.group("fence"), number
             _append_text(stack[-1], line, number)
             continue
         if line.count("$$") % 2 == 1:
@@ -57,12 +47,14 @@ def parse_tree(
             _directive_line(line, number, stack, src=src, known=known, names=names)
             continue
         _append_text(stack[-1], line, number)
-    if len(stack) > 1 and fence is not None:
+    unclosed = [f for f in in_fence.values() if f.end >= len(lines)]
+    if len(stack) > 1 and unclosed:
         raise AuthorError(
             src,
-            fence_line,
-            f"code fence {fence} opened here is never closed, so :::{stack[-1].name} cannot close",
-            f"close the code block with a line {fence} before the block's :::",
+            unclosed[0].start + 1,
+            f"code fence {unclosed[0].fence} opened here is never closed, so "
+            f":::{stack[-1].name} cannot close",
+            f"close the code block with a line {unclosed[0].fence} before the block's :::",
         )
     if len(stack) > 1:
         block = stack[-1]

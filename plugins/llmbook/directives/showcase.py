@@ -7,35 +7,28 @@ produced by the code it documents and cannot go stale. Errors in the example nam
 
 from __future__ import annotations
 
-import re
-
 from llmbook.directives.base import FORBIDDEN, Context, Directive, register
 from llmbook.directives.nodes import Block
+from llmbook.lexer import fences
 
 __all__ = ["Showcase"]
-
-_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})")
 
 
 def _example(node: Block, ctx: Context) -> tuple[str, int]:
     """(content of the single fence, line of the fence's opener)."""
-    lines = [(n, s) for n, s in node.text_lines() if s.strip()]
-    opener = _FENCE.match(lines[0][1]) if lines else None
-    closer = lines[-1][1].strip() if lines else ""
-    if (
-        opener is None
-        or len(lines) < 2
-        or closer.strip(opener.group("fence")[0])
-        or len(closer) < len(opener.group("fence"))
-    ):
+    numbered = node.text_lines()
+    lines = [s for _, s in numbered]
+    found = fences(lines)
+    filled = [i for i, s in enumerate(lines) if s.strip()]
+    if len(found) != 1 or not filled or (found[0].start, found[0].end) != (filled[0], filled[-1]):
         raise ctx.error(
             node.line,
             "showcase holds one fenced code block with the example's source",
             "wrap the example in ````markdown … ```` inside :::showcase",
         )
-    start = lines[0][0]
-    body = [s for n, s in node.text_lines() if start < n < lines[-1][0]]
-    return "\n".join(body), start
+    fence = found[0]
+    body = lines[fence.start + 1 : fence.end]
+    return "\n".join(body), numbered[fence.start][0]
 
 
 @register

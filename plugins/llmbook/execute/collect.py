@@ -14,12 +14,11 @@ from mkdocs.utils.meta import get_data
 
 from llmbook.bindings import BINDING_RE, RawBinding, find_bindings
 from llmbook.errors import AuthorError
+from llmbook.lexer import Fence, fences, mask_code
 
 __all__ = ["Block", "PageSource", "collect_page", "split_front_matter"]
 
-_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*?)[ \t]*$")
 _MARKER = re.compile(r"^\s*<!--\s*(?P<name>pytest[.-][\w.:-]+(?:\(.*\))?)\s*-->\s*$")
-_INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")
 _PYTHON_LANGS = {"python", "py", "python3"}
 _MODES = {"hidden", "norun"}
 _SKIP_MARKERS = {"pytest.mark.skip", "pytest-codeblocks:skip"}
@@ -94,14 +93,14 @@ def collect_page(markdown: str, *, src: str, meta: dict, offset: int) -> PageSou
     """Read blocks, markers and bindings from the Markdown MkDocs hands over (front matter removed)."""
     lines = markdown.split("\n")
     page = PageSource(src, lines, offset, _execute_flag(meta, src))
+    starts = {fence.start: fence for fence in fences(lines)}
     marker: tuple[str, int] | None = None
     i = 0
     while i < len(lines):
         text = lines[i]
-        opening = _FENCE_OPEN.match(text)
-        if opening and not (opening.group("fence")[0] == "`" and "`" in opening.group("info")):
-            block, i = _read_block(page, i, opening, marker)
-            page.blocks.append(block)
+        if i in starts:
+            page.blocks.append(_read_block(page, starts[i], marker))
+            i = starts[i].end + 1
             marker = None
             continue
         found = _MARKER.match(text)
@@ -115,14 +114,8 @@ def collect_page(markdown: str, *, src: str, meta: dict, offset: int) -> PageSou
     return page
 
 
-def _read_block(
-    page: PageSource, start: int, opening: re.Match[str], marker: tuple[str, int] | None
-) -> tuple[Block, int]:
-    fence, indent, info = opening.group("fence"), opening.group("indent"), opening.group("info")
-    close = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
-    end = start + 1
-    while end < len(page.lines) and not close.match(page.lines[end]):
-        end += 1
+def _read_block(page: PageSource, fence: Fence, marker: tuple[str, int] | None) -> Block:
+    start, end, indent, info = fence.start, fence.end, fence.prefix, fence.info
     body = page.lines[start + 1 : end]
     code = "\n".join(line[len(indent) :] if line.startswith(indent) else line for line in body)
     words = info.split()
@@ -153,10 +146,10 @@ def _read_block(
         raise AuthorError(
             page.src,
             line,
-            f"code block opened with {fence} is never closed",
-            f"close it with a line {fence}",
+            f"code block opened with {fence.fence} is never closed",
+            f"close it with a line {fence.fence}",
         )
-    return Block(start, end, line, lang, info, code, indent, mode), end + 1
+    return Block(start, end, line, lang, info, code, indent, mode)
 
 
 def _link_expected_outputs(page: PageSource) -> None:
@@ -177,7 +170,7 @@ def _link_expected_outputs(page: PageSource) -> None:
 
 def _bindings_on(text: str, line: int, src: str) -> list[RawBinding]:
     """Bindings on a prose line; `[[…]]` inside inline code is shown literally, not bound."""
-    masked = _INLINE_CODE.sub(lambda m: " " * len(m.group(0)), text)
+    masked = mask_code(text)
     if "[[" not in masked:
         return []
     try:
@@ -191,5 +184,4 @@ def _bindings_on(text: str, line: int, src: str) -> list[RawBinding]:
 
 def prose_bindings(text: str) -> list[re.Match[str]]:
     """Bindings still present in a (possibly math-rendered) line, inline code excluded."""
-    masked = _INLINE_CODE.sub(lambda m: " " * len(m.group(0)), text)
-    return [m for m in BINDING_RE.finditer(masked)]
+    return list(BINDING_RE.finditer(mask_code(text)))

@@ -1,0 +1,80 @@
+"""The one lexer of a page's Markdown: where fenced code is, and where inline code is on a line.
+
+Every stage asks it (the executor's collect stage, the directive parser, the math stage, the
+bindings), so a fence or a code span means the same thing everywhere:
+
+- a fence opens with 3+ backticks or tildes after optional indentation (and, where the stage allows
+  it, blockquote markers); a backtick fence's info string has no backtick (CommonMark);
+- it closes at the first line of the same character, at least as long, with nothing after it;
+  an unclosed fence runs to the end of the page;
+- an inline code span is a run of backticks closed by an equally long run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Fence", "code_spans", "fences", "mask_code", "opening"]
+
+_OPEN = re.compile(
+    r"^(?P<prefix>[ \t]*(?:>[ \t]?)*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*?)[ \t]*$"
+)
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
+
+
+@dataclass(frozen=True)
+class Fence:
+    start: int  # 0-based index of the opening line
+    end: int  # index of the closing line; len(lines) when the fence is never closed
+    prefix: str  # what stands before the fence: indentation (and `>` markers where allowed)
+    fence: str  # "```", "~~~~", …
+    info: str  # the info string, stripped
+
+    def contains(self, index: int) -> bool:
+        return self.start <= index <= self.end
+
+
+def opening(line: str, *, quotes: bool = False) -> re.Match[str] | None:
+    """The fence this line opens, if any."""
+    match = _OPEN.match(line)
+    if match is None or (not quotes and ">" in match.group("prefix")):
+        return None
+    if match.group("fence")[0] == "`" and "`" in match.group("info"):
+        return None
+    return match
+
+
+def _closes(line: str, fence: str, quotes: bool) -> bool:
+    stripped = line.strip()
+    if quotes:
+        stripped = stripped.lstrip("> \t")
+    return len(stripped) >= len(fence) and stripped == fence[0] * len(stripped)
+
+
+def fences(lines: list[str], *, quotes: bool = False) -> list[Fence]:
+    """Every fenced code block of the page, in order."""
+    found: list[Fence] = []
+    index = 0
+    while index < len(lines):
+        match = opening(lines[index], quotes=quotes)
+        if match is None:
+            index += 1
+            continue
+        fence = match.group("fence")
+        end = index + 1
+        while end < len(lines) and not _closes(lines[end], fence, quotes):
+            end += 1
+        found.append(Fence(index, end, match.group("prefix"), fence, match.group("info")))
+        index = end + 1
+    return found
+
+
+def code_spans(line: str) -> list[tuple[int, int]]:
+    """(start, end) of every inline code span of a line."""
+    return [m.span() for m in _CODE_SPAN.finditer(line)]
+
+
+def mask_code(line: str) -> str:
+    """The line with its inline code blanked out (same length, so offsets still hold)."""
+    return _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
