@@ -11,7 +11,7 @@ Inside a formula, a bound number `[[expr = 2.1]]` shows its written value (the e
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from dataclasses import dataclass
 
 from llmbook.bindings import BINDING_RE, parse_body
 from llmbook.errors import AuthorError
@@ -19,7 +19,7 @@ from llmbook.lexer import code_spans, fences
 from llmbook.mathfix import FormulaError, latex_to_mathml
 from llmbook.stash import Stash
 
-__all__ = ["render_math"]
+__all__ = ["math_spans", "render_math"]
 
 # A line's container prefix (indentation, blockquote markers) and a display formula after it.
 _DISPLAY_OPEN = re.compile(r"^(?P<prefix>[ \t]*(?:>[ \t]?)*)\$\$")
@@ -44,46 +44,101 @@ def render_math(markdown: str, *, src: str, stash: Stash, line_offset: int = 0) 
         raise AuthorError(error.src, error.line + line_offset, error.problem, error.fix) from None
 
 
-def _render_math(markdown: str, *, src: str, stash: Stash) -> str:
-    lines = markdown.split("\n")
-    out: list[str] = []
+@dataclass(frozen=True)
+class _Display:
+    start: int  # 0-based line of the opening `$$`
+    end: int  # line of the closing `$$`
+    prefix: str  # container prefix (indentation, blockquote markers)
+
+
+@dataclass(frozen=True)
+class _Span:
+    start: int  # offsets in the line
+    end: int
+    tex: str
+    display: bool  # `$$…$$` inside a line
+    alone: bool  # the formula is the whole (stripped) text between code spans
+
+
+def _regions(lines: list[str], src: str) -> tuple[list[_Display], dict[int, list[_Span]]]:
+    """Where the page's math is: display blocks, and formulas within lines (code excluded)."""
     code = {i for f in fences(lines, quotes=True) for i in range(f.start, f.end + 1)}
+    blocks: list[_Display] = []
+    inline: dict[int, list[_Span]] = {}
     index = 0
     while index < len(lines):
         line = lines[index]
-        if index in code:
-            out.append(line)
-            index += 1
-            continue
-        opening = _DISPLAY_OPEN.match(line)
+        opening = _DISPLAY_OPEN.match(line) if index not in code else None
         if opening and line.count("$$") == 1:  # `$$ x $$` on one line is handled inline
-            count = _display_block(
-                lines, index, opening.group("prefix"), src=src, stash=stash, out=out
-            )
-            index += count
+            block = _display_end(lines, index, opening.group("prefix"), src)
+            blocks.append(block)
+            index = block.end + 1
             continue
-        out.append(_inline(line, line_no=index + 1, src=src, stash=stash))
+        if index not in code and "$" in line:
+            spans = _line_spans(line)
+            if spans:
+                inline[index] = spans
         index += 1
+    return blocks, inline
+
+
+def _display_end(lines: list[str], start: int, prefix: str, src: str) -> _Display:
+    """The block opened by the lone `$$` of line `start` ends at the next line ending in `$$`."""
+    for end in range(start + 1, len(lines)):
+        if _strip_prefix(lines[end], prefix).rstrip().endswith("$$"):
+            return _Display(start, end, prefix)
+    raise AuthorError(
+        src, start + 1, "display math `$$` is never closed.", "end the formula with a line `$$`"
+    )
+
+
+def _line_spans(line: str) -> list[_Span]:
+    spans: list[_Span] = []
+    bounds = [0] + [x for span in code_spans(line) for x in span] + [len(line)]
+    for a, b in zip(bounds[::2], bounds[1::2], strict=True):
+        segment = line[a:b]
+        for m in _INLINE_DISPLAY.finditer(segment):
+            alone = m.group(0) == segment.strip()
+            spans.append(_Span(a + m.start(), a + m.end(), m.group("tex"), True, alone))
+        masked = _INLINE_DISPLAY.sub(lambda m: "\0" * len(m.group(0)), segment)
+        for m in _INLINE.finditer(masked):
+            spans.append(_Span(a + m.start(), a + m.end(), m.group("tex"), False, False))
+    return sorted(spans, key=lambda span: span.start)
+
+
+def math_spans(
+    markdown: str, *, src: str = "", line_offset: int = 0
+) -> dict[int, list[tuple[int, int]]]:
+    """Per 0-based line, the (start, end) offsets that are math (a display block's lines whole)."""
+    lines = markdown.split("\n")
+    try:
+        blocks, inline = _regions(lines, src)
+    except AuthorError as error:
+        raise AuthorError(error.src, error.line + line_offset, error.problem, error.fix) from None
+    found = {i: [(span.start, span.end) for span in spans] for i, spans in inline.items()}
+    for block in blocks:
+        for i in range(block.start, block.end + 1):
+            found[i] = [(0, len(lines[i]))]
+    return found
+
+
+def _render_math(markdown: str, *, src: str, stash: Stash) -> str:
+    lines = markdown.split("\n")
+    out = list(lines)
+    blocks, inline = _regions(lines, src)
+    for block in blocks:
+        out[block.start : block.end + 1] = _display_block(lines, block, src=src, stash=stash)
+    for index, spans in inline.items():
+        out[index] = _inline(lines[index], spans, line_no=index + 1, src=src, stash=stash)
     assert len(out) == len(lines), "render_math must keep the line count"
     return "\n".join(out)
 
 
-def _display_block(
-    lines: list[str], start: int, prefix: str, *, src: str, stash: Stash, out: list[str]
-) -> int:
-    """Convert the `$$` block opening at `start`; append its replacement lines, return their count."""
+def _display_block(lines: list[str], block: _Display, *, src: str, stash: Stash) -> list[str]:
+    """The replacement lines of a `$$` block: its token, padded to the block's line count."""
+    start, end, prefix = block.start, block.end, block.prefix
     body = [lines[start][len(prefix) :].strip()[2:]]
-    end = start
-    while end == start or not body[-1].rstrip().endswith("$$"):
-        end += 1
-        if end >= len(lines):
-            raise AuthorError(
-                src,
-                start + 1,
-                "display math `$$` is never closed.",
-                "end the formula with a line `$$`",
-            )
-        body.append(_strip_prefix(lines[end], prefix))
+    body += [_strip_prefix(lines[i], prefix) for i in range(start + 1, end + 1)]
     tex = "\n".join(body).rstrip()[:-2]
     html = _convert(tex, display=True, src=src, line=start + 1)
     blank = prefix.rstrip()
@@ -96,10 +151,8 @@ def _display_block(
     tag = "div" if count >= 3 or (blank_at(start - 1) and blank_at(end + 1)) else "span"
     token = stash.put(f'<{tag} class="llmbook-math llmbook-math--display">{html}</{tag}>')
     if count >= 3:
-        out.extend([blank, prefix + token] + [blank] * (count - 2))
-    else:
-        out.extend([prefix + token] + [blank] * (count - 1))
-    return count
+        return [blank, prefix + token] + [blank] * (count - 2)
+    return [prefix + token] + [blank] * (count - 1)
 
 
 def _strip_prefix(line: str, prefix: str) -> str:
@@ -108,36 +161,38 @@ def _strip_prefix(line: str, prefix: str) -> str:
     return line.lstrip(" \t>")
 
 
-def _inline(line: str, *, line_no: int, src: str, stash: Stash) -> str:
-    """Convert the formulas of one line, skipping inline code spans."""
-    if "$" not in line:
-        return line
+def _inline(line: str, spans: list[_Span], *, line_no: int, src: str, stash: Stash) -> str:
+    """The line with each formula as MathML; `\\$` outside math and code writes a dollar."""
     # A heading's text also becomes its table-of-contents label, which never sees the stash:
     # there the MathML goes in as inline HTML, whose tags the label drops ("O(n2)").
     place = _inline_html if _HEADING.match(line) else stash.put
+    code = code_spans(line)
     pieces, last = [], 0
-    for start, end in code_spans(line):
-        pieces.append(_inline_math(line[last:start], line_no, src, place))
-        pieces.append(line[start:end])
-        last = end
-    pieces.append(_inline_math(line[last:], line_no, src, place))
+    for span in spans:
+        pieces.append(_unescape_dollars(line, last, span.start, code))
+        html = _convert(span.tex, display=span.display, src=src, line=line_no)
+        if span.display:
+            tag = "div" if span.alone else "span"
+            pieces.append(
+                place(f'<{tag} class="llmbook-math llmbook-math--display">{html}</{tag}>')
+            )
+        else:
+            pieces.append(place(f'<span class="llmbook-math">{html}</span>'))
+        last = span.end
+    pieces.append(_unescape_dollars(line, last, len(line), code))
     return "".join(pieces)
 
 
-def _inline_math(text: str, line_no: int, src: str, place: Callable[[str], str]) -> str:
-    def display(match: re.Match[str]) -> str:
-        html = _convert(match.group("tex"), display=True, src=src, line=line_no)
-        # A line that is only the formula is a block of its own; in running text, a span.
-        tag = "div" if match.group(0) == text.strip() else "span"
-        return place(f'<{tag} class="llmbook-math llmbook-math--display">{html}</{tag}>')
-
-    def inline(match: re.Match[str]) -> str:
-        html = _convert(match.group("tex"), display=False, src=src, line=line_no)
-        return place(f'<span class="llmbook-math">{html}</span>')
-
-    text = _INLINE_DISPLAY.sub(display, text)
-    text = _INLINE.sub(inline, text)
-    return text.replace("\\$", "$")  # `\$` writes a dollar sign
+def _unescape_dollars(line: str, start: int, end: int, code: list[tuple[int, int]]) -> str:
+    pieces, last = [], start
+    for a, b in code:
+        if b <= start or a >= end:
+            continue
+        pieces.append(line[last:a].replace("\\$", "$"))
+        pieces.append(line[a:b])
+        last = b
+    pieces.append(line[last:end].replace("\\$", "$"))
+    return "".join(pieces)
 
 
 def _inline_html(html: str) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 import textwrap
 
-from llmbook.bindings import BINDING_RE, strip_to_written
+from llmbook.bindings import BINDING_RE
+from llmbook.mathml import math_spans, render_math
 from llmbook.stash import Stash
 
 from .conftest import render
@@ -67,15 +68,20 @@ def test_numbers_in_prose_and_cited_sources(run_md) -> None:
     )
 
 
-def test_apply_leaves_math_to_the_math_stage(run_md) -> None:
+def test_numbers_leave_bindings_in_math_to_the_math_stage(run_md) -> None:
     plan = run_md(PAGE)
-    # Stand-in for the math stage: it rewrites the formula (written value) and keeps the lines.
-    math_done = re.sub(r"\$[^$]+\$", lambda m: "MATH(" + strip_to_written(m.group(0)) + ")", PAGE)
+    page = textwrap.dedent(PAGE)
     stash = Stash("docs/page.md")
-    out = stash.restore(plan.apply(textwrap.dedent(math_done), stash=stash))
-    assert "MATH($h = 0.707$)" in out
+    # Numbers go in where collect found them; a binding inside a formula stays for the math
+    # stage, which writes its written value into the formula.
+    lines = plan.numbers_in(page.split("\n"), stash=stash, math=math_spans(page))
+    out = stash.restore("\n".join(lines))
+    assert "公式 $h = [[half = 0.707]]$" in out
     assert len(re.findall('class="llmbook-num"', out)) == 1  # only the prose one became a span
-    assert not BINDING_RE.search(out.replace("`[[half = 0.7]]`", ""))
+    assert len(re.findall('class="llmbook-num llmbook-cited"', out)) == 1
+    assert "代码 `[[half = 0.7]]`" in out  # inline code shows it as written
+    rendered = render_math("\n".join(lines), src="docs/page.md", stash=stash)
+    assert not BINDING_RE.search(stash.restore(rendered).replace("`[[half = 0.7]]`", ""))
 
 
 def test_drifted_number_is_marked_not_silent(run_md) -> None:

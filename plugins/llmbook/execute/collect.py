@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from mkdocs.utils.meta import get_data
 
-from llmbook.bindings import BINDING_RE, RawBinding, find_bindings
+from llmbook.bindings import RawBinding, find_bindings
 from llmbook.errors import AuthorError
 from llmbook.lexer import Fence, fences, mask_code
 
@@ -180,8 +180,3 @@ def _bindings_on(text: str, line: int, src: str) -> list[RawBinding]:
             src, line, str(error), "write [[expression = 2.1]] or [[2.1 @ source]]"
         ) from None
     return found  # masking only blanks inline code: bodies and offsets are those of `text`
-
-
-def prose_bindings(text: str) -> list[re.Match[str]]:
-    """Bindings still present in a (possibly math-rendered) line, inline code excluded."""
-    return list(BINDING_RE.finditer(mask_code(text)))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 from llmbook.bindings import RawBinding
-from llmbook.execute.collect import Block, PageSource, prose_bindings
+from llmbook.execute.collect import Block, PageSource
 from llmbook.execute.figures import Figure
 from llmbook.execute.numbers import computed_text
 from llmbook.execute.run import RunResult
@@ -54,8 +54,37 @@ class Plan:
         self, markdown: str, *, stash: Stash, figure_url: Callable[[Figure], str] | None = None
     ) -> str:
         """The page with the plan written in, as one text (see `edits`)."""
-        per_line, tail = self.edits(markdown.split("\n"), stash=stash, figure_url=figure_url)
+        lines = self.numbers_in(markdown.split("\n"), stash=stash, math={})
+        per_line, tail = self.edits(lines, stash=stash, figure_url=figure_url)
         return "\n".join([line for lines in per_line for line in lines] + tail)
+
+    def numbers_in(
+        self, lines: list[str], *, stash: Stash, math: dict[int, list[tuple[int, int]]]
+    ) -> list[str]:
+        """The page's lines with each `[[…]]` of its prose as a checked or cited number, found
+        where the collect stage found it. Those inside math (`math`: spans per line) stay: the
+        math stage writes their written value into the formula."""
+        html: dict[tuple[int, int], str] = {}
+        for number in self.numbers:
+            html[(number.binding.line, number.binding.start)] = _number_html(number)
+        for b in self.page.bindings:
+            if b.source is not None:
+                html[(b.line, b.start)] = _cited_html(b)
+        lines = list(lines)
+        by_line: dict[int, list[RawBinding]] = {}
+        for b in self.page.bindings:
+            by_line.setdefault(b.line - self.page.offset - 1, []).append(b)
+        for index, found in by_line.items():
+            text = lines[index]
+            for b in sorted(found, key=lambda b: b.start, reverse=True):
+                inside = any(a <= b.start < e for a, e in math.get(index, ()))
+                if inside or (b.line, b.start) not in html:
+                    continue
+                if text[b.start : b.end] != f"[[{b.body}]]":
+                    raise RuntimeError(f"{self.page.src}:{b.line}: the page changed after collect")
+                text = text[: b.start] + stash.put(html[(b.line, b.start)]) + text[b.end :]
+            lines[index] = text
+        return lines
 
     def edits(
         self,
@@ -64,8 +93,8 @@ class Plan:
         stash: Stash,
         figure_url: Callable[[Figure], str] | None = None,
     ) -> tuple[list[list[str]], list[str]]:
-        """What each line of the page becomes (itself, its outputs after it, nothing for a hidden
-        block), and the lines after the page. With `figure_url`, figures are linked as SVG files
+        """What each line of the page becomes (itself, its outputs after it, blank for a hidden
+        block), and the lines after the page (numbers are already in, see `numbers_in`). With `figure_url`, figures are linked as SVG files
         (smaller pages, faster search indexing); without, they are inlined."""
         if len(lines) != len(self.page.lines):
             raise RuntimeError(
@@ -76,7 +105,6 @@ class Plan:
         after: dict[int, list[str]] = {}
         for pos, block in enumerate(self.page.blocks):
             self._block(pos, block, lines, after, stash, figure_url)
-        self._numbers(lines, stash)
         per_line: list[list[str]] = []
         for index, line in enumerate(lines):
             out = [line]
@@ -129,24 +157,6 @@ class Plan:
                 shown = f'<img src="{escape(figure_url(figure))}" alt="{alt}" loading="lazy">'
             html = f'<figure class="llmbook-figure">{shown}</figure>'
             after.setdefault(block.end, []).append(stash.put(html))
-
-    def _numbers(self, lines: list[str], stash: Stash) -> None:
-        pending: dict[tuple[int, str], list[str]] = {}
-        for number in self.numbers:
-            b = number.binding
-            pending.setdefault((b.line, b.body), []).append(_number_html(number))
-        for b in self.page.bindings:
-            if b.source is not None:
-                pending.setdefault((b.line, b.body), []).append(_cited_html(b))
-        for index, text in enumerate(lines):
-            line = self.page.offset + index + 1
-            pieces, last = [], 0
-            for match in prose_bindings(text):  # those in math are gone: the math stage wrote them
-                queue = pending.get((line, match.group("body")))
-                if queue:
-                    pieces += [text[last : match.start()], stash.put(queue.pop(0))]
-                    last = match.end()
-            lines[index] = "".join(pieces) + text[last:]
 
 
 def _number_html(number: CheckedNumber) -> str:
