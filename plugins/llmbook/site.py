@@ -16,7 +16,7 @@ from typing import Any
 
 from llmbook.assets import SITE_PREFIX
 from llmbook.demos.cache import DemoCache
-from llmbook.directives import SiteIndex, apply_line_edits, parse_directives, render_tree
+from llmbook.directives import SiteIndex, apply_line_edits, parse_structure, render_tree
 from llmbook.errors import forget_line_maps
 from llmbook.execute import Executor
 from llmbook.execute.executor import Report
@@ -76,8 +76,9 @@ class Site:
         stash = _StashView(put, count)
         plan = self.report.plans.get(page.src)
         offset = plan.page.offset if plan is not None else 0
-        # Parsed and validated once; the later stages edit its lines, rendering walks it once.
-        doc = parse_directives(markdown, src=page.src, line_offset=offset)
+        # Parsed once; the later stages edit its lines; each directive is validated and rendered
+        # once, on what they left.
+        doc = parse_structure(markdown, src=page.src, line_offset=offset)
         if plan is not None:  # numbers where collect found them; math then writes formulas
             spans = math_spans(markdown, src=page.src, line_offset=offset)
             markdown = "\n".join(plan.numbers_in(markdown.split("\n"), stash=stash, math=spans))
@@ -93,6 +94,7 @@ class Site:
             site=self.index,
             page=page.engine_page,
             demo_cache=self.demo_cache,
+            line_offset=offset,
         )
 
     def _figure_url(self, page: PageRef) -> Callable[[Figure], str]:

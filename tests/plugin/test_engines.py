@@ -123,3 +123,19 @@ class _Loader(yaml.SafeLoader):
 
 
 _Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def test_a_directive_error_after_an_executed_output_names_its_true_line(tmp_path: Path) -> None:
+    """Outputs inserted after a fence do not shift the lines directives report."""
+    root = _book(tmp_path)
+    quiz = (
+        "---\ntitle: 测验\n---\n\n:::quiz\n问题？\n\n```python\nprint('x')\n```\n\n"
+        "A. 甲\nB. 乙\n答案: C\n解析: 因为。\n:::\n"
+    )
+    (root / "docs" / "index.md").write_text(quiz, encoding="utf-8")
+    done = _mkdocs(root)
+    assert done.returncode != 0
+    assert (
+        "docs/index.md:14: quiz answer 'C' is not one of its options A, B "
+        "Fix: write one of A, B after 答案:"
+    ) in done.stderr

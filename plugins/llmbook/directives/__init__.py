@@ -53,6 +53,7 @@ __all__ = [
     "Text",
     "known_names",
     "parse_directives",
+    "parse_structure",
     "register",
     "render_directives",
     "render_tree",
@@ -78,14 +79,19 @@ def check_tree(ctx: Context, parent: Block | None = None) -> None:
         check_tree(ctx, block)
 
 
-def parse_directives(markdown: str, *, src: str, line_offset: int = 0) -> Document:
-    """The page's directive tree, every directive validated; AuthorError (`src:LINE`) otherwise."""
+def parse_structure(markdown: str, *, src: str, line_offset: int = 0) -> Document:
+    """The page's directive tree (structure and names checked, not yet each directive's content)."""
     try:
-        doc = _parse(markdown, src)
+        return _parse(markdown, src)
     except AuthorError as error:
         if not line_offset:
             raise
         raise AuthorError(src, error.line + line_offset, error.problem, error.fix) from None
+
+
+def parse_directives(markdown: str, *, src: str, line_offset: int = 0) -> Document:
+    """The page's directive tree, every directive validated; AuthorError (`src:LINE`) otherwise."""
+    doc = parse_structure(markdown, src=src, line_offset=line_offset)
     check_tree(Context(src=src, doc=doc, line_offset=line_offset))
     return doc
 
@@ -119,9 +125,13 @@ def apply_line_edits(doc: Document, per_line: list[list[str]], tail: list[str]) 
         for child in block.children:
             if isinstance(child, Text):
                 first = child.line - 1
-                child.lines = [
-                    line for i in range(first, first + len(child.lines)) for line in per_line[i]
+                rows = [
+                    (i + 1, line)
+                    for i in range(first, first + len(child.lines))
+                    for line in per_line[i]
                 ]
+                child.lines = [line for _, line in rows]
+                child.numbers = [number for number, _ in rows]
             else:
                 (opener,) = per_line[child.line - 1]
                 match = OPENER.match(opener)
@@ -142,7 +152,18 @@ def render_tree(
     site: SiteIndex | None = None,
     page: Any = None,
     demo_cache: DemoCache | None = None,
+    line_offset: int = 0,
 ) -> str:
-    """The page's Markdown from its parsed (and already validated) tree: rendered once."""
-    ctx = Context(src=src, doc=doc, stash=stash, site=site, page=page, demo_cache=demo_cache)
+    """The page's Markdown from its parsed tree, as the later stages left its lines: every
+    directive validated (keeping what it parsed on its node), then rendered, once."""
+    ctx = Context(
+        src=src,
+        doc=doc,
+        stash=stash,
+        site=site,
+        page=page,
+        line_offset=line_offset,
+        demo_cache=demo_cache,
+    )
+    check_tree(ctx)
     return "\n".join(ctx.children(doc))

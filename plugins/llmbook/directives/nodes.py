@@ -13,6 +13,9 @@ class Text:
 
     lines: list[str]
     line: int  # 1-based number of the first line
+    # Each line's source line, once later stages inserted lines (outputs after a fence); None:
+    # consecutive from `line`.
+    numbers: list[int] | None = None
 
 
 @dataclass
@@ -26,6 +29,7 @@ class Block:
     opener: str  # the opener line as written
     children: list[Text | Block] = field(default_factory=list)
     end_line: int = 0  # line of the closing `:::`
+    data: object = None  # what the directive parsed from its body when it was validated
 
     def blocks(self, name: str | None = None) -> list[Block]:
         """Direct child blocks (only those called `name`, when given)."""
@@ -36,7 +40,7 @@ class Block:
     def text_lines(self) -> list[tuple[int, str]]:
         """(line number, text) of every direct text line of the body."""
         return [
-            (t.line + i, s)
+            (t.numbers[i] if t.numbers is not None else t.line + i, s)
             for t in self.children
             if isinstance(t, Text)
             for i, s in enumerate(t.lines)

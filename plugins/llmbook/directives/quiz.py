@@ -123,10 +123,10 @@ class Quiz(Directive):
     NESTED = ()
 
     def validate(self, node: Block, ctx: Context) -> None:
-        parse_quiz(node, ctx)
+        node.data = parse_quiz(node, ctx)
 
     def render(self, node: Block, ctx: Context) -> list[str]:
-        data = parse_quiz(node, ctx)
+        data = node.data if isinstance(node.data, QuizData) else parse_quiz(node, ctx)
         quiz_id = f"llmbook-quiz-{ctx.unique()}"
         head = (
             f'<div class="admonition question llmbook-quiz" id="{quiz_id}" data-llmbook-quiz'
