@@ -1,8 +1,10 @@
 """The `:::` directives of the chapter and lesson formats, rendered as Material components.
 
-`parse_directives` checks a page's structure and every directive on the original source (so errors
-name true lines); `render_directives` turns the (by then transformed) page into Markdown whose
-directive blocks are HTML tokens from the page's stash around their Markdown bodies.
+A page's tree is parsed once (`parse_structure`); the later stages write into its lines
+(`apply_line_edits`: formulas, checked numbers, outputs), and `render_tree` validates each
+directive on what they left (keeping what it parsed on its node) and renders the tree, once.
+`parse_directives` / `render_directives` do the same for a standalone text (tests, the guide's
+showcase).
 """
 
 from __future__ import annotations
@@ -109,9 +111,7 @@ def render_directives(
     if ":::" not in markdown:
         return markdown
     doc = _parse(markdown, src)
-    ctx = Context(src=src, doc=doc, stash=stash, site=site, page=page, demo_cache=demo_cache)
-    check_tree(ctx)
-    return "\n".join(ctx.children(doc))
+    return render_tree(doc, src=src, stash=stash, site=site, page=page, demo_cache=demo_cache)
 
 
 def apply_line_edits(doc: Document, per_line: list[list[str]], tail: list[str]) -> None:
