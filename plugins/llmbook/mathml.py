@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from llmbook.bindings import BINDING_RE, parse_body
-from llmbook.errors import AuthorError
+from llmbook.errors import Where
 from llmbook.lexer import code_spans, fences
 from llmbook.mathfix import FormulaError, latex_to_mathml
 from llmbook.stash import Stash
@@ -36,12 +36,7 @@ def render_math(markdown: str, *, src: str, stash: Stash, line_offset: int = 0) 
 
     `line_offset` is added to reported lines (the front matter MkDocs removed above `markdown`).
     """
-    try:
-        return _render_math(markdown, src=src, stash=stash)
-    except AuthorError as error:
-        if not line_offset:
-            raise
-        raise AuthorError(error.src, error.line + line_offset, error.problem, error.fix) from None
+    return _render_math(markdown, where=Where(src, line_offset), stash=stash)
 
 
 @dataclass(frozen=True)
@@ -60,7 +55,7 @@ class _Span:
     alone: bool  # the formula is the whole (stripped) text between code spans
 
 
-def _regions(lines: list[str], src: str) -> tuple[list[_Display], dict[int, list[_Span]]]:
+def _regions(lines: list[str], where: Where) -> tuple[list[_Display], dict[int, list[_Span]]]:
     """Where the page's math is: display blocks, and formulas within lines (code excluded)."""
     code = {i for f in fences(lines, quotes=True) for i in range(f.start, f.end + 1)}
     blocks: list[_Display] = []
@@ -70,7 +65,7 @@ def _regions(lines: list[str], src: str) -> tuple[list[_Display], dict[int, list
         line = lines[index]
         opening = _DISPLAY_OPEN.match(line) if index not in code else None
         if opening and line.count("$$") == 1:  # `$$ x $$` on one line is handled inline
-            block = _display_end(lines, index, opening.group("prefix"), src)
+            block = _display_end(lines, index, opening.group("prefix"), where)
             blocks.append(block)
             index = block.end + 1
             continue
@@ -82,13 +77,13 @@ def _regions(lines: list[str], src: str) -> tuple[list[_Display], dict[int, list
     return blocks, inline
 
 
-def _display_end(lines: list[str], start: int, prefix: str, src: str) -> _Display:
+def _display_end(lines: list[str], start: int, prefix: str, where: Where) -> _Display:
     """The block opened by the lone `$$` of line `start` ends at the next line ending in `$$`."""
     for end in range(start + 1, len(lines)):
         if _strip_prefix(lines[end], prefix).rstrip().endswith("$$"):
             return _Display(start, end, prefix)
-    raise AuthorError(
-        src, start + 1, "display math `$$` is never closed.", "end the formula with a line `$$`"
+    raise where.error(
+        start + 1, "display math `$$` is never closed.", "end the formula with a line `$$`"
     )
 
 
@@ -111,10 +106,7 @@ def math_spans(
 ) -> dict[int, list[tuple[int, int]]]:
     """Per 0-based line, the (start, end) offsets that are math (a display block's lines whole)."""
     lines = markdown.split("\n")
-    try:
-        blocks, inline = _regions(lines, src)
-    except AuthorError as error:
-        raise AuthorError(error.src, error.line + line_offset, error.problem, error.fix) from None
+    blocks, inline = _regions(lines, Where(src, line_offset))
     found = {i: [(span.start, span.end) for span in spans] for i, spans in inline.items()}
     for block in blocks:
         for i in range(block.start, block.end + 1):
@@ -122,25 +114,25 @@ def math_spans(
     return found
 
 
-def _render_math(markdown: str, *, src: str, stash: Stash) -> str:
+def _render_math(markdown: str, *, where: Where, stash: Stash) -> str:
     lines = markdown.split("\n")
     out = list(lines)
-    blocks, inline = _regions(lines, src)
+    blocks, inline = _regions(lines, where)
     for block in blocks:
-        out[block.start : block.end + 1] = _display_block(lines, block, src=src, stash=stash)
+        out[block.start : block.end + 1] = _display_block(lines, block, where=where, stash=stash)
     for index, spans in inline.items():
-        out[index] = _inline(lines[index], spans, line_no=index + 1, src=src, stash=stash)
+        out[index] = _inline(lines[index], spans, line_no=index + 1, where=where, stash=stash)
     assert len(out) == len(lines), "render_math must keep the line count"
     return "\n".join(out)
 
 
-def _display_block(lines: list[str], block: _Display, *, src: str, stash: Stash) -> list[str]:
+def _display_block(lines: list[str], block: _Display, *, where: Where, stash: Stash) -> list[str]:
     """The replacement lines of a `$$` block: its token, padded to the block's line count."""
     start, end, prefix = block.start, block.end, block.prefix
     body = [lines[start][len(prefix) :].strip()[2:]]
     body += [_strip_prefix(lines[i], prefix) for i in range(start + 1, end + 1)]
     tex = "\n".join(body).rstrip()[:-2]
-    html = _convert(tex, display=True, src=src, line=start + 1)
+    html = _convert(tex, display=True, where=where, line=start + 1)
     blank = prefix.rstrip()
     count = end - start + 1
 
@@ -161,7 +153,7 @@ def _strip_prefix(line: str, prefix: str) -> str:
     return line.lstrip(" \t>")
 
 
-def _inline(line: str, spans: list[_Span], *, line_no: int, src: str, stash: Stash) -> str:
+def _inline(line: str, spans: list[_Span], *, line_no: int, where: Where, stash: Stash) -> str:
     """The line with each formula as MathML; `\\$` outside math and code writes a dollar."""
     # A heading's text also becomes its table-of-contents label, which never sees the stash:
     # there the MathML goes in as inline HTML, whose tags the label drops ("O(n2)").
@@ -170,7 +162,7 @@ def _inline(line: str, spans: list[_Span], *, line_no: int, src: str, stash: Sta
     pieces, last = [], 0
     for span in spans:
         pieces.append(_unescape_dollars(line, last, span.start, code))
-        html = _convert(span.tex, display=span.display, src=src, line=line_no)
+        html = _convert(span.tex, display=span.display, where=where, line=line_no)
         if span.display:
             tag = "div" if span.alone else "span"
             pieces.append(
@@ -203,13 +195,12 @@ def _inline_html(html: str) -> str:
     )
 
 
-def _convert(tex: str, *, display: bool, src: str, line: int) -> str:
+def _convert(tex: str, *, display: bool, where: Where, line: int) -> str:
     shown = " ".join(tex.split())
     try:
         return latex_to_mathml(_bindings_to_written(tex), display=display)
     except FormulaError as exc:
-        raise AuthorError(
-            src,
+        raise where.error(
             line,
             f"the formula `{shown}` cannot be rendered: {exc}.",
             "fix the LaTeX (balanced braces, \\left with \\right, commands latex2mathml knows)",

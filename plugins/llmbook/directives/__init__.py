@@ -40,7 +40,6 @@ from llmbook.directives.base import Context, Directive, get_directive, known_nam
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.directives.parser import OPENER, parse_tree
 from llmbook.directives.site_index import SiteIndex
-from llmbook.errors import AuthorError
 from llmbook.stash import Stash
 
 if TYPE_CHECKING:
@@ -62,12 +61,13 @@ __all__ = [
 ]
 
 
-def _parse(markdown: str, ctx_src: str) -> Document:
+def _parse(markdown: str, ctx_src: str, line_offset: int = 0) -> Document:
     return parse_tree(
         markdown,
         src=ctx_src,
         known=lambda name: get_directive(name) is not None,
         names=known_names(),
+        line_offset=line_offset,
     )
 
 
@@ -83,12 +83,7 @@ def check_tree(ctx: Context, parent: Block | None = None) -> None:
 
 def parse_structure(markdown: str, *, src: str, line_offset: int = 0) -> Document:
     """The page's directive tree (structure and names checked, not yet each directive's content)."""
-    try:
-        return _parse(markdown, src)
-    except AuthorError as error:
-        if not line_offset:
-            raise
-        raise AuthorError(src, error.line + line_offset, error.problem, error.fix) from None
+    return _parse(markdown, src, line_offset)
 
 
 def parse_directives(markdown: str, *, src: str, line_offset: int = 0) -> Document:

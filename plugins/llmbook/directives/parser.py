@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 
 from llmbook.directives.nodes import Block, Document, Text
-from llmbook.errors import AuthorError
+from llmbook.errors import Where
 from llmbook.lexer import Fence, fences
 
 __all__ = ["OPENER", "parse_tree"]
@@ -20,9 +20,15 @@ _CLOSER = re.compile(r"^\s*:::\s*$")
 
 
 def parse_tree(
-    markdown: str, *, src: str, known: Callable[[str], bool], names: list[str]
+    markdown: str,
+    *,
+    src: str,
+    known: Callable[[str], bool],
+    names: list[str],
+    line_offset: int = 0,
 ) -> Document:
     """Split `markdown` into a tree; raise AuthorError for broken structure or an unknown name."""
+    where = Where(src, line_offset)
     doc = Document()
     stack: list[Block] = [doc]
     lines = markdown.split("\n")
@@ -44,13 +50,12 @@ def parse_tree(
             _append_text(stack[-1], line, number)
             continue
         if line.lstrip().startswith(":::"):
-            _directive_line(line, number, stack, src=src, known=known, names=names)
+            _directive_line(line, number, stack, where=where, known=known, names=names)
             continue
         _append_text(stack[-1], line, number)
     unclosed = [f for f in in_fence.values() if f.end >= len(lines)]
     if len(stack) > 1 and unclosed:
-        raise AuthorError(
-            src,
+        raise where.error(
             unclosed[0].start + 1,
             f"code fence {unclosed[0].fence} opened here is never closed, so "
             f":::{stack[-1].name} cannot close",
@@ -58,8 +63,7 @@ def parse_tree(
         )
     if len(stack) > 1:
         block = stack[-1]
-        raise AuthorError(
-            src,
+        raise where.error(
             block.line,
             f":::{block.name} block opened here is never closed",
             "add a line with a bare ::: where the block ends",
@@ -72,14 +76,13 @@ def _directive_line(
     number: int,
     stack: list[Block],
     *,
-    src: str,
+    where: Where,
     known: Callable[[str], bool],
     names: list[str],
 ) -> None:
     if _CLOSER.match(line):
         if len(stack) == 1:
-            raise AuthorError(
-                src,
+            raise where.error(
                 number,
                 "stray ::: closes no open block",
                 "remove it, or open a block above it with :::name",
@@ -88,17 +91,14 @@ def _directive_line(
         return
     match = OPENER.match(line)
     if match is None:
-        raise AuthorError(
-            src,
+        raise where.error(
             number,
             f"malformed directive line {line.strip()!r}",
             "a directive line is :::name followed by its title, or a bare ::: to close a block",
         )
     name = match.group("name")
     if not known(name):
-        raise AuthorError(
-            src, number, f"unknown directive :::{name}", f"use one of: {', '.join(names)}"
-        )
+        raise where.error(number, f"unknown directive :::{name}", f"use one of: {', '.join(names)}")
     block = Block(name, match.group("arg") or "", number, match.group("indent"), line)
     stack[-1].children.append(block)
     stack.append(block)
