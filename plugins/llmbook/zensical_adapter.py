@@ -10,6 +10,7 @@ import os
 import shutil
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from markdown import Markdown
@@ -17,6 +18,7 @@ from mkdocs.exceptions import PluginError
 
 from llmbook.assets import ASSETS_DIR, SITE_PREFIX, asset_paths
 from llmbook.config import load_options
+from llmbook.directives import SiteIndex
 from llmbook.site import PageRef, Site
 
 __all__ = ["site_for"]
@@ -48,7 +50,7 @@ def site_for(md: Markdown) -> tuple[Site, PageRef]:
         site = _SITES.get(str(docs_dir))
         if site is None:
             try:
-                site = _new_site(root, docs_dir, Path(config["site_dir"]))
+                site = _new_site(config, root, docs_dir, Path(config["site_dir"]))
             except PluginError as error:
                 site = error  # every later page fails with the same report, without re-running
             _SITES[str(docs_dir)] = site
@@ -56,12 +58,13 @@ def site_for(md: Markdown) -> tuple[Site, PageRef]:
         raise site
     page = context.page
     src = os.path.relpath(docs_dir / page.path, root).replace(os.sep, "/")
-    return site, PageRef(src, page.url.lstrip("/") or "index.html")
+    url = page.url.lstrip("/") or "index.html"
+    # What directives read of an engine's page (link bases, element and storage keys), as MkDocs'.
+    engine_page = SimpleNamespace(file=SimpleNamespace(url=url, src_uri=page.path))
+    return site, PageRef(src, url, engine_page)
 
 
-def _new_site(root: Path, docs_dir: Path, site_dir: Path) -> Site:
-    from types import SimpleNamespace
-
+def _new_site(config: dict, root: Path, docs_dir: Path, site_dir: Path) -> Site:
     options = load_options(root / "mkdocs.yml")
     site = Site.create(options, SimpleNamespace(config_file_path=str(root / "mkdocs.yml")))
     pages = [
@@ -69,7 +72,7 @@ def _new_site(root: Path, docs_dir: Path, site_dir: Path) -> Site:
         for path in sorted(docs_dir.rglob("*.md"))
     ]
     site.run_pages(pages)
-    site.index = None  # `related` links name their target without a link under Zensical
+    site.index = _site_index(config, docs_dir)
     target = (root / site_dir) if not site_dir.is_absolute() else site_dir
     site.figures_dir = target
     for rel in asset_paths():
@@ -77,3 +80,29 @@ def _new_site(root: Path, docs_dir: Path, site_dir: Path) -> Site:
         destination.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(ASSETS_DIR / rel, destination)
     return site
+
+
+def _site_index(config: dict, docs_dir: Path) -> SiteIndex:
+    """Pages and headings for `:::related`, from the docs folder (Zensical has no file list)."""
+    titles = _titles(config.get("nav") or [])
+    pages = []
+    for path in sorted(docs_dir.rglob("*.md")):
+        rel = path.relative_to(docs_dir).as_posix()
+        stem = rel[: -len(".md")]
+        if config.get("use_directory_urls", True) and not stem.endswith("index"):
+            url = stem + "/"
+        else:
+            url = stem + ".html"
+        pages.append((url, str(path), titles.get(rel, "")))
+    extensions = [e for e in config.get("markdown_extensions") or [] if isinstance(e, str)]
+    return SiteIndex(pages, extensions, dict(config.get("mdx_configs") or {}))
+
+
+def _titles(nav: list[dict]) -> dict[str, str]:
+    """{source path: nav title} of Zensical's resolved nav (items with title, url, children)."""
+    found: dict[str, str] = {}
+    for item in nav:
+        if item.get("url") and item.get("title"):
+            found[str(item["url"])] = str(item["title"])
+        found.update(_titles(item.get("children") or []))
+    return found

@@ -34,6 +34,10 @@ cfg = ModelConfig.llama2_7b()
 一共 [[cfg.num_hidden_layers = LAYERS]] 层，公式 $d = 128$。
 :::
 
+:::related
+依赖 | 第二页, 不存在的话题
+:::
+
 ```python
 import matplotlib.pyplot as plt
 fig, ax = plt.subplots(figsize=(3, 2))
@@ -48,7 +52,12 @@ def _book(root: Path, layers: str = "32") -> Path:
     docs = root / "docs"
     docs.mkdir(parents=True, exist_ok=True)
     (docs / "index.md").write_text(PAGE.replace("LAYERS", layers), encoding="utf-8")
-    config = {"INHERIT": str(ROOT / "mkdocs.yml"), "nav": [{"小书": "index.md"}]}
+    (docs / "more").mkdir(exist_ok=True)
+    (docs / "more" / "two.md").write_text("# 第二页\n\n正文。\n", encoding="utf-8")
+    config = {
+        "INHERIT": str(ROOT / "mkdocs.yml"),
+        "nav": [{"小书": "index.md"}, {"第二页": "more/two.md"}],
+    }
     (root / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
     shutil.copytree(ROOT / "plugins" / "llmbook" / "data", root / "plugins" / "llmbook" / "data")
     return root
@@ -87,6 +96,9 @@ def test_both_engines_build_the_book(engine, tmp_path: Path) -> None:
             assert f"assets/llmbook/{rel}" in html, rel
     assert find_external_loads(tmp_path / "site") == []
     assert "wzxhzdk" not in html and "LLMBOOKSTASH" not in html
+    # `related` links what the site has (by nav title) and shows the rest as plain chips.
+    assert '<a class="llmbook-chip llmbook-chip--link" href="more/two.html"' in body
+    assert '<span class="llmbook-chip">不存在的话题</span>' in body
 
 
 @pytest.mark.parametrize("engine", [_mkdocs, _zensical], ids=["mkdocs", "zensical"])
