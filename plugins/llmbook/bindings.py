@@ -4,6 +4,8 @@
                             must round to `written` at its written precision.
     [[written @ source]]    a cited number (a paper's measurement): shown as written, source named,
                             never computed.
+    [[~written]]            an illustrative number (a made-up example, a toy value): shown as
+                            written with a visible 示意 label, never computed.
 
 The written value is what the page shows. Neither form may contain a pipe (tables) or `]]`.
 """
@@ -31,9 +33,16 @@ class RawBinding:
     start: int  # offset of `[[` in its line
     end: int  # offset after `]]`
 
+    @property
+    def illustrative(self) -> bool:
+        return self.expr is None and self.source is None
+
 
 def parse_body(body: str) -> tuple[str, str | None, str | None]:
-    """Split a binding's body into (written, expr, source); raise ValueError when it is neither form."""
+    """Split a binding's body into (written, expr, source); raise ValueError when it is no form.
+    An illustrative number has neither expression nor source."""
+    if body.startswith("~") and body[1:].strip():
+        return body[1:].strip(), None, None
     if " @ " in body:
         written, source = body.split(" @ ", 1)
         if written.strip() and source.strip():
@@ -45,7 +54,8 @@ def parse_body(body: str) -> tuple[str, str | None, str | None]:
         if expr and written:
             return written, expr, None
     raise ValueError(
-        f"[[{body}]] is neither a bound number `[[expr = value]]` nor a cited one `[[value @ source]]`"
+        f"[[{body}]] is neither a bound number `[[expr = value]]`, a cited one "
+        "`[[value @ source]]` nor an illustrative one `[[~value]]`"
     )
 
 

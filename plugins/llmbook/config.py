@@ -25,6 +25,10 @@ class LLMBookConfig(Config):
     execute_memory_mb = c.Type(int, default=8192)
     execute_seed = c.Type(int, default=0)
 
+    # Every number of a page must be checked, cited or marked illustrative (a page can ask for it
+    # with `numbers: strict` in its front matter); otherwise unaccounted ones are only reported.
+    numbers_strict = c.Type(bool, default=False)
+
     # On-disk cache of execution results (env LLMBOOK_CACHE=0 switches it off; CI builds without;
     # env LLMBOOK_CACHE_DIR overrides cache_dir, e.g. for benchmarks).
     cache = c.Type(bool, default=True)

@@ -243,3 +243,22 @@ def test_the_notebook_page_reads_offline_with_outputs_figures_and_its_download(
     assert all(c["execution_count"] for c in code)
     assert sum(o["output_type"] == "display_data" for c in code for o in c["outputs"]) == 2
     screenshot(page, "notebook-light")
+
+
+def test_a_tap_shows_where_a_number_comes_from(site_dir: Path, open_page: OpenPage) -> None:
+    page = open_page("chapters/ch10-modern-llm.html")
+    number = page.locator("article .llmbook-num:not(.llmbook-cited)").first
+    title = number.get_attribute("title")
+    assert title and title.endswith("（构建时计算并核对）") and " = " in title
+    number.scroll_into_view_if_needed()
+    number.click()
+    tip = page.locator(".llmbook-num-tip")
+    assert tip.count() == 1 and tip.inner_text() == title  # expression and full value
+    page.mouse.click(5, 5)
+    assert page.locator(".llmbook-num-tip").count() == 0
+    number.focus()
+    page.keyboard.press("Enter")
+    assert page.locator(".llmbook-num-tip").inner_text() == title
+    cited = page.locator("article .llmbook-cited").first
+    cited.click()
+    assert page.locator(".llmbook-num-tip").inner_text().startswith("引用值，未经计算：")

@@ -64,7 +64,7 @@ def test_numbers_in_prose_and_cited_sources(run_md) -> None:
     # Inline code shows the syntax literally.
     assert "`[[half = 0.7]]`" in html
     assert html.rstrip().endswith(
-        '<p class="llmbook-numcount">本页 2 个数字由构建时执行的代码核对。</p>'
+        '<p class="llmbook-numcount">本页 2 个数字由构建时执行的代码核对，1 个引自文献。</p>'
     )
 
 

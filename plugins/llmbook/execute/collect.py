@@ -57,6 +57,7 @@ class PageSource:
     lines: list[str]
     offset: int
     execute: bool
+    strict: bool = False  # front matter `numbers: strict`: every number must be accounted for
     blocks: list[Block] = field(default_factory=list)
     bindings: list[RawBinding] = field(default_factory=list)  # `.line` is the file line
     cells: list[tuple[int, int]] | None = None  # a notebook's (cell, line in cell) per line
@@ -89,10 +90,22 @@ def _execute_flag(meta: dict, src: str) -> bool:
     )
 
 
+def _strict_flag(meta: dict, src: str) -> bool:
+    value = meta.get("numbers", "report")
+    if value in ("strict", "report"):
+        return value == "strict"
+    raise AuthorError(
+        src,
+        1,
+        f"front matter `numbers: {value}` is neither strict nor report",
+        "write `numbers: strict` (every number checked, cited or marked) or leave it out",
+    )
+
+
 def collect_page(markdown: str, *, src: str, meta: dict, offset: int) -> PageSource:
     """Read blocks, markers and bindings from the Markdown MkDocs hands over (front matter removed)."""
     lines = markdown.split("\n")
-    page = PageSource(src, lines, offset, _execute_flag(meta, src))
+    page = PageSource(src, lines, offset, _execute_flag(meta, src), _strict_flag(meta, src))
     starts = {fence.start: fence for fence in fences(lines)}
     marker: tuple[str, int] | None = None
     i = 0
@@ -177,6 +190,9 @@ def _bindings_on(text: str, line: int, src: str) -> list[RawBinding]:
         found = find_bindings(masked, line)
     except ValueError as error:
         raise AuthorError(
-            src, line, str(error), "write [[expression = 2.1]] or [[2.1 @ source]]"
+            src,
+            line,
+            str(error),
+            "write [[expression = 2.1]], [[2.1 @ source]] or, for an illustrative number, [[~2.1]]",
         ) from None
     return found  # masking only blanks inline code: bodies and offsets are those of `text`

@@ -21,11 +21,13 @@ from mkdocs.plugins import get_plugin_logger
 from llmbook.errors import AuthorError, location, register_line_map
 from llmbook.execute.cache import PageCache, llmkit_hash, page_key
 from llmbook.execute.collect import PageSource, collect_page, split_front_matter
+from llmbook.execute.coverage import Coverage, page_coverage
 from llmbook.execute.engine import Engine, Limits, default_workers
 from llmbook.execute.notebook import Notebook, read_notebook
 from llmbook.execute.numbers import Written, check, parse_written
 from llmbook.execute.render import CheckedNumber, Plan
 from llmbook.execute.run import RunResult
+from llmbook.mathml import math_spans
 
 __all__ = ["BuildFailed", "DriftError", "Executor", "decode_page"]
 
@@ -133,6 +135,8 @@ class Executor:
         cache_dir = os.environ.get("LLMBOOK_CACHE_DIR") or plugin_config["cache_dir"]
         use_cache = bool(plugin_config["cache"]) and not _off("LLMBOOK_CACHE")
         self.cache = PageCache(os.path.join(self.root, cache_dir)) if use_cache else None
+        self.numbers_strict = bool(plugin_config["numbers_strict"])
+        self.coverage: dict[str, Coverage] = {}
         self.counts: dict[str, int] = {}
         self.executed: list[str] = []  # pages actually run (not from the cache), in page order
         self._mismatches: list[str] = []
@@ -178,9 +182,11 @@ class Executor:
             if page.result is None and page.source.needs_execution():
                 continue  # failed: reported above
             try:
-                report.plans[page.source.src] = self._plan(page)
+                plan = report.plans[page.source.src] = self._plan(page)
             except AuthorError as error:
                 report.failures.append(error)
+            else:
+                report.failures.extend(plan.unaccounted)
         report.failures.sort(key=lambda e: (e.src, e.line))
         self.seconds += time.perf_counter() - start
         return report
@@ -193,6 +199,15 @@ class Executor:
             f"({len(self.executed)} pages run)"
         )
         log.debug(f"executor {self.seconds:.2f} s")
+        if self.coverage:
+            site = Coverage()
+            for page in self.coverage.values():
+                site.checked += page.checked
+                site.cited += page.cited
+                site.illustrative += page.illustrative
+                site.structural += page.structural
+                site.unaccounted += page.unaccounted
+            log.info(f"numbers on {len(self.coverage)} pages: {site.summary()}")
         mismatches, self._mismatches = self._mismatches, []
         if mismatches:
             raise DriftError(mismatches)
@@ -213,6 +228,8 @@ class Executor:
                 if self.cache is not None:
                     self.cache.store(src, loaded.key, loaded.result)
             plan = self._plan(loaded)
+            if plan.unaccounted:
+                raise BuildFailed(plan.unaccounted, plan.mismatches)
             self._mismatches.extend(plan.mismatches)
             return plan
         finally:
@@ -267,6 +284,7 @@ class Executor:
     def _plan(self, page: _Page) -> Plan:
         source = page.source
         plan = Plan(source)
+        self._cover(plan)
         if not source.needs_execution():
             return plan
         plan.result = page.result
@@ -290,6 +308,26 @@ class Executor:
         for mismatch in plan.mismatches:
             log.error(mismatch)
         return plan
+
+    def _cover(self, plan: Plan) -> None:
+        """Sort the page's numbers; on a strict page an unaccounted one is an author error."""
+        source = plan.page
+        spans = math_spans("\n".join(source.lines), src=source.src, line_offset=source.offset)
+        plan.coverage = coverage = page_coverage(source, spans)
+        self.coverage[source.src] = coverage
+        if coverage.unaccounted or coverage.checked or coverage.cited or coverage.illustrative:
+            log.info(f"{source.src}: numbers: {coverage.summary()}")
+        if source.strict or self.numbers_strict:
+            plan.unaccounted = [
+                AuthorError(
+                    source.src,
+                    u.line,
+                    f"the number {u.text} is neither checked, cited nor marked.",
+                    f"bind it to its computation [[expr = {u.text}]], cite it [[{u.text} @ paper, "
+                    f"table]], or mark it illustrative [[~{u.text}]]",
+                )
+                for u in coverage.unaccounted
+            ]
 
     @staticmethod
     def _parse(src: str, binding: Any) -> Written:

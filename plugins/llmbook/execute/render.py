@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from html import escape
 
 from llmbook.bindings import RawBinding
+from llmbook.errors import AuthorError
 from llmbook.execute.collect import Block, PageSource
+from llmbook.execute.coverage import Coverage
 from llmbook.execute.figures import Figure
 from llmbook.execute.numbers import computed_text
 from llmbook.execute.run import RunResult
@@ -40,6 +42,8 @@ class Plan:
     page: PageSource
     result: RunResult | None = None
     numbers: list[CheckedNumber] = field(default_factory=list)
+    coverage: Coverage | None = None
+    unaccounted: list[AuthorError] = field(default_factory=list)  # on a strict page
 
     @property
     def mismatches(self) -> list[str]:
@@ -70,6 +74,8 @@ class Plan:
         for b in self.page.bindings:
             if b.source is not None:
                 html[(b.line, b.start)] = _cited_html(b)
+            elif b.illustrative:
+                html[(b.line, b.start)] = _illustrative_html(b)
         lines = list(lines)
         by_line: dict[int, list[RawBinding]] = {}
         for b in self.page.bindings:
@@ -113,10 +119,27 @@ class Plan:
                 out.extend(["", indent + token, ""])
             per_line.append(out)
         tail: list[str] = []
-        if self.numbers:
-            note = f"本页 {self.count} 个数字由构建时执行的代码核对。"
+        note = self.footer()
+        if note:
             tail = ["", stash.put(f'<p class="llmbook-numcount">{note}</p>')]
         return per_line, tail
+
+    def footer(self) -> str:
+        """The page's last line: where its numbers come from (empty when it states none)."""
+        cov = self.coverage
+        cited = cov.cited if cov else 0
+        illustrative = cov.illustrative if cov else 0
+        unaccounted = len(cov.unaccounted) if cov else 0
+        if not (self.numbers or cited or illustrative):
+            return ""
+        parts = [f"本页 {self.count} 个数字由构建时执行的代码核对"]
+        if cited:
+            parts.append(f"{cited} 个引自文献")
+        if illustrative:
+            parts.append(f"{illustrative} 个为示意")
+        if unaccounted:
+            parts.append(f"{unaccounted} 个尚未标注来源")
+        return "，".join(parts) + "。"
 
     def _block(
         self,
@@ -184,4 +207,12 @@ def _cut_note(cut: int) -> str:
     return (
         f'<p class="llmbook-output-cut">输出过长，后面的 {cut:,} 个字符未显示'
         "（上限见 mkdocs.yml 的 execute_output_limit）。</p>"
+    )
+
+
+def _illustrative_html(b: RawBinding) -> str:
+    title = "示意数字：用来说明道理，不是计算或测量的结果"
+    return (
+        f'<span class="llmbook-num llmbook-illustrative" title="{escape(title)}">'
+        f'{escape(b.written)}</span><span class="llmbook-illustrative-label">示意</span>'
     )

@@ -1,0 +1,141 @@
+"""Every number a reader sees is accounted for: checked, cited, illustrative, or structural.
+
+The numbers of a page's prose, tables and directive titles are found here (digits outside code,
+formulas, links, HTML tags and bindings) and sorted into:
+
+- checked       `[[expr = 2.1]]`: recomputed by the build;
+- cited         `[[2.1 @ source]]`: a measurement from a paper, with its source;
+- illustrative  `[[~2.1]]`: a made-up example value, shown with a 示意 label;
+- structural    not a claim, by one of the rules below;
+- unaccounted   anything else: listed by the coverage report, an error on a `strict` page.
+
+Structural rules (kept small on purpose; each has a test):
+1. heading numbers: the section number that starts a heading (`## 10.3 RoPE`);
+2. list markers: `1.` / `1)` that start an ordered list item;
+3. years: 1900–2099, as a whole number (`2017 年`, `Vaswani 2017`);
+4. ordinals and references: a number after 第, or after Step / Card / Lesson / Chapter / 课 / 章 /
+   节 / 步, and `10.3 节`-style section references;
+5. names: digits inside a word with letters (`LLaMA-2-7B`, `fp16`, `Qwen2.5`, `H100`, `L2-C2`);
+6. card and step numbers in `:::card N` / `:::step N` headers;
+7. shape flows: `:::shapeflow` bodies are checked by their own symbolic checker.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from llmbook.bindings import BINDING_RE
+from llmbook.execute.collect import PageSource
+from llmbook.lexer import code_spans
+
+__all__ = ["Coverage", "Unaccounted", "page_coverage"]
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?")
+_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*")  # a word that may hold digits (names)
+_SKIP = [
+    re.compile(r"\]\([^)]*\)"),  # link targets
+    re.compile(r"<[^>]+>"),  # HTML tags and their attributes
+    re.compile(r"\[\^[^\]]+\]"),  # footnote markers
+    re.compile(r"https?://\S+"),  # bare URLs
+    re.compile(r"\{[#.][^}]*\}"),  # attribute lists
+]
+_HEADING_NUMBER = re.compile(r"^\s*#{1,6}\s+(\d+(?:\.\d+)*\.?)(?=\s)")
+_LIST_MARKER = re.compile(r"^\s*(?:>\s*)*\d+[.)](?=\s)")
+_ORDINAL_BEFORE = re.compile(r"(?:第|Step|step|Card|card|Lesson|lesson|Chapter|chapter)\s*$")
+_ORDINAL_AFTER = re.compile(r"^\s*(?:课|章|节|步)")
+_OPENER = re.compile(r"^\s*:::\s*(?P<name>[A-Za-z][\w-]*)")
+
+
+@dataclass(frozen=True)
+class Unaccounted:
+    line: int  # line in the file
+    text: str  # the number as written
+
+
+@dataclass
+class Coverage:
+    checked: int = 0
+    cited: int = 0
+    illustrative: int = 0
+    structural: int = 0
+    unaccounted: list[Unaccounted] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (
+            f"{self.checked} checked, {self.cited} cited, {self.illustrative} illustrative, "
+            f"{self.structural} structural, {len(self.unaccounted)} unaccounted"
+        )
+
+
+def page_coverage(page: PageSource, math: dict[int, list[tuple[int, int]]]) -> Coverage:
+    """Sort the page's numbers; `math` gives the formulas' spans per 0-based line."""
+    coverage = Coverage()
+    for b in page.bindings:
+        if b.expr is not None:
+            coverage.checked += 1
+        elif b.source is not None:
+            coverage.cited += 1
+        else:
+            coverage.illustrative += 1
+    code_lines = {i for block in page.blocks for i in range(block.index, block.end + 1)}
+    shapeflow = _shapeflow_lines(page)
+    for index, text in enumerate(page.lines):
+        if index in code_lines or index in shapeflow:
+            continue
+        hidden = _hidden_spans(text, math.get(index, []))
+        for number in _NUMBER.finditer(text):
+            if any(a <= number.start() < b for a, b in hidden):
+                continue
+            if _structural(text, number):
+                coverage.structural += 1
+            else:
+                line = page.offset + index + 1
+                coverage.unaccounted.append(Unaccounted(line, number.group(0)))
+    return coverage
+
+
+def _hidden_spans(text: str, math: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """What is not prose on the line: code, formulas, bindings, links, tags, names."""
+    spans = list(math) + code_spans(text)
+    spans += [m.span() for m in BINDING_RE.finditer(text)]
+    for pattern in _SKIP:
+        spans += [m.span() for m in pattern.finditer(text)]
+    return spans
+
+
+def _structural(text: str, number: re.Match[str]) -> bool:
+    start, end, value = number.start(), number.end(), number.group(0)
+    heading = _HEADING_NUMBER.match(text)
+    if heading and heading.start(1) <= start < heading.end(1):
+        return True
+    marker = _LIST_MARKER.match(text)
+    if marker and start < marker.end():
+        return True
+    if re.fullmatch(r"(19|20)\d\d", value):
+        return True
+    if _ORDINAL_BEFORE.search(text[:start]) or _ORDINAL_AFTER.match(text[end:]):
+        return True
+    opener = _OPENER.match(text)
+    if opener and opener.group("name") in ("card", "step"):
+        first = _NUMBER.search(text, opener.end())
+        if first is not None and first.start() == start:
+            return True
+    for word in _WORD.finditer(text):
+        if word.start() <= start and end <= word.end() and re.search(r"[A-Za-z_]", word.group(0)):
+            if not re.fullmatch(r"\d+(?:\.\d+)?[eE][-+]?\d+", word.group(0)):
+                return True
+    return False
+
+
+def _shapeflow_lines(page: PageSource) -> set[int]:
+    """Lines (0-based) of `:::shapeflow` blocks: the shape checker owns their numbers."""
+    from llmbook.directives import parse_structure
+
+    doc = parse_structure("\n".join(page.lines), src=page.src, line_offset=page.offset)
+    return {
+        index
+        for block in doc.walk()
+        if block.name == "shapeflow"
+        for index in range(block.line - 1, block.end_line)
+    }
