@@ -30,8 +30,16 @@ cfg = ModelConfig.llama2_7b()
 
 ## 每层 [[cfg.num_key_value_heads = 32]] 个 K/V 头
 
-:::key 要点
+:::key 要点：每头 [[cfg.head_dim = 128]] 维
 一共 [[cfg.num_hidden_layers = LAYERS]] 层，公式 $d = 128$。
+:::
+
+:::quiz
+每头几维？
+A. $d = 64$
+B. [[cfg.head_dim = 128]] 维
+答案: B
+解析: 见上文的 $d$。
 :::
 
 :::related
@@ -86,7 +94,8 @@ def test_both_engines_build_the_book(engine, tmp_path: Path) -> None:
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert ":::" not in html and "[[" not in html and "$d" not in html
     body = html[html.index('<h1 id="小书">') :]  # the page itself (Zensical's TOC holds HTML too)
-    assert body.count('class="llmbook-num"') == 2 and "<math" in body
+    # Numbers and formulas in a directive title and in quiz options render too (not placeholders).
+    assert body.count('class="llmbook-num"') == 4 and body.count("<math") == 3
     assert 'class="admonition success llmbook-key"' in html
     figure = re.search(r'<img src="(assets/llmbook/figures/\w+\.svg)" alt="一条线"', html)
     assert figure and (tmp_path / "site" / figure.group(1)).is_file()

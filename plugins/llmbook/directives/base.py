@@ -8,6 +8,8 @@ A directive declares `NAME`, its argument rule and where it may stand, then over
 from __future__ import annotations
 
 import html
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -130,13 +132,13 @@ class Context:
         """Markdown → HTML for author text that lands in a widget; raw HTML shows as text."""
         if self._fragments is None:
             self._fragments = FragmentRenderer.for_site(self.site)
-        return self._fragments.block(markdown)
+        return _keep_placeholders(markdown, self._fragments.block)
 
     def inline(self, markdown: str) -> str:
         """Like `fragment` for one line (titles, options): no surrounding <p>."""
         if self._fragments is None:
             self._fragments = FragmentRenderer.for_site(self.site)
-        return self._fragments.inline(markdown)
+        return _keep_placeholders(markdown, self._fragments.inline)
 
     def children(self, node: Block) -> list[str]:
         """The Markdown of a block's body, its nested blocks rendered in place."""
@@ -157,3 +159,15 @@ class Context:
 
     def single(self, node: Block, html_text: str) -> list[str]:
         return ["", node.indent + self.token(html_text), ""]
+
+
+# The page's own stash placeholders (formulas, checked numbers) inside author text: the fragment
+# renderer would strip their STX/ETX, so they travel as plain tokens and come back as they were,
+# for the page's Markdown to restore.
+_PLACEHOLDER = re.compile("\x02wzxhzdk:(\\d+)\x03")
+_KEPT = re.compile(r"LLMBOOKKEPT(\d+)Z")
+
+
+def _keep_placeholders(text: str, convert: Callable[[str], str]) -> str:
+    kept = _PLACEHOLDER.sub(lambda m: f"LLMBOOKKEPT{m.group(1)}Z", text)
+    return _KEPT.sub(lambda m: f"\x02wzxhzdk:{m.group(1)}\x03", convert(kept))
