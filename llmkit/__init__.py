@@ -4,6 +4,7 @@ from .analysis import grad_norm_by_depth
 from .attention import Attention, attention_weights, causal_mask
 from .block import TransformerBlock
 from .calc import flops_per_token, kv_cache_bytes, kv_cache_bytes_for, param_count
+from .checkpoint import config_from_json, from_pretrained
 from .config import PRESETS, ModelConfig
 from .counting import count_kv_projections
 from .ffn import GELUFFN, ReLUFFN, SwiGLU, silu, swiglu_hidden_dim
@@ -53,6 +54,8 @@ __all__ = [
     "generate",
     "sample_next",
     "config_from_hf",
+    "config_from_json",
+    "from_pretrained",
     "from_hf",
     "load_hf_state_dict",
     "kv_cache_bytes",

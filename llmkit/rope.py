@@ -18,13 +18,15 @@ __all__ = [
 ]
 
 
-def rope_frequencies(head_dim: int, base: float = 10000.0) -> Tensor:
+def rope_frequencies(
+    head_dim: int, base: float = 10000.0, device: torch.device | str | None = None
+) -> Tensor:
     """theta_i = base^(-2i/d) for i = 0 .. d/2-1, float32: one angular speed per rotated pair."""
     if head_dim <= 0 or head_dim % 2 != 0:
         raise ValueError(
             f"RoPE needs an even, positive head_dim (it rotates pairs), got {head_dim}"
         )
-    exponents = torch.arange(0, head_dim, 2, dtype=torch.int64).float() / head_dim
+    exponents = torch.arange(0, head_dim, 2, dtype=torch.int64, device=device).float() / head_dim
     return 1.0 / (base**exponents)
 
 
@@ -66,6 +68,11 @@ def check_positions(positions: Tensor, limit: int, what: str) -> None:
         )
 
 
+def _on_meta() -> bool:
+    """Whether tensors are being created on the meta device (`with torch.device("meta")`)."""
+    return torch.empty(0).device.type == "meta"
+
+
 class RotaryEmbedding(nn.Module):
     """Precomputed float32 cos/sin tables [max_seq_len, head_dim], looked up by position.
 
@@ -84,22 +91,34 @@ class RotaryEmbedding(nn.Module):
         super().__init__()
         self.head_dim, self.max_seq_len, self.interleaved = head_dim, max_seq_len, interleaved
         kind = None if scaling is None else scaling.get("type")
-        factor = 1.0 if scaling is None else float(scaling["factor"])
         if kind not in (None, "linear", "ntk"):
             raise ValueError(f"rope scaling type must be 'linear' or 'ntk', got {kind!r}")
+        self.base, self.scaling = base, scaling
+        cos, sin = self._tables(torch.device("cpu") if _on_meta() else None)
+        self.register_buffer("cos", cos, persistent=False)
+        self.register_buffer("sin", sin, persistent=False)
+
+    def _tables(self, device: torch.device | None) -> tuple[Tensor, Tensor]:
+        kind = None if self.scaling is None else self.scaling.get("type")
+        factor = 1.0 if self.scaling is None else float(self.scaling["factor"])
+        base = self.base
         if kind == "ntk":
-            base = base * factor ** (head_dim / (head_dim - 2))
-        inv_freq = rope_frequencies(head_dim, base)
-        positions = torch.arange(max_seq_len, dtype=torch.float32)
+            base = base * factor ** (self.head_dim / (self.head_dim - 2))
+        inv_freq = rope_frequencies(self.head_dim, base, device=device)
+        positions = torch.arange(self.max_seq_len, dtype=torch.float32, device=device)
         if kind == "linear":
             positions = positions / factor
         angles = torch.outer(positions, inv_freq)  # [S, D/2]
-        if interleaved:
+        if self.interleaved:
             angles = angles.repeat_interleave(2, dim=-1)  # pair i on dims 2i, 2i+1
         else:
             angles = torch.cat((angles, angles), dim=-1)  # pair i on dims i, i + D/2
-        self.register_buffer("cos", angles.cos(), persistent=False)
-        self.register_buffer("sin", angles.sin(), persistent=False)
+        return angles.cos(), angles.sin()
+
+    def reset_tables(self, device: torch.device | str) -> None:
+        """Recompute the cos/sin tables on `device` (after building on `meta`: they are not
+        in any checkpoint)."""
+        self.cos, self.sin = self._tables(torch.device(device))
 
     def _apply(self, fn, recurse=True):
         # model.to(torch.bfloat16) must not round the angle tables: move them, keep them float32.

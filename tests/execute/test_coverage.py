@@ -83,6 +83,15 @@ def test_the_site_option_makes_every_page_strict(run_md) -> None:
     with pytest.raises(BuildFailed, match="the number 7 is neither checked"):
         run_md("只有 7 个。\n", numbers_strict=True)
     assert run_md("只有 [[~7]] 个。\n", numbers_strict=True).coverage.illustrative == 1
+    # A page can say, in its own source, that it only reports.
+    assert (
+        len(
+            run_md(
+                "---\nnumbers: report\n---\n只有 7 个。\n", numbers_strict=True
+            ).coverage.unaccounted
+        )
+        == 1
+    )
 
 
 def test_an_unknown_numbers_mode_is_an_author_error(run_md) -> None:
@@ -92,7 +101,8 @@ def test_an_unknown_numbers_mode_is_an_author_error(run_md) -> None:
         run_md("---\nnumbers: loose\n---\n1 个\n")
     assert str(error.value) == (
         "docs/page.md:1: front matter `numbers: loose` is neither strict nor report "
-        "Fix: write `numbers: strict` (every number checked, cited or marked) or leave it out"
+        "Fix: write `numbers: strict` (every number checked, cited or marked) or `numbers: report` "
+        "(unaccounted numbers only reported), or leave it out to follow the site"
     )
 
 

@@ -42,7 +42,7 @@ def built(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess[str]]:
     (docs / "index.md").write_text("# 首页\n\n见第 10 章。\n", encoding="utf-8")
     seed = SEED_000.read_text(encoding="utf-8")
     (docs / "chapters" / "seed.md").write_text(
-        "---\nexecute: false\n---\n\n" + seed, encoding="utf-8"
+        "---\nexecute: false\nnumbers: report\n---\n\n" + seed, encoding="utf-8"
     )
     config = root / "mkdocs.yml"
     config.write_text(_project_config(docs, site), encoding="utf-8")

@@ -57,7 +57,9 @@ class PageSource:
     lines: list[str]
     offset: int
     execute: bool
-    strict: bool = False  # front matter `numbers: strict`: every number must be accounted for
+    # front matter `numbers: strict` (every number accounted for) or `numbers: report` (only
+    # reported); None: as the site says (`numbers_strict`)
+    strict: bool | None = None
     blocks: list[Block] = field(default_factory=list)
     bindings: list[RawBinding] = field(default_factory=list)  # `.line` is the file line
     cells: list[tuple[int, int]] | None = None  # a notebook's (cell, line in cell) per line
@@ -90,15 +92,16 @@ def _execute_flag(meta: dict, src: str) -> bool:
     )
 
 
-def _strict_flag(meta: dict, src: str) -> bool:
-    value = meta.get("numbers", "report")
-    if value in ("strict", "report"):
-        return value == "strict"
+def _strict_flag(meta: dict, src: str) -> bool | None:
+    value = meta.get("numbers")
+    if value is None or value in ("strict", "report"):
+        return None if value is None else value == "strict"
     raise AuthorError(
         src,
         1,
         f"front matter `numbers: {value}` is neither strict nor report",
-        "write `numbers: strict` (every number checked, cited or marked) or leave it out",
+        "write `numbers: strict` (every number checked, cited or marked) or `numbers: report` "
+        "(unaccounted numbers only reported), or leave it out to follow the site",
     )
 
 

@@ -317,7 +317,7 @@ class Executor:
         self.coverage[source.src] = coverage
         if coverage.unaccounted or coverage.checked or coverage.cited or coverage.illustrative:
             log.info(f"{source.src}: numbers: {coverage.summary()}")
-        if source.strict or self.numbers_strict:
+        if source.strict if source.strict is not None else self.numbers_strict:
             plan.unaccounted = [
                 AuthorError(
                     source.src,

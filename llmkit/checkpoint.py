@@ -1,0 +1,123 @@
+"""Loading a Hugging Face checkpoint folder (`config.json` + `*.safetensors`) into llmkit.
+
+The model is built on the `meta` device (no memory, no random init), the weights are read straight
+into their final dtype and device and assigned (no float32 or second copy), and the RoPE tables,
+which no checkpoint holds, are computed on that device. A config option llmkit does not model is
+refused by name instead of being silently ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import torch
+
+from .config import ModelConfig
+from .hf import hf_to_llmkit_state_dict
+from .model import Transformer
+
+__all__ = ["config_from_json", "from_pretrained"]
+
+# What a Llama-family config.json may say that llmkit models exactly (value: what is accepted).
+_ACCEPTED = {
+    "model_type": ("llama",),
+    "hidden_act": ("silu",),
+    "attention_bias": (False, None),
+    "mlp_bias": (False, None),
+    "pretraining_tp": (1, None),
+    "attention_dropout": (0, 0.0, None),
+}
+
+
+def _rope(data: dict) -> tuple[float, dict | None]:
+    """(theta, llmkit rope_scaling) from either the old (`rope_theta`, `rope_scaling`) or the new
+    (`rope_parameters`) layout; refuses scalings llmkit does not implement with HF's semantics."""
+    params = dict(data.get("rope_parameters") or {})
+    theta = float(params.get("rope_theta", data.get("rope_theta", 10000.0)))
+    scaling = data.get("rope_scaling") or params
+    kind = scaling.get("rope_type", scaling.get("type", "default")) if scaling else "default"
+    if kind == "default":
+        return theta, None
+    if kind == "linear":
+        return theta, {"type": "linear", "factor": float(scaling["factor"])}
+    raise ValueError(
+        f"config.json: rope_type {kind!r} is not supported by llmkit yet (supported: default, "
+        "linear); loading it would give wrong logits"
+    )
+
+
+def config_from_json(data: dict) -> ModelConfig:
+    """A ModelConfig from a Llama config.json; ValueError naming any option llmkit does not model."""
+    for name, accepted in _ACCEPTED.items():
+        if name in data and data[name] not in accepted:
+            raise ValueError(
+                f"config.json: {name}={data[name]!r} is not supported by llmkit "
+                f"(supported: {', '.join(repr(a) for a in accepted if a is not None)})"
+            )
+    theta, scaling = _rope(data)
+    heads = data["num_attention_heads"]
+    return ModelConfig(
+        vocab_size=data["vocab_size"],
+        hidden_size=data["hidden_size"],
+        intermediate_size=data["intermediate_size"],
+        num_hidden_layers=data["num_hidden_layers"],
+        num_attention_heads=heads,
+        num_key_value_heads=data.get("num_key_value_heads") or heads,
+        head_dim=data.get("head_dim"),
+        rms_norm_eps=float(data.get("rms_norm_eps", 1e-6)),
+        rope_theta=theta,
+        rope_scaling=scaling,
+        max_position_embeddings=data.get("max_position_embeddings", 2048),
+        tie_word_embeddings=bool(data.get("tie_word_embeddings", False)),
+    )
+
+
+def _weight_files(folder: Path) -> list[Path]:
+    index = folder / "model.safetensors.index.json"
+    if index.is_file():
+        weight_map = json.loads(index.read_text(encoding="utf-8"))["weight_map"]
+        return [folder / name for name in sorted(set(weight_map.values()))]
+    single = folder / "model.safetensors"
+    if single.is_file():
+        return [single]
+    raise FileNotFoundError(
+        f"{folder}: no model.safetensors or model.safetensors.index.json (only safetensors "
+        "checkpoints are read)"
+    )
+
+
+def _dtype(data: dict, dtype: torch.dtype | str | None) -> torch.dtype:
+    if isinstance(dtype, torch.dtype):
+        return dtype
+    name = dtype or data.get("dtype") or data.get("torch_dtype") or "float32"
+    return getattr(torch, str(name).removeprefix("torch."))
+
+
+def from_pretrained(
+    path: str | Path, *, dtype: torch.dtype | str | None = None, device: torch.device | str = "cpu"
+) -> Transformer:
+    """The llmkit Transformer of a local Hugging Face Llama checkpoint folder, in eval mode.
+
+    dtype: default the checkpoint's own (`dtype` / `torch_dtype` in config.json).
+    """
+    from safetensors.torch import load_file
+
+    folder = Path(path)
+    data = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    config = config_from_json(data)
+    dtype, device = _dtype(data, dtype), torch.device(device)
+    with torch.device("meta"):
+        model = Transformer(config)
+    state: dict[str, torch.Tensor] = {}
+    for file in _weight_files(folder):
+        for name, tensor in load_file(str(file), device=str(device)).items():
+            state[name] = tensor.to(dtype)  # a no-op when the checkpoint already has `dtype`
+    renamed = hf_to_llmkit_state_dict(state)
+    if config.tie_word_embeddings:
+        renamed["lm_head.weight"] = renamed["embed.weight"]
+    model.load_state_dict(renamed, strict=True, assign=True)
+    if config.tie_word_embeddings:
+        model.lm_head.weight = model.embed.weight  # one parameter again, as built
+    model.rope.reset_tables(device)
+    return model.eval()

@@ -1,0 +1,99 @@
+"""from_pretrained: a local Hugging Face checkpoint folder (safetensors, single or sharded) loaded
+on the meta device straight into its dtype, equal to transformers' LlamaForCausalLM."""
+
+import json
+
+import pytest
+import torch
+
+transformers = pytest.importorskip("transformers")
+
+from llmkit import Transformer, config_from_json, from_pretrained  # noqa: E402
+
+
+def _hf(tie: bool = False, **extra) -> "transformers.LlamaForCausalLM":
+    config = transformers.LlamaConfig(
+        vocab_size=512,
+        hidden_size=128,
+        intermediate_size=344,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=64,
+        rope_parameters={"rope_type": "default", "rope_theta": 10000.0},
+        tie_word_embeddings=tie,
+        bos_token_id=None,
+        eos_token_id=None,
+        pad_token_id=None,
+        **extra,
+    )
+    torch.manual_seed(0)
+    model = transformers.LlamaForCausalLM._from_config(config, attn_implementation="sdpa")
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if "norm" in name:
+                p.copy_(1.0 + 0.2 * torch.randn_like(p))
+    return model.eval()
+
+
+def _logits(model, ids):
+    with torch.no_grad():
+        out = model(ids)
+    return out.logits if hasattr(out, "logits") else out
+
+
+@pytest.mark.parametrize("shard", [None, "60KB"], ids=["single", "sharded"])
+@pytest.mark.parametrize("tie", [False, True], ids=["untied", "tied"])
+def test_logits_equal_transformers(tmp_path, shard, tie) -> None:
+    hf = _hf(tie=tie)
+    hf.save_pretrained(
+        tmp_path, safe_serialization=True, **({"max_shard_size": shard} if shard else {})
+    )
+    if shard:
+        assert (tmp_path / "model.safetensors.index.json").is_file()
+    ours = from_pretrained(tmp_path)
+    ids = torch.randint(0, 512, (2, 20))
+    torch.testing.assert_close(_logits(ours, ids), _logits(hf, ids), atol=1e-5, rtol=1e-5)
+    assert (ours.lm_head.weight is ours.embed.weight) == tie
+
+
+def test_weights_load_straight_into_the_requested_dtype(tmp_path) -> None:
+    hf = _hf()
+    hf.save_pretrained(tmp_path, safe_serialization=True)
+    ours = from_pretrained(tmp_path, dtype=torch.bfloat16)
+    assert {p.dtype for p in ours.parameters()} == {torch.bfloat16}
+    assert all(p.device.type == "cpu" for p in ours.parameters())
+    # RoPE tables are in no checkpoint: recomputed (float32), equal to a normally built model's.
+    reference = Transformer(ours.config)
+    assert ours.rope.cos.dtype == torch.float32
+    torch.testing.assert_close(ours.rope.cos, reference.rope.cos, atol=0, rtol=0)
+    torch.testing.assert_close(ours.rope.sin, reference.rope.sin, atol=0, rtol=0)
+    hf_bf16 = hf.to(torch.bfloat16)
+    ids = torch.randint(0, 512, (1, 12))
+    torch.testing.assert_close(_logits(ours, ids), _logits(hf_bf16, ids), atol=3e-2, rtol=3e-2)
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"hidden_act": "gelu"}, "hidden_act='gelu'"),
+        ({"attention_bias": True}, "attention_bias=True"),
+        ({"mlp_bias": True}, "mlp_bias=True"),
+        ({"model_type": "qwen2"}, "model_type='qwen2'"),
+        (
+            {"rope_parameters": {"rope_type": "llama3", "rope_theta": 5e5, "factor": 8.0}},
+            "rope_type 'llama3'",
+        ),
+    ],
+)
+def test_options_llmkit_does_not_model_are_refused_by_name(change, named) -> None:
+    data = json.loads(_hf().config.to_json_string())
+    data.update(change)
+    with pytest.raises(ValueError, match=f"^config.json: {named}".replace("(", r"\(")):
+        config_from_json(data)
+
+
+def test_a_folder_without_safetensors_is_a_clear_error(tmp_path) -> None:
+    _hf().config.save_pretrained(tmp_path)
+    with pytest.raises(FileNotFoundError, match="no model.safetensors"):
+        from_pretrained(tmp_path)
