@@ -101,7 +101,7 @@ def from_pretrained(
 
     dtype: default the checkpoint's own (`dtype` / `torch_dtype` in config.json).
     """
-    from safetensors.torch import load_file
+    from safetensors import safe_open
 
     folder = Path(path)
     data = json.loads((folder / "config.json").read_text(encoding="utf-8"))
@@ -111,8 +111,10 @@ def from_pretrained(
         model = Transformer(config)
     state: dict[str, torch.Tensor] = {}
     for file in _weight_files(folder):
-        for name, tensor in load_file(str(file), device=str(device)).items():
-            state[name] = tensor.to(dtype)  # a no-op when the checkpoint already has `dtype`
+        # One tensor at a time: the peak is the weights in their final dtype plus one tensor.
+        with safe_open(str(file), framework="pt", device=str(device)) as shard:
+            for name in shard.keys():  # noqa: SIM118 (a safetensors handle, not a dict)
+                state[name] = shard.get_tensor(name).to(dtype)
     renamed = hf_to_llmkit_state_dict(state)
     if config.tie_word_embeddings:
         renamed["lm_head.weight"] = renamed["embed.weight"]
