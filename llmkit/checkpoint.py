@@ -41,9 +41,12 @@ def _rope(data: dict) -> tuple[float, dict | None]:
         return theta, None
     if kind == "linear":
         return theta, {"type": "linear", "factor": float(scaling["factor"])}
+    if kind == "llama3":
+        keys = ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings")
+        return theta, {"type": "llama3", **{key: scaling[key] for key in keys}}
     raise ValueError(
         f"config.json: rope_type {kind!r} is not supported by llmkit yet (supported: default, "
-        "linear); loading it would give wrong logits"
+        "linear, llama3); loading it would give wrong logits"
     )
 
 

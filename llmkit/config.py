@@ -10,14 +10,16 @@ __all__ = ["ModelConfig", "PRESETS"]
 _NORM_POSITIONS = ("pre", "post")
 _NORM_TYPES = ("rms", "layer")
 _FFN_TYPES = ("swiglu", "relu", "gelu")
-_ROPE_SCALINGS = ("linear", "ntk")
+_ROPE_SCALINGS = ("linear", "ntk", "llama3")
 
 
 @dataclass
 class ModelConfig:
     """Every dimension of a decoder-only transformer; `head_dim` defaults to hidden_size // heads.
 
-    `rope_scaling` is None or {"type": "linear" | "ntk", "factor": float} (context extension).
+    `rope_scaling` is None or {"type": "linear" | "ntk", "factor": float} (context extension), or
+    Llama 3.1's {"type": "llama3", "factor", "low_freq_factor", "high_freq_factor",
+    "original_max_position_embeddings"}.
     `rope_interleaved` picks the RoPE pairing: False = half-split (Hugging Face), True = adjacent
     pairs (RoFormer paper, Meta checkpoints).
     """

@@ -61,24 +61,11 @@ def llmkit_to_hf_state_dict(state_dict: dict[str, Tensor]) -> dict[str, Tensor]:
 
 
 def config_from_hf(hf_config) -> ModelConfig:
-    """A ModelConfig with the dimensions of a transformers LlamaConfig (default RoPE only)."""
-    rope = getattr(hf_config, "rope_parameters", None) or {}
-    theta = rope.get("rope_theta", getattr(hf_config, "rope_theta", 10000.0))
-    if rope.get("rope_type", "default") != "default":
-        raise ValueError(f"only default RoPE is mapped, got rope_type={rope.get('rope_type')!r}")
-    return ModelConfig(
-        vocab_size=hf_config.vocab_size,
-        hidden_size=hf_config.hidden_size,
-        intermediate_size=hf_config.intermediate_size,
-        num_hidden_layers=hf_config.num_hidden_layers,
-        num_attention_heads=hf_config.num_attention_heads,
-        num_key_value_heads=hf_config.num_key_value_heads or hf_config.num_attention_heads,
-        head_dim=getattr(hf_config, "head_dim", None),
-        rms_norm_eps=hf_config.rms_norm_eps,
-        rope_theta=float(theta),
-        max_position_embeddings=hf_config.max_position_embeddings,
-        tie_word_embeddings=bool(hf_config.tie_word_embeddings),
-    )
+    """A ModelConfig of a transformers LlamaConfig, read as its config.json would be (options
+    llmkit does not model are refused by name)."""
+    from .checkpoint import config_from_json
+
+    return config_from_json(hf_config.to_dict())
 
 
 def load_hf_state_dict(model: Transformer, state_dict: dict[str, Tensor]) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import torch
 from torch import Tensor, nn
 
 __all__ = [
+    "llama3_frequencies",
     "rope_frequencies",
     "RotaryEmbedding",
     "apply_rope",
@@ -68,6 +71,18 @@ def check_positions(positions: Tensor, limit: int, what: str) -> None:
         )
 
 
+def llama3_frequencies(inv_freq: Tensor, scaling: dict) -> Tensor:
+    """Llama 3.1's context extension: slow pairs (wavelength longer than the original context /
+    low_freq_factor) turn `factor` times slower, fast pairs (shorter than context /
+    high_freq_factor) stay, and the band between blends the two linearly in context / wavelength."""
+    factor = float(scaling["factor"])
+    low, high = float(scaling["low_freq_factor"]), float(scaling["high_freq_factor"])
+    context = float(scaling["original_max_position_embeddings"])
+    wavelength = 2 * math.pi / inv_freq
+    blend = ((context / wavelength - low) / (high - low)).clamp(0.0, 1.0)  # 0: slow, 1: fast
+    return (1 - blend) * inv_freq / factor + blend * inv_freq
+
+
 def _on_meta() -> bool:
     """Whether tensors are being created on the meta device (`with torch.device("meta")`)."""
     return torch.empty(0).device.type == "meta"
@@ -91,8 +106,8 @@ class RotaryEmbedding(nn.Module):
         super().__init__()
         self.head_dim, self.max_seq_len, self.interleaved = head_dim, max_seq_len, interleaved
         kind = None if scaling is None else scaling.get("type")
-        if kind not in (None, "linear", "ntk"):
-            raise ValueError(f"rope scaling type must be 'linear' or 'ntk', got {kind!r}")
+        if kind not in (None, "linear", "ntk", "llama3"):
+            raise ValueError(f"rope scaling type must be 'linear', 'ntk' or 'llama3', got {kind!r}")
         self.base, self.scaling = base, scaling
         cos, sin = self._tables(torch.device("cpu") if _on_meta() else None)
         self.register_buffer("cos", cos, persistent=False)
@@ -105,6 +120,8 @@ class RotaryEmbedding(nn.Module):
         if kind == "ntk":
             base = base * factor ** (self.head_dim / (self.head_dim - 2))
         inv_freq = rope_frequencies(self.head_dim, base, device=device)
+        if kind == "llama3":
+            inv_freq = llama3_frequencies(inv_freq, self.scaling)
         positions = torch.arange(self.max_seq_len, dtype=torch.float32, device=device)
         if kind == "linear":
             positions = positions / factor

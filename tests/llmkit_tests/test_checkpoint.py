@@ -11,7 +11,7 @@ transformers = pytest.importorskip("transformers")
 from llmkit import Transformer, config_from_json, from_pretrained  # noqa: E402
 
 
-def _hf(tie: bool = False, **extra) -> "transformers.LlamaForCausalLM":
+def _hf(tie: bool = False, rope: dict | None = None, **extra) -> "transformers.LlamaForCausalLM":
     config = transformers.LlamaConfig(
         vocab_size=512,
         hidden_size=128,
@@ -20,7 +20,7 @@ def _hf(tie: bool = False, **extra) -> "transformers.LlamaForCausalLM":
         num_attention_heads=4,
         num_key_value_heads=2,
         max_position_embeddings=64,
-        rope_parameters={"rope_type": "default", "rope_theta": 10000.0},
+        rope_parameters=rope or {"rope_type": "default", "rope_theta": 10000.0},
         tie_word_embeddings=tie,
         bos_token_id=None,
         eos_token_id=None,
@@ -81,8 +81,8 @@ def test_weights_load_straight_into_the_requested_dtype(tmp_path) -> None:
         ({"mlp_bias": True}, "mlp_bias=True"),
         ({"model_type": "qwen2"}, "model_type='qwen2'"),
         (
-            {"rope_parameters": {"rope_type": "llama3", "rope_theta": 5e5, "factor": 8.0}},
-            "rope_type 'llama3'",
+            {"rope_parameters": {"rope_type": "dynamic", "rope_theta": 5e5, "factor": 8.0}},
+            "rope_type 'dynamic'",
         ),
     ],
 )
@@ -97,3 +97,29 @@ def test_a_folder_without_safetensors_is_a_clear_error(tmp_path) -> None:
     _hf().config.save_pretrained(tmp_path)
     with pytest.raises(FileNotFoundError, match="no model.safetensors"):
         from_pretrained(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "rope",
+    [
+        {"rope_type": "linear", "rope_theta": 10000.0, "factor": 4.0},
+        {
+            "rope_type": "llama3",
+            "rope_theta": 500000.0,
+            "factor": 8.0,
+            "low_freq_factor": 1.0,
+            "high_freq_factor": 4.0,
+            "original_max_position_embeddings": 16,
+        },
+    ],
+    ids=["linear", "llama3"],
+)
+def test_rope_scalings_equal_transformers(tmp_path, rope) -> None:
+    """Llama 3.1/3.2 checkpoints (llama3) and position interpolation (linear), as HF computes them;
+    a short original context puts the llama3 blend band inside this small head's frequencies."""
+    hf = _hf(rope=rope)
+    hf.save_pretrained(tmp_path, safe_serialization=True)
+    ours = from_pretrained(tmp_path)
+    assert ours.config.rope_scaling["type"] == rope["rope_type"]
+    ids = torch.randint(0, 512, (2, 60))
+    torch.testing.assert_close(_logits(ours, ids), _logits(hf, ids), atol=1e-5, rtol=1e-5)

@@ -108,9 +108,9 @@ class TestStateDict:
             intermediate_size=32,
             num_hidden_layers=1,
             num_attention_heads=2,
-            rope_parameters={"rope_type": "linear", "rope_theta": 1e4, "factor": 2.0},
+            rope_parameters={"rope_type": "yarn", "rope_theta": 1e4, "factor": 2.0},
         )
-        with pytest.raises(ValueError, match="only default RoPE is mapped, got rope_type='linear'"):
+        with pytest.raises(ValueError, match="^config.json: rope_type 'yarn' is not supported"):
             config_from_hf(config)
 
 
