@@ -61,7 +61,8 @@ def sdpa(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> Tensor:
 class Attention(nn.Module):
     """Multi-head attention with grouped K/V heads: MHA (H_kv = H), GQA, MQA (H_kv = 1).
 
-    Parameter names follow Hugging Face Llama (q_proj, k_proj, v_proj, o_proj; no biases).
+    Parameter names follow Hugging Face Llama (q_proj, k_proj, v_proj, o_proj; q/k/v biases only
+    with `qkv_bias`, as Qwen2).
     A RotaryEmbedding may be shared between layers (the model passes one); else one is built.
     """
 
@@ -73,9 +74,10 @@ class Attention(nn.Module):
         self.num_heads, self.num_kv_heads = config.num_attention_heads, config.num_key_value_heads
         self.head_dim = config.head_dim
         h, d = config.hidden_size, config.head_dim
-        self.q_proj = nn.Linear(h, self.num_heads * d, bias=False)
-        self.k_proj = nn.Linear(h, self.num_kv_heads * d, bias=False)
-        self.v_proj = nn.Linear(h, self.num_kv_heads * d, bias=False)
+        bias = config.qkv_bias  # Qwen2: q/k/v carry biases, o_proj does not
+        self.q_proj = nn.Linear(h, self.num_heads * d, bias=bias)
+        self.k_proj = nn.Linear(h, self.num_kv_heads * d, bias=bias)
+        self.v_proj = nn.Linear(h, self.num_kv_heads * d, bias=bias)
         self.o_proj = nn.Linear(self.num_heads * d, h, bias=False)
         if rope is None:
             rope = RotaryEmbedding(
@@ -97,7 +99,12 @@ class Attention(nn.Module):
         B, S, _ = x.shape
         H, H_kv, D = self.num_heads, self.num_kv_heads, self.head_dim
         interleaved = self.rope.interleaved
-        fused = self._qkv.get([self.q_proj, self.k_proj, self.v_proj])
+        # The fused copy holds weights only: with q/k/v biases the separate projections run.
+        fused = (
+            None
+            if self.q_proj.bias is not None
+            else self._qkv.get([self.q_proj, self.k_proj, self.v_proj])
+        )
         if fused is None:
             q = self.q_proj(x).view(B, S, H, D).transpose(1, 2)  # [B, H, S, D]
             k = self.k_proj(x).view(B, S, H_kv, D).transpose(1, 2)  # [B, H_kv, S, D]

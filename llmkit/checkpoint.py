@@ -1,4 +1,5 @@
-"""Loading a Hugging Face checkpoint folder (`config.json` + `*.safetensors`) into llmkit.
+"""Loading a Hugging Face checkpoint folder (`config.json` + `*.safetensors`) into llmkit:
+Llama 2/3/3.1/3.2 and Qwen2/2.5 (q/k/v biases), each as a configuration of the same blocks.
 
 The model is built on the `meta` device (no memory, no random init), the weights are read straight
 into their final dtype and device and assigned (no float32 or second copy), and the RoPE tables,
@@ -21,12 +22,13 @@ __all__ = ["config_from_json", "from_pretrained"]
 
 # What a Llama-family config.json may say that llmkit models exactly (value: what is accepted).
 _ACCEPTED = {
-    "model_type": ("llama",),
+    "model_type": ("llama", "qwen2"),
     "hidden_act": ("silu",),
     "attention_bias": (False, None),
     "mlp_bias": (False, None),
     "pretraining_tp": (1, None),
     "attention_dropout": (0, 0.0, None),
+    "use_sliding_window": (False, None),
 }
 
 
@@ -59,6 +61,12 @@ def config_from_json(data: dict) -> ModelConfig:
                 f"(supported: {', '.join(repr(a) for a in accepted if a is not None)})"
             )
     theta, scaling = _rope(data)
+    layer_types = set(data.get("layer_types") or ["full_attention"])
+    if layer_types != {"full_attention"}:
+        raise ValueError(
+            f"config.json: layer_types={sorted(layer_types)!r} is not supported by llmkit "
+            "(supported: 'full_attention' in every layer)"
+        )
     heads = data["num_attention_heads"]
     return ModelConfig(
         vocab_size=data["vocab_size"],
@@ -73,6 +81,7 @@ def config_from_json(data: dict) -> ModelConfig:
         rope_scaling=scaling,
         max_position_embeddings=data.get("max_position_embeddings", 2048),
         tie_word_embeddings=bool(data.get("tie_word_embeddings", False)),
+        qkv_bias=data.get("model_type") == "qwen2",  # Qwen2 always has q/k/v biases
     )
 
 

@@ -40,6 +40,7 @@ class ModelConfig:
     tie_word_embeddings: bool = False
     rope_scaling: dict | None = None
     rope_interleaved: bool = False
+    qkv_bias: bool = False  # biases on the q/k/v projections (Qwen2 / Qwen2.5); o_proj has none
 
     def __post_init__(self) -> None:
         for name in (

@@ -79,7 +79,7 @@ def test_weights_load_straight_into_the_requested_dtype(tmp_path) -> None:
         ({"hidden_act": "gelu"}, "hidden_act='gelu'"),
         ({"attention_bias": True}, "attention_bias=True"),
         ({"mlp_bias": True}, "mlp_bias=True"),
-        ({"model_type": "qwen2"}, "model_type='qwen2'"),
+        ({"model_type": "mistral"}, "model_type='mistral'"),
         (
             {"rope_parameters": {"rope_type": "dynamic", "rope_theta": 5e5, "factor": 8.0}},
             "rope_type 'dynamic'",
@@ -123,3 +123,39 @@ def test_rope_scalings_equal_transformers(tmp_path, rope) -> None:
     assert ours.config.rope_scaling["type"] == rope["rope_type"]
     ids = torch.randint(0, 512, (2, 60))
     torch.testing.assert_close(_logits(ours, ids), _logits(hf, ids), atol=1e-5, rtol=1e-5)
+
+
+def test_qwen2_with_qkv_biases_equals_transformers(tmp_path) -> None:
+    config = transformers.Qwen2Config(
+        vocab_size=512,
+        hidden_size=128,
+        intermediate_size=344,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=64,
+        rope_parameters={"rope_type": "default", "rope_theta": 1000000.0},
+        bos_token_id=None,
+        eos_token_id=None,
+        pad_token_id=None,
+    )
+    torch.manual_seed(0)
+    hf = transformers.Qwen2ForCausalLM._from_config(config, attn_implementation="sdpa").eval()
+    with torch.no_grad():  # biases away from 0, so a dropped bias shows
+        for name, p in hf.named_parameters():
+            if name.endswith("proj.bias"):
+                p.copy_(0.5 * torch.randn_like(p))
+    hf.save_pretrained(tmp_path, safe_serialization=True)
+    ours = from_pretrained(tmp_path)
+    assert ours.config.qkv_bias and ours.layers[0].attn.o_proj.bias is None
+    ids = torch.randint(0, 512, (2, 24))
+    torch.testing.assert_close(_logits(ours, ids), _logits(hf, ids), atol=1e-5, rtol=1e-5)
+    with torch.no_grad():  # the cached greedy decode uses the same biased projections
+        ref = hf.generate(ids[:1, :8], max_new_tokens=12, do_sample=False)
+    assert torch.equal(ours.generate(ids[:1, :8], max_new_tokens=12, use_cache=True), ref)
+
+
+def test_qwen2_sliding_window_is_refused() -> None:
+    data = {"model_type": "qwen2", "use_sliding_window": True, "vocab_size": 8}
+    with pytest.raises(ValueError, match="^config.json: use_sliding_window=True is not supported"):
+        config_from_json(data)
