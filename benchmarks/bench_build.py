@@ -64,6 +64,7 @@ def snapshot(into: Path) -> Path:
     (into / "mkdocs-1worker.yml").write_text(one, encoding="utf-8")
     plain = re.sub(r"^  - llmbook:\n(?:^      .*\n)*", "", config, flags=re.M)
     plain = re.sub(r"^  - .*: notebooks/.*\n", "", plain, flags=re.M)
+    plain = plain.replace("  - llmbook.extension\n", "")  # the core itself: plain Markdown
     (into / "mkdocs-plain.yml").write_text(plain, encoding="utf-8")
     return into
 

@@ -10,6 +10,7 @@ from torch import Tensor, nn
 
 from ._fused import FusedLinearWeights
 from .config import ModelConfig
+from .norm import RMSNorm
 from .rope import RotaryEmbedding, apply_rope
 
 __all__ = ["Attention", "causal_mask", "attention_weights", "sdpa"]
@@ -79,6 +80,11 @@ class Attention(nn.Module):
         self.k_proj = nn.Linear(h, self.num_kv_heads * d, bias=bias)
         self.v_proj = nn.Linear(h, self.num_kv_heads * d, bias=bias)
         self.o_proj = nn.Linear(self.num_heads * d, h, bias=False)
+        if config.qk_norm:  # Qwen3: one RMSNorm gain per head dimension, shared by all heads
+            self.q_norm = RMSNorm(d, config.rms_norm_eps)
+            self.k_norm = RMSNorm(d, config.rms_norm_eps)
+        else:
+            self.q_norm = self.k_norm = None
         if rope is None:
             rope = RotaryEmbedding(
                 d,
@@ -99,16 +105,16 @@ class Attention(nn.Module):
         B, S, _ = x.shape
         H, H_kv, D = self.num_heads, self.num_kv_heads, self.head_dim
         interleaved = self.rope.interleaved
-        # The fused copy holds weights only: with q/k/v biases the separate projections run.
-        fused = (
-            None
-            if self.q_proj.bias is not None
-            else self._qkv.get([self.q_proj, self.k_proj, self.v_proj])
-        )
+        # The fused copy holds weights only: with q/k/v biases or q/k norms the separate
+        # projections run.
+        plain = self.q_proj.bias is None and self.q_norm is None
+        fused = self._qkv.get([self.q_proj, self.k_proj, self.v_proj]) if plain else None
         if fused is None:
             q = self.q_proj(x).view(B, S, H, D).transpose(1, 2)  # [B, H, S, D]
             k = self.k_proj(x).view(B, S, H_kv, D).transpose(1, 2)  # [B, H_kv, S, D]
             v = self.v_proj(x).view(B, S, H_kv, D).transpose(1, 2)  # [B, H_kv, S, D]
+            if self.q_norm is not None:  # normalise each head's q and k, then rotate
+                q, k = self.q_norm(q), self.k_norm(k)
             # RoPE touches Q and K only, never V
             return apply_rope(q, cos, sin, interleaved), apply_rope(k, cos, sin, interleaved), v
         # Inference: one matmul for all heads, one rotation for the Q and K heads together.

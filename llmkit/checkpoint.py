@@ -1,5 +1,6 @@
 """Loading a Hugging Face checkpoint folder (`config.json` + `*.safetensors`) into llmkit:
-Llama 2/3/3.1/3.2 and Qwen2/2.5 (q/k/v biases), each as a configuration of the same blocks.
+Llama 2/3/3.1/3.2, Qwen2/2.5 (q/k/v biases) and Qwen3 (per-head q/k RMSNorm), each a
+configuration of the same blocks.
 
 The model is built on the `meta` device (no memory, no random init), the weights are read straight
 into their final dtype and device and assigned (no float32 or second copy), and the RoPE tables,
@@ -22,7 +23,7 @@ __all__ = ["config_from_json", "from_pretrained"]
 
 # What a Llama-family config.json may say that llmkit models exactly (value: what is accepted).
 _ACCEPTED = {
-    "model_type": ("llama", "qwen2"),
+    "model_type": ("llama", "qwen2", "qwen3"),
     "hidden_act": ("silu",),
     "attention_bias": (False, None),
     "mlp_bias": (False, None),
@@ -82,6 +83,7 @@ def config_from_json(data: dict) -> ModelConfig:
         max_position_embeddings=data.get("max_position_embeddings", 2048),
         tie_word_embeddings=bool(data.get("tie_word_embeddings", False)),
         qkv_bias=data.get("model_type") == "qwen2",  # Qwen2 always has q/k/v biases
+        qk_norm=data.get("model_type") == "qwen3",  # Qwen3 always normalises q and k per head
     )
 
 

@@ -41,6 +41,7 @@ class ModelConfig:
     rope_scaling: dict | None = None
     rope_interleaved: bool = False
     qkv_bias: bool = False  # biases on the q/k/v projections (Qwen2 / Qwen2.5); o_proj has none
+    qk_norm: bool = False  # RMSNorm over each head's q and k before RoPE (Qwen3)
 
     def __post_init__(self) -> None:
         for name in (

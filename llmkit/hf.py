@@ -27,6 +27,8 @@ _NAMES = [
     ("model.layers.{i}.self_attn.q_proj.weight", "layers.{i}.attn.q_proj.weight"),
     ("model.layers.{i}.self_attn.k_proj.weight", "layers.{i}.attn.k_proj.weight"),
     ("model.layers.{i}.self_attn.v_proj.weight", "layers.{i}.attn.v_proj.weight"),
+    ("model.layers.{i}.self_attn.q_norm.weight", "layers.{i}.attn.q_norm.weight"),
+    ("model.layers.{i}.self_attn.k_norm.weight", "layers.{i}.attn.k_norm.weight"),
     ("model.layers.{i}.self_attn.q_proj.bias", "layers.{i}.attn.q_proj.bias"),
     ("model.layers.{i}.self_attn.k_proj.bias", "layers.{i}.attn.k_proj.bias"),
     ("model.layers.{i}.self_attn.v_proj.bias", "layers.{i}.attn.v_proj.bias"),

@@ -159,3 +159,34 @@ def test_qwen2_sliding_window_is_refused() -> None:
     data = {"model_type": "qwen2", "use_sliding_window": True, "vocab_size": 8}
     with pytest.raises(ValueError, match="^config.json: use_sliding_window=True is not supported"):
         config_from_json(data)
+
+
+def test_qwen3_with_per_head_qk_norm_equals_transformers(tmp_path) -> None:
+    config = transformers.Qwen3Config(
+        vocab_size=512,
+        hidden_size=128,
+        intermediate_size=344,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        head_dim=48,  # Qwen3 sets head_dim apart from hidden_size / heads
+        max_position_embeddings=64,
+        rope_parameters={"rope_type": "default", "rope_theta": 1000000.0},
+        bos_token_id=None,
+        eos_token_id=None,
+        pad_token_id=None,
+    )
+    torch.manual_seed(0)
+    hf = transformers.Qwen3ForCausalLM._from_config(config, attn_implementation="sdpa").eval()
+    with torch.no_grad():  # norm gains away from 1, so a missing q/k norm shows
+        for name, p in hf.named_parameters():
+            if "norm" in name:
+                p.copy_(1.0 + 0.3 * torch.randn_like(p))
+    hf.save_pretrained(tmp_path, safe_serialization=True)
+    ours = from_pretrained(tmp_path)
+    assert ours.config.qk_norm and ours.config.head_dim == 48
+    ids = torch.randint(0, 512, (2, 24))
+    torch.testing.assert_close(_logits(ours, ids), _logits(hf, ids), atol=1e-5, rtol=1e-5)
+    with torch.no_grad():
+        ref = hf.generate(ids[:1, :8], max_new_tokens=12, do_sample=False)
+    assert torch.equal(ours.generate(ids[:1, :8], max_new_tokens=12, use_cache=True), ref)

@@ -95,9 +95,10 @@ class TestStateDict:
         hf = _hf_model(2, "sdpa", device)
         ours = from_hf(hf)
         sd = dict(hf.state_dict())
-        sd["model.layers.0.self_attn.q_norm.weight"] = torch.ones(4)
+        sd["model.layers.0.block_sparse_moe.gate.weight"] = torch.ones(4)
         with pytest.raises(
-            ValueError, match="no mapping for parameter 'model.layers.0.self_attn.q_norm.weight'"
+            ValueError,
+            match="no mapping for parameter 'model.layers.0.block_sparse_moe.gate.weight'",
         ):
             load_hf_state_dict(ours, sd)
 
