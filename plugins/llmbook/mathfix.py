@@ -6,6 +6,7 @@ render some of it unlike TeX. Each fix below names what TeX does and what we wri
 
 from __future__ import annotations
 
+import functools
 import re
 import xml.etree.ElementTree as ET
 
@@ -58,6 +59,7 @@ class FormulaError(ValueError):
     """A formula latex2mathml cannot convert, or converts into something wrong; says why."""
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function: `mkdocs serve` rebuilds reuse formulas
 def latex_to_mathml(latex: str, *, display: bool) -> str:
     """The MathML of one formula (`display` for `$$…$$`); FormulaError when it does not convert."""
     if _COMMENT.search(latex):

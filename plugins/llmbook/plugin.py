@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
@@ -24,6 +24,7 @@ from llmbook.config import LLMBookConfig
 from llmbook.directives import SiteIndex
 from llmbook.extension import LLMBookExtension
 from llmbook.offline import check_site
+from llmbook.search_view import search_view
 from llmbook.site import PageRef, Site
 
 __all__ = ["LLMBookPlugin", "NotebookFile"]
@@ -45,6 +46,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
 
     def __init__(self) -> None:
         self.site: Site | None = None
+        self._full_content: str | None = None
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         # A new Site per build: `mkdocs serve` reuses the plugin object between builds.
@@ -94,6 +96,21 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         src = self._display_path(page.file.abs_src_path, config)
         self.site.current = PageRef(src, page.file.url, page)
         return markdown
+
+    # Before Material's search reads the page: it indexes text, so it gets the page without what
+    # only a browser draws (MathML as its text, SVG drawings, widget data); restored right after.
+    @event_priority(100)
+    def _search_view(self, context, /, *, page: Page, config: MkDocsConfig, nav):  # noqa: ANN001
+        self._full_content = page.content
+        page.content = search_view(page.content or "")
+        return context
+
+    @event_priority(-100)
+    def _restore_content(self, context, /, *, page: Page, config: MkDocsConfig, nav):  # noqa: ANN001
+        page.content = self._full_content
+        return context
+
+    on_page_context = CombinedEvent(_search_view, _restore_content)
 
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files

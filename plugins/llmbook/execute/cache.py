@@ -8,6 +8,7 @@ crash never leave a half-written entry; an unreadable or foreign entry is treate
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -26,6 +27,7 @@ __all__ = ["PageCache", "llmkit_hash", "page_key", "read_json", "version", "writ
 _FORMAT = 1
 
 
+@functools.cache  # installed versions do not change while a process runs
 def version(dist: str) -> str:
     """An installed distribution's version, read without importing it ("none" when missing)."""
     try:

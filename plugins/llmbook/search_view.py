@@ -1,0 +1,23 @@
+"""What the search index reads of a page: its text, without what only a browser draws.
+
+Material's search plugin parses every tag of a page; MathML (a tag per symbol), inline SVG drawings
+and widgets' JSON data make up much of ours and add nothing to search. A formula becomes its text
+(what a reader would search for: "K = [Kpast, Knew]" reads as it did), drawings and data go.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["search_view"]
+
+_MATH = re.compile(r"<math\b.*?</math>", re.S)
+_SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+_DATA = re.compile(r'<script type="application/json"[^>]*>.*?</script>', re.S)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def search_view(html: str) -> str:
+    html = _MATH.sub(lambda m: _TAG.sub("", m.group(0)), html)
+    html = _SVG.sub("", html)
+    return _DATA.sub("", html)
