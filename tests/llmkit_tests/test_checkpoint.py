@@ -10,21 +10,26 @@ transformers = pytest.importorskip("transformers")
 
 from llmkit import Transformer, config_from_json, from_pretrained  # noqa: E402
 
+# The small shape every family is tested at (GQA: 4 query heads, 2 KV heads).
+DIMS = dict(
+    vocab_size=512,
+    hidden_size=128,
+    intermediate_size=344,
+    num_hidden_layers=2,
+    num_attention_heads=4,
+    num_key_value_heads=2,
+    max_position_embeddings=64,
+    bos_token_id=None,
+    eos_token_id=None,
+    pad_token_id=None,
+)
+
 
 def _hf(tie: bool = False, rope: dict | None = None, **extra) -> "transformers.LlamaForCausalLM":
     config = transformers.LlamaConfig(
-        vocab_size=512,
-        hidden_size=128,
-        intermediate_size=344,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=64,
+        **DIMS,
         rope_parameters=rope or {"rope_type": "default", "rope_theta": 10000.0},
         tie_word_embeddings=tie,
-        bos_token_id=None,
-        eos_token_id=None,
-        pad_token_id=None,
         **extra,
     )
     torch.manual_seed(0)
@@ -125,19 +130,21 @@ def test_rope_scalings_equal_transformers(tmp_path, rope) -> None:
     torch.testing.assert_close(_logits(ours, ids), _logits(hf, ids), atol=1e-5, rtol=1e-5)
 
 
+def _assert_equal_to_transformers(hf, tmp_path):  # noqa: ANN001, ANN202
+    """Save `hf`, load it with from_pretrained: logits within 1e-5, 12 cached greedy tokens equal."""
+    hf.save_pretrained(tmp_path, safe_serialization=True)
+    ours = from_pretrained(tmp_path)
+    ids = torch.randint(0, 512, (2, 24))
+    torch.testing.assert_close(_logits(ours, ids), _logits(hf, ids), atol=1e-5, rtol=1e-5)
+    with torch.no_grad():
+        ref = hf.generate(ids[:1, :8], max_new_tokens=12, do_sample=False)
+    assert torch.equal(ours.generate(ids[:1, :8], max_new_tokens=12, use_cache=True), ref)
+    return ours
+
+
 def test_qwen2_with_qkv_biases_equals_transformers(tmp_path) -> None:
     config = transformers.Qwen2Config(
-        vocab_size=512,
-        hidden_size=128,
-        intermediate_size=344,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=64,
-        rope_parameters={"rope_type": "default", "rope_theta": 1000000.0},
-        bos_token_id=None,
-        eos_token_id=None,
-        pad_token_id=None,
+        **DIMS, rope_parameters={"rope_type": "default", "rope_theta": 1000000.0}
     )
     torch.manual_seed(0)
     hf = transformers.Qwen2ForCausalLM._from_config(config, attn_implementation="sdpa").eval()
@@ -145,14 +152,8 @@ def test_qwen2_with_qkv_biases_equals_transformers(tmp_path) -> None:
         for name, p in hf.named_parameters():
             if name.endswith("proj.bias"):
                 p.copy_(0.5 * torch.randn_like(p))
-    hf.save_pretrained(tmp_path, safe_serialization=True)
-    ours = from_pretrained(tmp_path)
+    ours = _assert_equal_to_transformers(hf, tmp_path)
     assert ours.config.qkv_bias and ours.layers[0].attn.o_proj.bias is None
-    ids = torch.randint(0, 512, (2, 24))
-    torch.testing.assert_close(_logits(ours, ids), _logits(hf, ids), atol=1e-5, rtol=1e-5)
-    with torch.no_grad():  # the cached greedy decode uses the same biased projections
-        ref = hf.generate(ids[:1, :8], max_new_tokens=12, do_sample=False)
-    assert torch.equal(ours.generate(ids[:1, :8], max_new_tokens=12, use_cache=True), ref)
 
 
 def test_qwen2_sliding_window_is_refused() -> None:
@@ -163,18 +164,9 @@ def test_qwen2_sliding_window_is_refused() -> None:
 
 def test_qwen3_with_per_head_qk_norm_equals_transformers(tmp_path) -> None:
     config = transformers.Qwen3Config(
-        vocab_size=512,
-        hidden_size=128,
-        intermediate_size=344,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
+        **DIMS,
         head_dim=48,  # Qwen3 sets head_dim apart from hidden_size / heads
-        max_position_embeddings=64,
         rope_parameters={"rope_type": "default", "rope_theta": 1000000.0},
-        bos_token_id=None,
-        eos_token_id=None,
-        pad_token_id=None,
     )
     torch.manual_seed(0)
     hf = transformers.Qwen3ForCausalLM._from_config(config, attn_implementation="sdpa").eval()
@@ -182,11 +174,5 @@ def test_qwen3_with_per_head_qk_norm_equals_transformers(tmp_path) -> None:
         for name, p in hf.named_parameters():
             if "norm" in name:
                 p.copy_(1.0 + 0.3 * torch.randn_like(p))
-    hf.save_pretrained(tmp_path, safe_serialization=True)
-    ours = from_pretrained(tmp_path)
+    ours = _assert_equal_to_transformers(hf, tmp_path)
     assert ours.config.qk_norm and ours.config.head_dim == 48
-    ids = torch.randint(0, 512, (2, 24))
-    torch.testing.assert_close(_logits(ours, ids), _logits(hf, ids), atol=1e-5, rtol=1e-5)
-    with torch.no_grad():
-        ref = hf.generate(ids[:1, :8], max_new_tokens=12, do_sample=False)
-    assert torch.equal(ours.generate(ids[:1, :8], max_new_tokens=12, use_cache=True), ref)
