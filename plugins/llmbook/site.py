@@ -22,7 +22,7 @@ from llmbook.execute import Executor
 from llmbook.execute.executor import Report
 from llmbook.execute.figures import Figure
 from llmbook.execute.notebook import executed_notebook
-from llmbook.mathml import math_spans, render_math
+from llmbook.mathml import render_math
 
 __all__ = ["PageRef", "Site"]
 
@@ -80,8 +80,8 @@ class Site:
         # once, on what they left.
         doc = parse_structure(markdown, src=page.src, line_offset=offset)
         if plan is not None:  # numbers where collect found them; math then writes formulas
-            spans = math_spans(markdown, src=page.src, line_offset=offset)
-            markdown = "\n".join(plan.numbers_in(markdown.split("\n"), stash=stash, math=spans))
+            lines = plan.numbers_in(markdown.split("\n"), stash=stash, math=plan.math)
+            markdown = "\n".join(lines)
         lines = render_math(markdown, src=page.src, stash=stash, line_offset=offset).split("\n")
         per_line, tail = [[line] for line in lines], []
         if plan is not None:

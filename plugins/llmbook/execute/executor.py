@@ -214,26 +214,18 @@ class Executor:
 
     # -- one page ----------------------------------------------------------------------------
 
-    def run_page(self, markdown: bytes | str, *, src: str, page: Any = None) -> Plan:
-        """Run (or fetch from the cache) one whole file and check its numbers; AuthorError on failure."""
-        start = time.perf_counter()
-        try:
-            loaded = self._load(src, markdown)
-            if self._from_cache(loaded) is None:
-                (outcome,) = self.engine.run([loaded.source])
-                self.executed.append(src)
-                if outcome.error is not None:
-                    raise outcome.error
-                loaded.result = outcome.result
-                if self.cache is not None:
-                    self.cache.store(src, loaded.key, loaded.result)
-            plan = self._plan(loaded)
-            if plan.unaccounted:
-                raise BuildFailed(plan.unaccounted, plan.mismatches)
-            self._mismatches.extend(plan.mismatches)
-            return plan
-        finally:
-            self.seconds += time.perf_counter() - start
+    def run_page(self, markdown: bytes | str, *, src: str) -> Plan:
+        """One whole file, run as the build runs its pages; its first failure raised (pytest, tests,
+        `update_numbers`). Drifted numbers are kept for `finish`."""
+        report = self.run_pages([(src, markdown)])
+        plan = report.plans.get(src)
+        if plan is not None and plan.unaccounted:
+            raise BuildFailed(plan.unaccounted, plan.mismatches)
+        if report.failures:
+            raise report.failures[0]
+        assert plan is not None
+        self._mismatches.extend(plan.mismatches)
+        return plan
 
     # -- stages ------------------------------------------------------------------------------
 
@@ -312,8 +304,8 @@ class Executor:
     def _cover(self, plan: Plan) -> None:
         """Sort the page's numbers; on a strict page an unaccounted one is an author error."""
         source = plan.page
-        spans = math_spans("\n".join(source.lines), src=source.src, line_offset=source.offset)
-        plan.coverage = coverage = page_coverage(source, spans)
+        plan.math = math_spans("\n".join(source.lines), src=source.src, line_offset=source.offset)
+        plan.coverage = coverage = page_coverage(source, plan.math)
         self.coverage[source.src] = coverage
         if coverage.unaccounted or coverage.checked or coverage.cited or coverage.illustrative:
             log.info(f"{source.src}: numbers: {coverage.summary()}")

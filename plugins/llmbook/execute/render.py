@@ -43,6 +43,7 @@ class Plan:
     result: RunResult | None = None
     numbers: list[CheckedNumber] = field(default_factory=list)
     coverage: Coverage | None = None
+    math: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # formula spans per line
     unaccounted: list[AuthorError] = field(default_factory=list)  # on a strict page
 
     @property
