@@ -3,6 +3,7 @@ undecodable pages and one complete report. Each page runs in its own worker proc
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -26,9 +27,15 @@ def test_os_exit_fails_the_page_and_names_the_block(run_md) -> None:
     text, _ = _fails(
         run_md, "# 页\n\n```python\nx = 1\n```\n\n```python\nimport os\nos._exit(0)\n```\n"
     )
-    assert text == (
-        "docs/page.md:7: the page's worker process exited with code 0 without finishing "
-        "(os._exit or a native exit) while running the python block at line 7 " + _FIX_DIED
+    # The forkserver reports the exit status; rarely it loses it and reports 255 (stdlib).
+    assert re.fullmatch(
+        re.escape("docs/page.md:7: the page's worker process exited with code ")
+        + "(0|255)"
+        + re.escape(
+            " without finishing (os._exit or a native exit) while running the python block at "
+            "line 7 " + _FIX_DIED
+        ),
+        text,
     )
 
 
@@ -171,7 +178,7 @@ def test_the_build_reports_everything_then_fails(build_site, monkeypatch, caplog
     with pytest.raises(Abort):
         build_site(pages)
     text = caplog.text
-    assert "docs/a.md:1: the page's worker process exited with code 0" in text
+    assert re.search(r"docs/a\.md:1: the page's worker process exited with code (0|255) ", text)
     assert "docs/b.md:2: the file is not valid UTF-8: byte 3 (0xc3)" in text
     assert "docs/c.md:5: written 3, computed 2 (rounds to 2)" in text
 
