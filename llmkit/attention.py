@@ -13,7 +13,7 @@ from .config import ModelConfig
 from .norm import RMSNorm
 from .rope import RotaryEmbedding, apply_rope
 
-__all__ = ["Attention", "causal_mask", "attention_weights", "sdpa"]
+__all__ = ["Attention", "causal_mask", "build_mask", "mask_for", "attention_weights", "sdpa"]
 
 
 def causal_mask(q_len: int, k_len: int, device: torch.device | str | None = None) -> Tensor:
@@ -27,12 +27,61 @@ def causal_mask(q_len: int, k_len: int, device: torch.device | str | None = None
     return torch.arange(k_len, device=device)[None, :] <= q_pos[:, None]
 
 
+def build_mask(
+    q_slots: Tensor,
+    key_slots: Tensor,
+    padding: Tensor | None = None,
+    window: int | None = None,
+) -> Tensor:
+    """Which keys each query may attend to, by sequence slot: key slot k for query slot q when
+    0 <= k <= q (causal; -1 marks an empty cache slot), k > q - window (sliding window), and the
+    key is a real token (padding [B, N] over slots, 1 = token, 0 = padding).
+
+    Returns [S, T] bool, or [B, 1, S, T] with padding. A padding query still sees itself, so its
+    row never becomes all -inf (NaN in softmax) and nothing NaN reaches later layers.
+    """
+    q, k = q_slots[:, None], key_slots[None, :]  # [S, 1], [1, T]
+    mask = (k <= q) & (k >= 0)
+    if window is not None:
+        mask = mask & (k > q - window)
+    if padding is None:
+        return mask
+    n = padding.shape[1]
+    index = key_slots.clamp(0, n - 1)
+    real = torch.where(key_slots < n, padding[:, index].bool(), True)  # [B, T]; past N: generated
+    mask = (mask[None] & real[:, None, :]) | (k == q)[None]  # [B, S, T]
+    return mask[:, None]
+
+
+def mask_for(
+    positions: Tensor,
+    cache=None,
+    *,
+    kv_len: int | None = None,
+    padding: Tensor | None = None,
+    window: int | None = None,
+    fresh: bool = False,
+) -> Tensor | None:
+    """The mask a chunk at cache slots `positions` [S] needs (asked before the cache is written),
+    or None where SDPA needs none: a chunk attending only to itself (no cache, or `fresh`: nothing
+    cached before it) uses is_causal, and one query over the filled slots [0, kv_len) sees all."""
+    S = positions.shape[-1]
+    if cache is None or fresh:
+        if padding is None and (window is None or window >= S):
+            return None
+        return build_mask(positions, positions, padding, window)
+    contiguous = not hasattr(cache, "window")
+    if S == 1 and kv_len is not None and padding is None and window is None and contiguous:
+        return None
+    return build_mask(positions, cache.key_slots(positions, kv_len), padding, window)
+
+
 def attention_weights(
     q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None
 ) -> tuple[Tensor, Tensor]:
     """The explicit path: softmax(q k^T / sqrt(d) + mask) v, returning the weights too.
 
-    q [B, H, S, D]; k, v [B, H_kv, T, D]; mask [S, T] bool or None.
+    q [B, H, S, D]; k, v [B, H_kv, T, D]; mask [S, T] or [B, 1, S, T] bool, or None.
     Returns out [B, H, S, D] and weights [B, H, S, T]. Query heads are viewed as [H_kv, G] groups
     and broadcast against their shared K/V head, so K and V are never copied.
     """
@@ -41,6 +90,8 @@ def attention_weights(
     q = q.view(B, H_kv, H // H_kv, S, D)  # [B, H_kv, G, S, D]
     scores = q @ k.unsqueeze(2).transpose(-1, -2) / math.sqrt(D)  # [B, H_kv, G, S, T]
     if mask is not None:
+        if mask.dim() == 4:  # [B, 1, S, T] -> [B, 1, 1, S, T] against the [H_kv, G] head split
+            mask = mask.unsqueeze(2)
         scores = scores.masked_fill(~mask, float("-inf"))
     weights = torch.softmax(scores.float(), dim=-1).to(q.dtype)
     out = weights @ v.unsqueeze(2)  # [B, H_kv, G, S, D]
@@ -50,7 +101,8 @@ def attention_weights(
 def sdpa(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> Tensor:
     """The fast path: PyTorch's fused attention; enable_gqa lets H_kv < H without repeating K/V.
 
-    mask None means plain causal when S == T (a prefill) and no mask otherwise (one new token).
+    mask None means plain causal when S == T (a prefill: is_causal, FlashAttention-eligible) and
+    no mask otherwise (one new token).
     """
     S, T = q.shape[2], k.shape[2]
     gqa = q.shape[1] != k.shape[1]
@@ -94,6 +146,7 @@ class Attention(nn.Module):
                 config.rope_interleaved,
             )
         self.rope = rope
+        self.window = config.sliding_window
         self._qkv = FusedLinearWeights()
 
     def _apply(self, fn, recurse=True):
@@ -133,22 +186,30 @@ class Attention(nn.Module):
         mask: Tensor | None = None,
         kv_len: int | None = None,
         check: bool = True,
+        fresh: bool | None = None,
+        position_ids: Tensor | None = None,
     ):
-        """x [B, S, hidden], positions [S] (int64, x's device). Returns out [B, S, hidden], plus
-        weights [B, H, S, T] when return_weights. `cache` is a StaticKVCache or ConcatKVCache.
-        cos_sin and mask, when given, are the ones this call would compute (the model computes
-        them once for all layers). kv_len (eager decoding with a static cache): attend to slots
-        [0, kv_len) only, the last of which is this chunk's last position; a compiled step leaves
-        it None so every step has the same shapes."""
+        """x [B, S, hidden], positions [S] (cache slots, int64, x's device). Returns out
+        [B, S, hidden], plus weights [B, H, S, T] when return_weights.
+
+        `cache`: a StaticKVCache, RollingKVCache or ConcatKVCache. position_ids [B, S]: RoPE
+        positions per row (left padding), default `positions`. cos_sin and mask, when given, are
+        the ones this call would compute (the model computes them once for all layers). kv_len
+        (eager decoding with a static cache): attend to slots [0, kv_len) only; a compiled step
+        leaves it None so every step has the same shapes. fresh: nothing is cached before this
+        chunk, so it attends to its own K/V (is_causal); default kv_len == S."""
         B, S, _ = x.shape
-        cos, sin = cos_sin if cos_sin is not None else self.rope(positions, check=check)
-        q, k, v = self._rotated_qkv(x, cos, sin)
+        if fresh is None:
+            fresh = kv_len is not None and kv_len == S
+        if cos_sin is None:
+            cos_sin = self.rope(positions if position_ids is None else position_ids, check=check)
+            if mask is None:
+                mask = mask_for(positions, cache, kv_len=kv_len, window=self.window, fresh=fresh)
+        q, k, v = self._rotated_qkv(x, *cos_sin)
         if cache is not None:
-            k, v = cache.update(self.layer_idx, positions, k, v, check=check)  # [B, H_kv, T, D]
-            if kv_len is not None:
-                k, v = k[:, :, :kv_len], v[:, :, :kv_len]
-            if mask is None and not (kv_len is not None and S == 1):  # 1 query sees every slot
-                mask = cache.mask(positions, k.shape[2])
+            k_all, v_all = cache.update(self.layer_idx, positions, k, v, check=check, kv_len=kv_len)
+            if not fresh:
+                k, v = k_all, v_all  # [B, H_kv, T, D]
         if return_weights:
             if mask is None and S > 1:
                 mask = causal_mask(S, k.shape[2], device=x.device)

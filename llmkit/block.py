@@ -40,21 +40,12 @@ class TransformerBlock(nn.Module):
         mask: Tensor | None = None,
         kv_len: int | None = None,
         check: bool = True,
+        fresh: bool | None = None,
     ) -> Tensor:
         """x [B, S, hidden] -> [B, S, hidden]."""
+        attend = dict(cos_sin=cos_sin, mask=mask, kv_len=kv_len, check=check, fresh=fresh)
         if self.pre_norm:
-            h = x + self.attn(
-                self.attn_norm(x),
-                positions,
-                cache,
-                cos_sin=cos_sin,
-                mask=mask,
-                kv_len=kv_len,
-                check=check,
-            )
+            h = x + self.attn(self.attn_norm(x), positions, cache, **attend)
             return h + self.ffn(self.ffn_norm(h))
-        h = self.attn_norm(
-            x
-            + self.attn(x, positions, cache, cos_sin=cos_sin, mask=mask, kv_len=kv_len, check=check)
-        )
+        h = self.attn_norm(x + self.attn(x, positions, cache, **attend))
         return self.ffn_norm(h + self.ffn(h))

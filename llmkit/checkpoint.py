@@ -1,6 +1,6 @@
 """Loading a Hugging Face checkpoint folder (`config.json` + `*.safetensors`) into llmkit:
-Llama 2/3/3.1/3.2, Qwen2/2.5 (q/k/v biases) and Qwen3 (per-head q/k RMSNorm), each a
-configuration of the same blocks.
+Llama 2/3/3.1/3.2, Qwen2/2.5 (q/k/v biases), Qwen3 (per-head q/k RMSNorm) and Mistral (sliding
+window), each a configuration of the same blocks.
 
 The model is built on the `meta` device (no memory, no random init), the weights are read straight
 into their final dtype and device and assigned (no float32 or second copy), and the RoPE tables,
@@ -23,7 +23,7 @@ __all__ = ["config_from_json", "from_pretrained"]
 
 # What a Llama-family config.json may say that llmkit models exactly (value: what is accepted).
 _ACCEPTED = {
-    "model_type": ("llama", "qwen2", "qwen3"),
+    "model_type": ("llama", "qwen2", "qwen3", "mistral"),
     "hidden_act": ("silu",),
     "attention_bias": (False, None),
     "mlp_bias": (False, None),
@@ -44,13 +44,46 @@ def _rope(data: dict) -> tuple[float, dict | None]:
         return theta, None
     if kind == "linear":
         return theta, {"type": "linear", "factor": float(scaling["factor"])}
+    if kind == "dynamic":
+        return theta, {"type": "dynamic", "factor": float(scaling["factor"])}
     if kind == "llama3":
         keys = ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings")
         return theta, {"type": "llama3", **{key: scaling[key] for key in keys}}
+    if kind == "yarn":
+        unknown = set(scaling) - _YARN_KEYS
+        if unknown:
+            raise ValueError(
+                f"config.json: rope option(s) {sorted(unknown)} of rope_type 'yarn' are not "
+                "supported by llmkit"
+            )
+        original = (
+            data.get("original_max_position_embeddings")  # Phi-3 style, outside the rope dict
+            or scaling.get("original_max_position_embeddings")
+            or data["max_position_embeddings"]
+        )
+        factor = scaling.get("factor") or data["max_position_embeddings"] / original
+        options = {key: scaling[key] for key in _YARN_KEYS if scaling.get(key) is not None}
+        options.update(factor=float(factor), original_max_position_embeddings=original)
+        return theta, {**options, "type": "yarn"}
     raise ValueError(
-        f"config.json: rope_type {kind!r} is not supported by llmkit yet (supported: default, "
-        "linear, llama3); loading it would give wrong logits"
+        f"config.json: rope_type {kind!r} is not supported by llmkit (supported: default, "
+        "linear, dynamic, yarn, llama3); loading it would give wrong logits"
     )
+
+
+_YARN_KEYS = {
+    "rope_type",
+    "type",
+    "rope_theta",
+    "factor",
+    "original_max_position_embeddings",
+    "beta_fast",
+    "beta_slow",
+    "attention_factor",
+    "mscale",
+    "mscale_all_dim",
+    "truncate",
+}
 
 
 def config_from_json(data: dict) -> ModelConfig:
@@ -62,6 +95,13 @@ def config_from_json(data: dict) -> ModelConfig:
                 f"(supported: {', '.join(repr(a) for a in accepted if a is not None)})"
             )
     theta, scaling = _rope(data)
+    if (
+        data.get("partial_rotary_factor", 1.0) != 1.0
+        or (scaling or {}).get("partial_rotary_factor", 1.0) != 1.0
+    ):
+        raise ValueError("config.json: partial_rotary_factor != 1 is not supported by llmkit")
+    # Mistral slides its window in every layer; Qwen's optional window is refused above.
+    window = data.get("sliding_window") if data.get("model_type") == "mistral" else None
     layer_types = set(data.get("layer_types") or ["full_attention"])
     if layer_types != {"full_attention"}:
         raise ValueError(
@@ -84,6 +124,7 @@ def config_from_json(data: dict) -> ModelConfig:
         tie_word_embeddings=bool(data.get("tie_word_embeddings", False)),
         qkv_bias=data.get("model_type") == "qwen2",  # Qwen2 always has q/k/v biases
         qk_norm=data.get("model_type") == "qwen3",  # Qwen3 always normalises q and k per head
+        sliding_window=window,
     )
 
 

@@ -10,16 +10,19 @@ __all__ = ["ModelConfig", "PRESETS"]
 _NORM_POSITIONS = ("pre", "post")
 _NORM_TYPES = ("rms", "layer")
 _FFN_TYPES = ("swiglu", "relu", "gelu")
-_ROPE_SCALINGS = ("linear", "ntk", "llama3")
+_ROPE_SCALINGS = ("linear", "ntk", "llama3", "yarn", "dynamic")
 
 
 @dataclass
 class ModelConfig:
     """Every dimension of a decoder-only transformer; `head_dim` defaults to hidden_size // heads.
 
-    `rope_scaling` is None or {"type": "linear" | "ntk", "factor": float} (context extension), or
-    Llama 3.1's {"type": "llama3", "factor", "low_freq_factor", "high_freq_factor",
-    "original_max_position_embeddings"}.
+    `rope_scaling` is None or {"type": "linear" | "ntk" | "dynamic", "factor": float} (context
+    extension), Llama 3.1's {"type": "llama3", "factor", "low_freq_factor", "high_freq_factor",
+    "original_max_position_embeddings"} or YaRN's {"type": "yarn", "factor",
+    "original_max_position_embeddings", optional "beta_fast", "beta_slow", "attention_factor",
+    "mscale", "mscale_all_dim", "truncate"} (see llmkit.rope).
+    `sliding_window` (Mistral): each query sees only the last `sliding_window` positions.
     `rope_interleaved` picks the RoPE pairing: False = half-split (Hugging Face), True = adjacent
     pairs (RoFormer paper, Meta checkpoints).
     """
@@ -42,6 +45,7 @@ class ModelConfig:
     rope_interleaved: bool = False
     qkv_bias: bool = False  # biases on the q/k/v projections (Qwen2 / Qwen2.5); o_proj has none
     qk_norm: bool = False  # RMSNorm over each head's q and k before RoPE (Qwen3)
+    sliding_window: int | None = None  # keys within the last W positions only (Mistral)
 
     def __post_init__(self) -> None:
         for name in (
@@ -73,13 +77,27 @@ class ModelConfig:
             raise ValueError(
                 f"head_dim must be even for RoPE (it rotates pairs), got {self.head_dim}"
             )
+        if self.sliding_window is not None and (
+            not isinstance(self.sliding_window, int) or self.sliding_window <= 0
+        ):
+            raise ValueError(
+                f"sliding_window must be a positive int or None, got {self.sliding_window!r}"
+            )
         _check_choice("norm_position", self.norm_position, _NORM_POSITIONS)
         _check_choice("norm_type", self.norm_type, _NORM_TYPES)
         _check_choice("ffn_type", self.ffn_type, _FFN_TYPES)
         if self.rope_scaling is not None:
             _check_choice("rope_scaling['type']", self.rope_scaling.get("type"), _ROPE_SCALINGS)
-            if float(self.rope_scaling.get("factor", 0)) < 1.0:
+            if float(self.rope_scaling.get("factor") or 0) < 1.0:
                 raise ValueError(f"rope_scaling['factor'] must be >= 1, got {self.rope_scaling!r}")
+
+    @property
+    def context_length(self) -> int:
+        """The most positions a sequence may have: the RoPE table, or factor x the original
+        context for dynamic NTK (which extends past max_position_embeddings)."""
+        if self.rope_scaling is not None and self.rope_scaling.get("type") == "dynamic":
+            return int(self.max_position_embeddings * float(self.rope_scaling["factor"]))
+        return self.max_position_embeddings
 
     @property
     def num_groups(self) -> int:

@@ -7,9 +7,9 @@ from collections.abc import Callable
 import torch
 from torch import Tensor, nn
 
-from .kv_cache import ConcatKVCache, StaticKVCache
+from .kv_cache import ConcatKVCache
 
-__all__ = ["generate", "sample_next", "make_cache"]
+__all__ = ["generate", "sample_next", "make_cache", "compiled_step"]
 
 
 def sample_next(
@@ -31,15 +31,23 @@ def sample_next(
 
 
 def make_cache(model: nn.Module, kind: str, batch_size: int, max_len: int):
-    """A StaticKVCache (model's dtype/device) or a ConcatKVCache."""
+    """The model's own static (or, for a sliding window, rolling) cache, reused across calls, or
+    a fresh ConcatKVCache."""
     if kind == "static":
-        weight = model.lm_head.weight
-        return StaticKVCache(
-            model.config, batch_size, max_len, dtype=weight.dtype, device=weight.device
-        )
+        return model.setup_cache(batch_size, max_len)
     if kind == "concat":
         return ConcatKVCache(model.config)
     raise ValueError(f"cache must be 'static' or 'concat', got {kind!r}")
+
+
+def compiled_step(model: nn.Module, mode: bool | str = True) -> Callable:
+    """model.decode_step compiled once per model and mode (True: default, or "reduce-overhead":
+    CUDA graphs), kept on the model so later generate calls reuse the compiled graph."""
+    steps = model.__dict__.setdefault("_compiled_steps", {})
+    if mode not in steps:
+        options = {} if mode is True else {"mode": mode}
+        steps[mode] = torch.compile(model.decode_step, fullgraph=True, dynamic=False, **options)
+    return steps[mode]
 
 
 def generate(
@@ -52,84 +60,165 @@ def generate(
     top_k: int | None = None,
     generator: torch.Generator | None = None,
     return_logits: bool = False,
-    step_fn: Callable[[Tensor, Tensor, object], Tensor] | None = None,
+    step_fn: Callable | None = None,
+    *,
+    attention_mask: Tensor | None = None,
+    eos_token_id: int | list[int] | None = None,
+    on_token: Callable[[Tensor], None] | None = None,
+    compile: bool | str = False,
 ):
-    """Decode max_new_tokens tokens after input_ids [B, P]; returns ids [B, P + N]
-    (and logits [B, N, V] of every step when return_logits).
+    """Decode up to max_new_tokens tokens after input_ids [B, P]; returns ids [B, P + n] (and
+    logits [B, n, V] of every step when return_logits).
 
     With a cache: one prefill over the prompt, then one token per step. Without: every step
-    recomputes the whole sequence (the cost the cache removes). step_fn(tokens [B, 1],
-    positions [1], cache) -> logits [B, V] replaces the decode step (e.g. a torch.compile'd one).
+    recomputes the whole sequence (the cost the cache removes). attention_mask [B, P] (1 = token,
+    0 = padding) lets rows of different lengths share a batch (left padding, as in Hugging Face:
+    each row's positions count its own tokens). eos_token_id: rows that produced it are finished
+    (later tokens repeat it) and decoding stops once all are. on_token(ids [B]) sees each new
+    token as it is chosen (streaming). compile: the decode step torch.compile'd once per model
+    (True) or captured as a CUDA graph ("reduce-overhead"); step_fn(tokens [B, 1], positions [1],
+    cache) -> logits [B, V] replaces the decode step with your own.
     """
-    result = _generate(
-        model,
-        input_ids,
-        max_new_tokens,
-        use_cache,
-        cache,
-        temperature,
-        top_k,
-        generator,
-        return_logits,
-        step_fn,
-    )
+    with torch.inference_mode():
+        tokens, logits = _generate(
+            model,
+            input_ids,
+            max_new_tokens,
+            use_cache,
+            cache,
+            _Sampler(temperature, top_k, generator, eos_token_id, on_token),
+            return_logits,
+            step_fn if step_fn is not None or not compile else compiled_step(model, compile),
+            attention_mask,
+            custom_step=step_fn is not None,
+        )
     # Decoding runs under inference_mode; hand back ordinary tensors that callers may edit.
     if return_logits:
-        tokens, logits = result
         return tokens.clone(), None if logits is None else logits.clone()
-    return result.clone()
+    return tokens.clone()
 
 
-@torch.inference_mode()
+class _Sampler:
+    """Picks each step's tokens, tracks finished rows, reports tokens to the caller."""
+
+    def __init__(self, temperature, top_k, generator, eos_token_id, on_token) -> None:
+        self.temperature, self.top_k, self.generator = temperature, top_k, generator
+        eos = [eos_token_id] if isinstance(eos_token_id, int) else list(eos_token_id or [])
+        self.eos, self.on_token, self.finished = eos, on_token, None
+
+    def __call__(self, logits: Tensor) -> Tensor:
+        """Next ids [B]; afterwards self.done says whether every row has finished."""
+        ids = sample_next(logits, self.temperature, self.top_k, self.generator)
+        if self.eos:
+            eos = torch.tensor(self.eos, device=ids.device)
+            if self.finished is None:
+                self.finished = torch.zeros_like(ids, dtype=torch.bool)
+            ids = torch.where(self.finished, eos[0], ids)
+            self.finished = self.finished | torch.isin(ids, eos)
+        if self.on_token is not None:
+            self.on_token(ids)
+        return ids
+
+    @property
+    def done(self) -> bool:
+        return self.finished is not None and bool(self.finished.all())
+
+
+def _rows(attention_mask: Tensor | None, B: int, P: int, total: int, device):
+    """(padding [B, total] bool, RoPE positions [B, total]) for padded rows, or (None, None).
+    Positions count each row's own tokens (HF: cumsum - 1, 0 on padding) and go on by one per
+    new token."""
+    if attention_mask is None or bool(attention_mask.bool().all()):
+        return None, None
+    real = attention_mask.to(device).bool()
+    padding = torch.ones(B, total, dtype=torch.bool, device=device)
+    padding[:, :P] = real
+    row_pos = torch.empty(B, total, dtype=torch.long, device=device)
+    row_pos[:, :P] = (real.long().cumsum(-1) - 1).masked_fill(~real, 0)
+    row_pos[:, P:] = row_pos[:, P - 1 : P] + torch.arange(1, total - P + 1, device=device)
+    return padding, row_pos
+
+
 def _generate(
     model,
     input_ids,
     max_new_tokens,
     use_cache,
     cache,
-    temperature,
-    top_k,
-    generator,
+    sample,
     return_logits,
     step_fn,
+    attention_mask,
+    custom_step,
 ):
     B, P = input_ids.shape
     total = P + max_new_tokens
-    limit = model.config.max_position_embeddings
+    config = model.config
+    limit = getattr(config, "context_length", config.max_position_embeddings)
     if total > limit:
+        where = (
+            f"the RoPE table (max_position_embeddings={limit})"
+            if limit == config.max_position_embeddings
+            else f"the model's context ({limit} positions)"
+        )
         raise ValueError(
-            f"prompt ({P}) + max_new_tokens ({max_new_tokens}) = {total} positions exceed the RoPE "
-            f"table (max_position_embeddings={limit})"
+            f"prompt ({P}) + max_new_tokens ({max_new_tokens}) = {total} positions exceed {where}"
         )
     device = input_ids.device
     out = torch.empty(B, total, dtype=torch.long, device=device)  # filled in place, no cat per step
     out[:, :P] = input_ids
     if max_new_tokens <= 0:
-        return (out, None) if return_logits else out
+        return out, None
     positions = torch.arange(total, device=device)
-    step_logits = []
+    padding, row_pos = _rows(attention_mask, B, P, total, device)
 
+    def rows(a: int, b: int) -> dict:
+        if padding is None:
+            return {}
+        return {"position_ids": row_pos[:, a:b], "attention_mask": padding[:, :b]}
+
+    step_logits = []
+    n = max_new_tokens
     if not use_cache:
         for t in range(max_new_tokens):
-            logits = model(out[:, : P + t], positions[: P + t], check=False, last_only=True)[:, -1]
-            out[:, P + t] = sample_next(logits, temperature, top_k, generator)
+            ids, pos = out[:, : P + t], positions[: P + t]
+            logits = model(ids, pos, check=False, last_only=True, **rows(0, P + t))[:, -1]
+            out[:, P + t] = sample(logits)
             if return_logits:
                 step_logits.append(logits)
+            if sample.done:
+                n = t + 1
+                break
     else:
         kv = make_cache(model, cache, B, total)
-        # Eager steps attend to the filled slots only (kv_len); a custom (compiled) step keeps
-        # fixed shapes and lets the cache's mask hide the empty slots.
-        logits = model(input_ids, positions[:P], kv, check=False, last_only=True, kv_len=P)[:, -1]
+        # The prefill attends to the prompt alone (is_causal); eager steps attend to the filled
+        # slots only (kv_len); a compiled step keeps fixed shapes and lets the mask hide the rest.
+        logits = model(
+            input_ids, positions[:P], kv, check=False, last_only=True, kv_len=P, **rows(0, P)
+        )
+        logits = logits[:, -1]
+        if step_fn is not None and not custom_step:  # the compiled model.decode_step
+            row_pos_all = row_pos if row_pos is not None else positions.expand(B, total)
+            padding_all = (
+                padding
+                if padding is not None
+                else torch.ones(B, total, dtype=torch.bool, device=device)
+            )
         for t in range(max_new_tokens):
-            out[:, P + t] = sample_next(logits, temperature, top_k, generator)
+            out[:, P + t] = sample(logits)
             if return_logits:
                 step_logits.append(logits.clone())  # a compiled step may reuse its output buffer
+            if sample.done:
+                n = t + 1
+                break
             if t + 1 < max_new_tokens:
-                tokens, pos = out[:, P + t : P + t + 1], positions[P + t : P + t + 1]  # [B, 1], [1]
+                a, b = P + t, P + t + 1
+                tokens, pos = out[:, a:b], positions[a:b]  # [B, 1], [1]
                 if step_fn is None:
-                    logits = model(tokens, pos, kv, check=False, kv_len=P + t + 1)[:, -1]
+                    logits = model(tokens, pos, kv, check=False, kv_len=b, **rows(a, b))[:, -1]
+                elif custom_step:
+                    logits = step_fn(tokens, pos, kv, **rows(a, b))
                 else:
-                    logits = step_fn(tokens, pos, kv)
-    if return_logits:
-        return out, torch.stack(step_logits, dim=1)
-    return out
+                    logits = step_fn(tokens, pos, row_pos_all[:, a:b], padding_all)
+    out = out[:, : P + n]
+    return out, torch.stack(step_logits, dim=1) if return_logits else None

@@ -9,6 +9,8 @@ from torch import Tensor, nn
 
 __all__ = [
     "llama3_frequencies",
+    "yarn_frequencies",
+    "dynamic_ntk_frequencies",
     "rope_frequencies",
     "RotaryEmbedding",
     "apply_rope",
@@ -83,16 +85,69 @@ def llama3_frequencies(inv_freq: Tensor, scaling: dict) -> Tensor:
     return (1 - blend) * inv_freq / factor + blend * inv_freq
 
 
+def yarn_frequencies(
+    head_dim: int, base: float, scaling: dict, device: torch.device | str | None = None
+) -> tuple[Tensor, float]:
+    """YaRN (Peng et al. 2023), Hugging Face's semantics: pairs that turn fewer than beta_slow
+    times over the original context are interpolated (factor times slower), pairs turning more
+    than beta_fast times are kept, a linear ramp blends those between; cos/sin are multiplied by
+    the returned attention factor (0.1 ln(factor) + 1 unless given)."""
+    factor = float(scaling["factor"])
+    context = float(scaling["original_max_position_embeddings"])
+    beta_fast, beta_slow = scaling.get("beta_fast") or 32, scaling.get("beta_slow") or 1
+
+    def mscale(scale: float, m: float = 1.0) -> float:
+        return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
+
+    attention = scaling.get("attention_factor")
+    if attention is None:
+        m, m_all = scaling.get("mscale"), scaling.get("mscale_all_dim")
+        attention = mscale(factor, m) / mscale(factor, m_all) if m and m_all else mscale(factor)
+
+    def pair_index(rotations: float) -> float:  # the pair that turns `rotations` times in context
+        return head_dim * math.log(context / (rotations * 2 * math.pi)) / (2 * math.log(base))
+
+    low, high = pair_index(beta_fast), pair_index(beta_slow)
+    if scaling.get("truncate", True):
+        low, high = math.floor(low), math.ceil(high)
+    low, high = max(low, 0), min(high, head_dim - 1)
+    if low == high:
+        high += 0.001  # the ramp needs a width
+    pairs = torch.arange(head_dim // 2, dtype=torch.float32, device=device)
+    keep = 1 - ((pairs - low) / (high - low)).clamp(0, 1)  # 1: extrapolate (fast), 0: interpolate
+    speeds = base ** (torch.arange(0, head_dim, 2, device=device).float() / head_dim)
+    inv_freq = (1.0 / (factor * speeds)) * (1 - keep) + (1.0 / speeds) * keep
+    return inv_freq, float(attention)
+
+
+def dynamic_ntk_frequencies(
+    head_dim: int, base: float, factor: float, original: int, seq_len: Tensor
+) -> Tensor:
+    """Dynamic NTK (Hugging Face's "dynamic"): for a sequence of seq_len > original positions the
+    base grows to base * (factor * seq_len / original - (factor - 1))^(d / (d - 2)); float32
+    arithmetic on a tensor length, as HF computes it during generation."""
+    seq = torch.clamp(seq_len, min=original)
+    grown = base * ((factor * seq / original) - (factor - 1)) ** (head_dim / (head_dim - 2))
+    exponents = torch.arange(0, head_dim, 2, dtype=torch.int64, device=seq_len.device).float()
+    return 1.0 / (grown ** (exponents / head_dim))
+
+
 def _on_meta() -> bool:
     """Whether tensors are being created on the meta device (`with torch.device("meta")`)."""
     return torch.empty(0).device.type == "meta"
 
 
+_KINDS = (None, "linear", "ntk", "llama3", "yarn", "dynamic")
+
+
 class RotaryEmbedding(nn.Module):
     """Precomputed float32 cos/sin tables [max_seq_len, head_dim], looked up by position.
 
-    scaling: None, {"type": "linear", "factor": s} (position interpolation: m -> m / s) or
-    {"type": "ntk", "factor": s} (NTK-aware: base -> base * s^(d / (d - 2)), high frequencies kept).
+    scaling (context extension): None; {"type": "linear", "factor": s} (position interpolation:
+    m -> m / s); {"type": "ntk", "factor": s} (static NTK-aware: base -> base * s^(d / (d - 2)));
+    {"type": "llama3", ...} (Llama 3.1); {"type": "yarn", "factor", ...} (YaRN, cos/sin scaled);
+    {"type": "dynamic", "factor": s} (dynamic NTK: the base grows with the longest position of
+    each call beyond max_seq_len, which is then the original context; computed per call, no table).
     """
 
     def __init__(
@@ -105,32 +160,53 @@ class RotaryEmbedding(nn.Module):
     ) -> None:
         super().__init__()
         self.head_dim, self.max_seq_len, self.interleaved = head_dim, max_seq_len, interleaved
-        kind = None if scaling is None else scaling.get("type")
-        if kind not in (None, "linear", "ntk", "llama3"):
-            raise ValueError(f"rope scaling type must be 'linear', 'ntk' or 'llama3', got {kind!r}")
+        self.kind = None if scaling is None else scaling.get("type")
+        if self.kind not in _KINDS:
+            raise ValueError(
+                "rope scaling type must be 'linear', 'ntk', 'llama3', 'yarn' or 'dynamic', "
+                f"got {self.kind!r}"
+            )
         self.base, self.scaling = base, scaling
+        self.attention_factor = 1.0
+        # dynamic NTK reaches factor x the original context; other kinds stop at the table
+        self.limit = max_seq_len
+        if self.kind == "dynamic":
+            self.limit = int(max_seq_len * float(scaling["factor"]))
         cos, sin = self._tables(torch.device("cpu") if _on_meta() else None)
         self.register_buffer("cos", cos, persistent=False)
         self.register_buffer("sin", sin, persistent=False)
 
-    def _tables(self, device: torch.device | None) -> tuple[Tensor, Tensor]:
-        kind = None if self.scaling is None else self.scaling.get("type")
+    def _inv_freq(self, device: torch.device | None) -> Tensor:
         factor = 1.0 if self.scaling is None else float(self.scaling["factor"])
+        if self.kind == "yarn":
+            inv_freq, self.attention_factor = yarn_frequencies(
+                self.head_dim, self.base, self.scaling, device
+            )
+            return inv_freq
         base = self.base
-        if kind == "ntk":
+        if self.kind == "ntk":
             base = base * factor ** (self.head_dim / (self.head_dim - 2))
         inv_freq = rope_frequencies(self.head_dim, base, device=device)
-        if kind == "llama3":
+        if self.kind == "llama3":
             inv_freq = llama3_frequencies(inv_freq, self.scaling)
-        positions = torch.arange(self.max_seq_len, dtype=torch.float32, device=device)
-        if kind == "linear":
-            positions = positions / factor
-        angles = torch.outer(positions, inv_freq)  # [S, D/2]
+        return inv_freq
+
+    def _cos_sin(self, angles: Tensor) -> tuple[Tensor, Tensor]:
+        """angles [..., D/2] -> cos, sin [..., D] in this module's pairing, attention-scaled."""
         if self.interleaved:
             angles = angles.repeat_interleave(2, dim=-1)  # pair i on dims 2i, 2i+1
         else:
             angles = torch.cat((angles, angles), dim=-1)  # pair i on dims i, i + D/2
+        if self.attention_factor != 1.0:
+            return angles.cos() * self.attention_factor, angles.sin() * self.attention_factor
         return angles.cos(), angles.sin()
+
+    def _tables(self, device: torch.device | None) -> tuple[Tensor, Tensor]:
+        inv_freq = self._inv_freq(device)
+        positions = torch.arange(self.max_seq_len, dtype=torch.float32, device=device)
+        if self.kind == "linear":
+            positions = positions / float(self.scaling["factor"])
+        return self._cos_sin(torch.outer(positions, inv_freq))  # [S, D/2] angles
 
     def reset_tables(self, device: torch.device | str) -> None:
         """Recompute the cos/sin tables on `device` (after building on `meta`: they are not
@@ -146,13 +222,32 @@ class RotaryEmbedding(nn.Module):
             self.sin = sin.to(device=self.sin.device, dtype=torch.float32)
         return self
 
+    def _dynamic(self, positions: Tensor) -> tuple[Tensor, Tensor]:
+        seq_len = positions.max() + 1
+        grown = dynamic_ntk_frequencies(
+            self.head_dim, self.base, float(self.scaling["factor"]), self.max_seq_len, seq_len
+        )
+        original = rope_frequencies(self.head_dim, self.base, device=positions.device)
+        inv_freq = torch.where(seq_len > self.max_seq_len, grown, original)
+        return self._cos_sin(positions.float()[..., None] * inv_freq)
+
     def forward(self, positions: Tensor, check: bool = True) -> tuple[Tensor, Tensor]:
-        """cos, sin [S, D] for integer positions [S]."""
+        """cos, sin [S, D] for integer positions [S]; [B, 1, S, D] for per-row positions [B, S]
+        (they broadcast over the heads of [B, H, S, D])."""
         if check:
-            check_positions(
-                positions, self.max_seq_len, f"the RoPE table (max_seq_len={self.max_seq_len})"
+            what = (
+                f"the dynamic NTK range (factor x max_seq_len = {self.limit})"
+                if self.kind == "dynamic"
+                else f"the RoPE table (max_seq_len={self.max_seq_len})"
             )
-        return self.cos[positions], self.sin[positions]
+            check_positions(positions, self.limit, what)
+        if self.kind == "dynamic":
+            cos, sin = self._dynamic(positions)
+        else:
+            cos, sin = self.cos[positions], self.sin[positions]
+        if positions.dim() == 2:
+            return cos.unsqueeze(1), sin.unsqueeze(1)
+        return cos, sin
 
     def rotate(self, x: Tensor, positions: Tensor) -> Tensor:
         cos, sin = self(positions)

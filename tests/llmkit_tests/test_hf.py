@@ -102,16 +102,22 @@ class TestStateDict:
         ):
             load_hf_state_dict(ours, sd)
 
-    def test_non_default_rope_refused(self):
+    def test_unsupported_rope_refused(self):
         config = transformers.LlamaConfig(
             vocab_size=10,
             hidden_size=16,
             intermediate_size=32,
             num_hidden_layers=1,
             num_attention_heads=2,
-            rope_parameters={"rope_type": "yarn", "rope_theta": 1e4, "factor": 2.0},
+            rope_parameters={
+                "rope_type": "longrope",
+                "rope_theta": 1e4,
+                "factor": 2.0,
+                "short_factor": [1.0] * 4,
+                "long_factor": [1.0] * 4,
+            },
         )
-        with pytest.raises(ValueError, match="^config.json: rope_type 'yarn' is not supported"):
+        with pytest.raises(ValueError, match="^config.json: rope_type 'longrope' is not supported"):
             config_from_hf(config)
 
 
