@@ -8,9 +8,10 @@ from .checkpoint import config_from_json, from_pretrained
 from .config import PRESETS, ModelConfig
 from .counting import count_kv_projections
 from .ffn import GELUFFN, ReLUFFN, SwiGLU, silu, swiglu_hidden_dim
+from .fusion import fuse_projections
 from .generate import generate, sample_next
 from .hf import config_from_hf, from_hf, load_hf_state_dict
-from .kv_cache import ConcatKVCache, StaticKVCache
+from .kv_cache import ConcatKVCache, RollingKVCache, StaticKVCache
 from .model import Transformer
 from .norm import LayerNorm, RMSNorm, layer_norm, rms_norm
 from .rope import (
@@ -44,6 +45,7 @@ __all__ = [
     "attention_weights",
     "StaticKVCache",
     "ConcatKVCache",
+    "RollingKVCache",
     "SwiGLU",
     "ReLUFFN",
     "GELUFFN",
@@ -52,6 +54,7 @@ __all__ = [
     "TransformerBlock",
     "Transformer",
     "generate",
+    "fuse_projections",
     "sample_next",
     "config_from_hf",
     "config_from_json",

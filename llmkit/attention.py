@@ -8,7 +8,6 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ._fused import FusedLinearWeights
 from .config import ModelConfig
 from .norm import RMSNorm
 from .rope import RotaryEmbedding, apply_rope
@@ -147,33 +146,27 @@ class Attention(nn.Module):
             )
         self.rope = rope
         self.window = config.sliding_window
-        self._qkv = FusedLinearWeights()
-
-    def _apply(self, fn, recurse=True):
-        self._qkv.clear()  # .to()/.cuda() make new weights: drop the fused copy
-        return super()._apply(fn, recurse)
+        self.qkv_proj = None  # llmkit.fuse_projections: one Linear instead of q/k/v_proj
 
     def _rotated_qkv(self, x: Tensor, cos: Tensor, sin: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """q [B, H, S, D] and k [B, H_kv, S, D] with RoPE applied, v [B, H_kv, S, D]."""
         B, S, _ = x.shape
         H, H_kv, D = self.num_heads, self.num_kv_heads, self.head_dim
         interleaved = self.rope.interleaved
-        # The fused copy holds weights only: with q/k/v biases or q/k norms the separate
-        # projections run.
-        plain = self.q_proj.bias is None and self.q_norm is None
-        fused = self._qkv.get([self.q_proj, self.k_proj, self.v_proj]) if plain else None
-        if fused is None:
+        if self.qkv_proj is None:
             q = self.q_proj(x).view(B, S, H, D).transpose(1, 2)  # [B, H, S, D]
             k = self.k_proj(x).view(B, S, H_kv, D).transpose(1, 2)  # [B, H_kv, S, D]
             v = self.v_proj(x).view(B, S, H_kv, D).transpose(1, 2)  # [B, H_kv, S, D]
-            if self.q_norm is not None:  # normalise each head's q and k, then rotate
-                q, k = self.q_norm(q), self.k_norm(k)
-            # RoPE touches Q and K only, never V
-            return apply_rope(q, cos, sin, interleaved), apply_rope(k, cos, sin, interleaved), v
-        # Inference: one matmul for all heads, one rotation for the Q and K heads together.
-        heads = F.linear(x, fused).view(B, S, H + 2 * H_kv, D).transpose(1, 2)  # [B, H+2H_kv, S, D]
-        q, k = apply_rope(heads[:, : H + H_kv], cos, sin, interleaved).split([H, H_kv], dim=1)
-        return q, k, heads[:, H + H_kv :]
+        else:  # one matmul for all heads
+            heads = self.qkv_proj(x).view(B, S, H + 2 * H_kv, D).transpose(1, 2)
+            if self.q_norm is None:  # one rotation for the Q and K heads together
+                q, k = apply_rope(heads[:, : H + H_kv], cos, sin, interleaved).split([H, H_kv], 1)
+                return q, k, heads[:, H + H_kv :]
+            q, k, v = heads.split([H, H_kv, H_kv], dim=1)
+        if self.q_norm is not None:  # normalise each head's q and k, then rotate
+            q, k = self.q_norm(q), self.k_norm(k)
+        # RoPE touches Q and K only, never V
+        return apply_rope(q, cos, sin, interleaved), apply_rope(k, cos, sin, interleaved), v
 
     def forward(
         self,

@@ -6,8 +6,6 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ._fused import FusedLinearWeights
-
 __all__ = ["silu", "SwiGLU", "ReLUFFN", "GELUFFN", "swiglu_hidden_dim", "make_ffn"]
 
 
@@ -35,16 +33,11 @@ class SwiGLU(nn.Module):
         self.w1 = nn.Linear(dim, hidden_dim, bias=False)
         self.w3 = nn.Linear(dim, hidden_dim, bias=False)
         self.w2 = nn.Linear(hidden_dim, dim, bias=False)
-        self._gate_up = FusedLinearWeights()
-
-    def _apply(self, fn, recurse=True):
-        self._gate_up.clear()
-        return super()._apply(fn, recurse)
+        self.gate_up = None  # llmkit.fuse_projections: w1 and w3 as one Linear
 
     def forward(self, x: Tensor) -> Tensor:
-        fused = self._gate_up.get([self.w1, self.w3])  # one matmul for gate and up when inferring
-        if fused is not None:
-            gate, up = F.linear(x, fused).chunk(2, dim=-1)
+        if self.gate_up is not None:
+            gate, up = self.gate_up(x).chunk(2, dim=-1)
             return self.w2(F.silu(gate) * up)
         return self.w2(F.silu(self.w1(x)) * self.w3(x))
 

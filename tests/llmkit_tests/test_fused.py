@@ -1,37 +1,46 @@
-"""The inference-only fused QKV / gate-up weights must never serve stale weights."""
+"""fuse_projections: opt-in, replaces the separate q/k/v and gate/up weights (no second copy) and
+computes the same function."""
 
+import pytest
 import torch
 
-from llmkit import Transformer, count_kv_projections
+from llmkit import Transformer, count_kv_projections, fuse_projections, generate
 
 
-def test_fused_weights_follow_in_place_updates(tiny_config, device):
-    model = Transformer(tiny_config).to(device).eval()
-    ids = torch.randint(0, 97, (2, 6), device=device)
-    with torch.inference_mode():
-        model(ids)  # builds the fused copies
+def _bytes(model) -> int:
+    return sum(p.numel() * p.element_size() for p in model.parameters())
+
+
+@pytest.mark.parametrize("variant", ["plain", "qkv_bias", "qk_norm"])
+def test_fused_model_equals_unfused(tiny_config, device, variant):
+    config = tiny_config.replace(**({} if variant == "plain" else {variant: True}))
+    model = Transformer(config).to(device).eval()
+    with torch.no_grad():  # biases and norm gains away from their init, so a dropped one shows
+        for name, p in model.named_parameters():
+            if name.endswith("bias") or "q_norm" in name or "k_norm" in name:
+                p.add_(0.3 * torch.randn_like(p))
+    ids = torch.randint(0, 97, (2, 9), device=device)
     with torch.no_grad():
-        for layer in model.layers:
-            layer.attn.k_proj.weight.mul_(1.5)
-            layer.ffn.w3.weight.add_(0.01)
-    with torch.inference_mode():
-        fused = model(ids)
-    reference = model(ids)  # grad enabled: the separate Linears
-    assert model.layers[0].attn._qkv._weight is not None
-    torch.testing.assert_close(fused, reference.detach(), atol=1e-5, rtol=1e-5)
+        expected, tokens = model(ids), generate(model, ids[:, :4], 8)
+    before = _bytes(model)
+    fuse_projections(model)
+    attn, ffn = model.layers[0].attn, model.layers[0].ffn
+    assert attn.q_proj is None and attn.k_proj is None and attn.v_proj is None
+    assert ffn.w1 is None and ffn.w3 is None
+    assert _bytes(model) == before  # replaced, not copied
+    with torch.no_grad():
+        torch.testing.assert_close(model(ids), expected, atol=1e-5, rtol=1e-5)
+    assert torch.equal(generate(model, ids[:, :4], 8), tokens)
 
 
-def test_fused_weights_dropped_on_dtype_change(tiny_config):
+def test_fusion_is_opt_in(tiny_config):
     model = Transformer(tiny_config).eval()
-    ids = torch.randint(0, 97, (1, 5))
-    with torch.inference_mode():
-        model(ids)
-        model.to(torch.float64)
-        assert model.layers[0].attn._qkv._weight is None
-        assert model(ids).dtype == torch.float64
-
-
-def test_hooks_disable_fusion(tiny_config):
-    # count_kv_projections hooks k_proj: the fused path would hide those calls.
-    model = Transformer(tiny_config).eval()
+    assert model.layers[0].attn.qkv_proj is None and model.layers[0].ffn.gate_up is None
+    # count_kv_projections hooks k_proj, which an unfused model keeps.
     assert count_kv_projections(model, 2, 3, use_cache=True) == 4
+
+
+def test_fusing_twice_changes_nothing(tiny_config):
+    model = fuse_projections(Transformer(tiny_config).eval())
+    weight = model.layers[0].attn.qkv_proj.weight
+    assert fuse_projections(model).layers[0].attn.qkv_proj.weight is weight
