@@ -11,6 +11,7 @@ refused by name instead of being silently ignored.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import torch
@@ -19,7 +20,7 @@ from .config import ModelConfig
 from .hf import hf_to_llmkit_state_dict
 from .model import Transformer
 
-__all__ = ["config_from_json", "from_pretrained"]
+__all__ = ["config_from_json", "from_pretrained", "read_safetensors"]
 
 # What a Llama-family config.json may say that llmkit models exactly (value: what is accepted).
 _ACCEPTED = {
@@ -149,6 +150,46 @@ def _dtype(data: dict, dtype: torch.dtype | str | None) -> torch.dtype:
     return getattr(torch, str(name).removeprefix("torch."))
 
 
+_SAFETENSORS_DTYPES = {
+    "F64": torch.float64,
+    "F32": torch.float32,
+    "F16": torch.float16,
+    "BF16": torch.bfloat16,
+    "I64": torch.int64,
+    "I32": torch.int32,
+    "I16": torch.int16,
+    "I8": torch.int8,
+    "U8": torch.uint8,
+    "BOOL": torch.bool,
+}
+
+
+def read_safetensors(
+    file: Path, dtype: torch.dtype, device: torch.device
+) -> Iterator[tuple[str, torch.Tensor]]:
+    """(name, tensor) for each tensor of a .safetensors file, floating ones cast to `dtype`, on
+    `device`, one at a time. Plain reads into the tensor's own memory, no mmap: the file's pages
+    never count as this process's memory, and a tensor already in its final dtype is not copied.
+    Format: 8-byte little-endian header length, a JSON header (dtype, shape, data_offsets per
+    tensor), then the raw little-endian data."""
+    with open(file, "rb") as handle:
+        length = int.from_bytes(handle.read(8), "little")
+        header = json.loads(handle.read(length))
+        header.pop("__metadata__", None)
+        for name, info in sorted(header.items(), key=lambda item: item[1]["data_offsets"][0]):
+            if info["dtype"] not in _SAFETENSORS_DTYPES:
+                raise ValueError(f"{file}: tensor {name!r} has dtype {info['dtype']}, not read")
+            start, end = info["data_offsets"]
+            raw = torch.empty(end - start, dtype=torch.uint8)
+            handle.seek(8 + length + start)
+            if handle.readinto(raw.numpy()) != end - start:
+                raise ValueError(f"{file}: truncated (tensor {name!r})")
+            tensor = raw.view(_SAFETENSORS_DTYPES[info["dtype"]]).reshape(info["shape"])
+            if tensor.is_floating_point():
+                tensor = tensor.to(dtype)
+            yield name, tensor.to(device)
+
+
 def from_pretrained(
     path: str | Path, *, dtype: torch.dtype | str | None = None, device: torch.device | str = "cpu"
 ) -> Transformer:
@@ -156,8 +197,6 @@ def from_pretrained(
 
     dtype: default the checkpoint's own (`dtype` / `torch_dtype` in config.json).
     """
-    from safetensors import safe_open
-
     folder = Path(path)
     data = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     config = config_from_json(data)
@@ -167,9 +206,7 @@ def from_pretrained(
     state: dict[str, torch.Tensor] = {}
     for file in _weight_files(folder):
         # One tensor at a time: the peak is the weights in their final dtype plus one tensor.
-        with safe_open(str(file), framework="pt", device=str(device)) as shard:
-            for name in shard.keys():  # noqa: SIM118 (a safetensors handle, not a dict)
-                state[name] = shard.get_tensor(name).to(dtype)
+        state.update(read_safetensors(file, dtype, device))
     renamed = hf_to_llmkit_state_dict(state)
     if config.tie_word_embeddings:
         renamed["lm_head.weight"] = renamed["embed.weight"]
