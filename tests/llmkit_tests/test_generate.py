@@ -1,7 +1,9 @@
+import sys
+
 import pytest
 import torch
 
-from llmkit import Transformer
+from llmkit import StaticKVCache, Transformer
 from llmkit.generate import generate
 
 
@@ -96,3 +98,99 @@ def test_result_is_an_ordinary_tensor(model, device):
     out = model.generate(torch.zeros(1, 2, dtype=torch.long, device=device), 3)
     assert not out.is_inference()
     out[0, 0] = 1  # callers may edit what they get back
+
+
+class TestCompiledDecodeStep:
+    """generate(compile=...) compiles model.decode_step once per model: fixed shapes over the
+    model's own cache buffers, for padded batches and for a rolling sliding-window cache."""
+
+    @staticmethod
+    def _counting(monkeypatch):
+        graphs = []
+
+        def backend(gm, example_inputs):
+            graphs.append(gm)
+            return gm.forward
+
+        def compiled_step(model, mode=True):
+            steps = model.__dict__.setdefault("_test_steps", {})
+            if mode not in steps:
+                steps[mode] = torch.compile(
+                    model.decode_step, fullgraph=True, dynamic=False, backend=backend
+                )
+            return steps[mode]
+
+        # llmkit.generate is also the function's name: patch the module itself
+        monkeypatch.setattr(sys.modules["llmkit.generate"], "compiled_step", compiled_step)
+        return graphs
+
+    @pytest.mark.parametrize("window", [None, 5], ids=["static", "rolling"])
+    def test_one_graph_serves_every_step_and_call(self, tiny_config, monkeypatch, window):
+        model = Transformer(tiny_config.replace(sliding_window=window)).eval()
+        graphs = self._counting(monkeypatch)
+        torch._dynamo.reset()
+        ids = torch.randint(1, 97, (2, 8))
+        mask = torch.ones_like(ids)
+        mask[1, :3] = 0  # the second row is 5 tokens, left-padded
+        first = generate(model, ids, 12, attention_mask=mask, compile=True)
+        cache = model.kv_cache
+        second = generate(model, ids.flip(0), 12, attention_mask=mask.flip(0), compile=True)
+        assert len(graphs) == 1
+        assert model.kv_cache is cache  # the buffers the graph was made for, reused
+        assert torch.equal(first, generate(model, ids, 12, attention_mask=mask))
+        assert torch.equal(second, generate(model, ids.flip(0), 12, attention_mask=mask.flip(0)))
+
+    def test_cache_is_the_models_own_buffers(self, tiny_config):
+        model = Transformer(tiny_config).to(torch.bfloat16).eval()
+        generate(model, torch.zeros(1, 4, dtype=torch.long), 4)
+        buffers = dict(model.named_buffers())
+        assert buffers["kv_cache.k0"].dtype == torch.bfloat16
+        assert "kv_cache.k0" not in model.state_dict()  # never saved with the weights
+        cache = model.kv_cache
+        generate(model, torch.zeros(1, 6, dtype=torch.long), 2)  # fits: reused
+        assert model.kv_cache is cache
+        generate(model, torch.zeros(2, 6, dtype=torch.long), 2)  # another batch size: replaced
+        assert model.kv_cache is not cache and model.kv_cache.batch_size == 2
+
+    @pytest.mark.slow
+    def test_inductor_compiled_step_equals_eager(self, tiny_config):
+        """The real compiler (inductor), padded batch, sliding window."""
+        model = Transformer(tiny_config.replace(sliding_window=5)).eval()
+        ids = torch.randint(1, 97, (2, 8))
+        mask = torch.ones_like(ids)
+        mask[0, :2] = 0
+        torch._dynamo.reset()
+        got = generate(model, ids, 12, attention_mask=mask, compile=True)
+        assert torch.equal(got, generate(model, ids, 12, attention_mask=mask))
+
+
+def test_eos_stops_each_row_and_streams(tiny_config):
+    model = Transformer(tiny_config).eval()
+    ids = torch.randint(1, 97, (2, 5))
+    free = generate(model, ids, 10)
+    eos = int(free[0, 5 + 3])  # what row 0 picks at its 4th step
+    streamed = []
+    out = generate(model, ids, 10, eos_token_id=eos, on_token=lambda t: streamed.append(t.clone()))
+    assert torch.equal(torch.stack(streamed, dim=1), out[:, 5:])
+    for row in range(2):
+        new = free[row, 5:].tolist()
+        stop = new.index(eos) + 1 if eos in new else len(new)
+        assert out[row, 5 : 5 + stop].tolist() == new[:stop]
+        assert set(out[row, 5 + stop :].tolist()) <= {eos}  # finished rows repeat EOS
+    assert out.shape[1] == 5 + 10 or all(eos in row for row in out[:, 5:].tolist())
+
+
+def test_static_cache_follows_the_model_dtype(tiny_config):
+    """A hand-built StaticKVCache without a dtype takes the dtype of the first K written."""
+    model = Transformer(tiny_config).to(torch.bfloat16).eval()
+    cache = StaticKVCache(tiny_config, 1, 16)
+    with torch.no_grad():
+        model(torch.zeros(1, 3, dtype=torch.long), 0, cache)
+    assert cache.k[0].dtype == torch.bfloat16
+    fixed = StaticKVCache(tiny_config, 1, 16, dtype=torch.float32)
+    with pytest.raises(
+        ValueError,
+        match="the KV cache holds torch.float32 on cpu but the model writes torch.bfloat16",
+    ):
+        with torch.no_grad():
+            model(torch.zeros(1, 3, dtype=torch.long), 0, fixed)

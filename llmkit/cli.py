@@ -1,0 +1,294 @@
+"""`python -m llmkit generate PATH "prompt"`: the whole pipeline in one command (tokenizer, chat
+template, prefill, decode loop, streamed detokenization) with only `tokenizers` and `jinja2`
+besides llmkit, so that every step stays visible (no transformers)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+__all__ = ["main"]
+
+
+class UsageError(Exception):
+    """A mistake the user can fix; main prints it as one line and exits with status 2."""
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except ValueError as error:
+        raise UsageError(f"{path}: not valid JSON ({error})") from error
+
+
+def _token_text(value) -> str | None:
+    """tokenizer_config.json spells a special token as "</s>" or {"content": "</s>", ...}."""
+    if isinstance(value, dict):
+        return value.get("content")
+    return value if isinstance(value, str) else None
+
+
+def chat_template(folder: Path, tok_config: dict) -> str | None:
+    """The checkpoint's default chat template, or None. Newer uploads keep it in its own file."""
+    file = folder / "chat_template.jinja"
+    if file.is_file():
+        return file.read_text(encoding="utf-8")
+    template = tok_config.get("chat_template")
+    if isinstance(template, list):  # named templates: [{"name": ..., "template": ...}]
+        template = {t.get("name"): t.get("template") for t in template}.get("default")
+    return template or None
+
+
+def render_chat(template: str, prompt: str, bos_token: str | None, eos_token: str | None) -> str:
+    """One user turn rendered the way transformers' apply_chat_template renders it."""
+    from jinja2.exceptions import TemplateError
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    def raise_exception(message):
+        raise TemplateError(message)
+
+    # A template is code from the download: the sandbox keeps it from touching Python objects.
+    env = ImmutableSandboxedEnvironment(
+        trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols"]
+    )
+    env.globals["raise_exception"] = raise_exception
+    env.globals["strftime_now"] = lambda fmt: datetime.now().strftime(fmt)  # Llama 3.1 uses it
+    try:
+        return env.from_string(template).render(
+            messages=[{"role": "user", "content": prompt}],
+            add_generation_prompt=True,
+            bos_token=bos_token or "",
+            eos_token=eos_token or "",
+        )
+    except TemplateError as error:
+        raise UsageError(f"chat template failed: {error}; pass --no-chat to skip it") from error
+
+
+def eos_ids(folder: Path, config: dict, tok_config: dict, tokenizer) -> list[int]:
+    """Stop tokens: generation_config.json, else config.json, else the tokenizer's eos_token."""
+    for data in (_read_json(folder / "generation_config.json"), config):
+        value = data.get("eos_token_id")
+        if value is not None:
+            return [value] if isinstance(value, int) else list(value)
+    token = _token_text(tok_config.get("eos_token"))
+    token_id = tokenizer.token_to_id(token) if token else None
+    return [] if token_id is None else [token_id]
+
+
+class TextStream:
+    """Writes the text of generated ids as they arrive.
+
+    Each step decodes all new ids and writes the part not yet written, so the pieces join to
+    exactly tokenizer.decode(ids): spaces that depend on the neighbour come out right, and a
+    text ending in U+FFFD (a UTF-8 character split across tokens) waits for the next token.
+    """
+
+    def __init__(self, tokenizer, out) -> None:
+        self.tokenizer, self.out = tokenizer, out
+        self.ids: list[int] = []
+        self.written, self.stopped = "", False
+
+    def add(self, token_id: int) -> None:
+        self.ids.append(token_id)
+        text = self.tokenizer.decode(self.ids)
+        if text.startswith(self.written) and not text.endswith("\ufffd"):
+            self._write(text)
+
+    def finish(self) -> None:
+        self._write(self.tokenizer.decode(self.ids))
+
+    def _write(self, text: str) -> None:
+        self.out.write(text[len(self.written) :])
+        self.out.flush()
+        self.written = text
+
+
+def _device(name: str | None):
+    import torch
+
+    if name is None:
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        device = torch.device(name)
+    except RuntimeError as error:
+        raise UsageError(f"--device {name}: {error}") from error
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise UsageError(f"--device {name}: this PyTorch sees no CUDA GPU; use --device cpu")
+    return device
+
+
+def _dtype(name: str, config: dict, device):
+    """auto: the checkpoint's dtype, but float32 on CPU, where half-precision matmuls are slow."""
+    import torch
+
+    if name != "auto":
+        return getattr(torch, name)
+    stored = str(config.get("dtype") or config.get("torch_dtype") or "float32")
+    dtype = getattr(torch, stored.removeprefix("torch."), torch.float32)
+    if device.type == "cpu" and dtype in (torch.float16, torch.bfloat16):
+        return torch.float32
+    return dtype
+
+
+def _prompt(folder: Path, args: argparse.Namespace) -> tuple:
+    """(tokenizer, prompt ids, EOS ids); the prompt goes through the chat template if any."""
+    from tokenizers import Tokenizer
+
+    tok_config = _read_json(folder / "tokenizer_config.json")
+    try:
+        tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    except Exception as error:  # tokenizers raises a bare Exception for a malformed file
+        raise UsageError(f"{folder / 'tokenizer.json'} could not be read: {error}") from error
+    tokenizer.no_truncation()  # a tokenizer.json may carry a training-time truncation length
+    tokenizer.no_padding()
+    template = None if args.no_chat else chat_template(folder, tok_config)
+    if template is None:
+        ids = tokenizer.encode(args.prompt, add_special_tokens=True).ids
+    else:
+        bos, eos = (_token_text(tok_config.get(k)) for k in ("bos_token", "eos_token"))
+        text = render_chat(template, args.prompt, bos, eos)
+        ids = tokenizer.encode(text, add_special_tokens=False).ids  # the template has them
+    config = _read_json(folder / "config.json")
+    return tokenizer, ids, eos_ids(folder, config, tok_config, tokenizer)
+
+
+def _model(folder: Path, args: argparse.Namespace, prompt_len: int):
+    """The model on its device, once the prompt is known to fit (before any weight is read)."""
+    import llmkit
+
+    config, device = _read_json(folder / "config.json"), _device(args.device)
+    if args.cuda_graphs and device.type != "cuda":
+        raise UsageError(f"--cuda-graphs needs a CUDA device, not --device {device}")
+    try:
+        model_config = llmkit.config_from_json(config)
+    except (KeyError, ValueError) as error:
+        raise UsageError(f"{folder / 'config.json'}: {error}") from error
+    limit = getattr(model_config, "context_length", model_config.max_position_embeddings)
+    P, N = prompt_len, args.max_new_tokens
+    if P + N > limit:
+        fix = "shorten the prompt" if P >= limit else f"pass --max-new-tokens {limit - P} or less"
+        where = "max_position_embeddings" if limit == model_config.max_position_embeddings else ""
+        raise UsageError(
+            f"prompt ({P} tokens) + --max-new-tokens {N} = {P + N} exceed the model's {limit} "
+            f"positions ({where or 'its RoPE scaling'} in config.json); {fix}"
+        )
+    dtype = _dtype(args.dtype, config, device)
+    try:
+        return llmkit.from_pretrained(folder, dtype=dtype, device=device)
+    except (FileNotFoundError, ValueError) as error:
+        raise UsageError(str(error)) from error
+
+
+def _generate(args: argparse.Namespace) -> int:
+    import torch
+
+    import llmkit
+
+    if args.max_new_tokens < 1:
+        raise UsageError(f"--max-new-tokens {args.max_new_tokens}: must be at least 1")
+    if args.top_k is not None and args.top_k < 1:
+        raise UsageError(f"--top-k {args.top_k}: must be at least 1")
+    folder = Path(args.path)
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: no such folder; PATH is a Hugging Face checkpoint folder")
+    for name in ("config.json", "tokenizer.json"):
+        if not (folder / name).is_file():
+            raise UsageError(
+                f"{folder / name} not found; the checkpoint folder needs config.json, "
+                "tokenizer.json and *.safetensors (download them together)"
+            )
+    tokenizer, prompt_ids, stop = _prompt(folder, args)
+    model = _model(folder, args, len(prompt_ids))
+    device = model.lm_head.weight.device
+
+    stream, times = TextStream(tokenizer, sys.stdout), []
+
+    def on_token(tokens) -> None:
+        token = int(tokens[0])  # waits for the device: the time is when the token exists
+        times.append(time.perf_counter())
+        stream.stopped = stream.stopped or token in stop
+        if not stream.stopped:
+            stream.add(token)
+
+    compile_mode = "reduce-overhead" if args.cuda_graphs else args.compile
+    generator = None if args.seed is None else torch.Generator(device).manual_seed(args.seed)
+    input_ids = torch.tensor([prompt_ids], dtype=torch.long, device=device)
+    start = time.perf_counter()
+    llmkit.generate(
+        model,
+        input_ids,
+        args.max_new_tokens,
+        temperature=args.temperature,
+        top_k=args.top_k,
+        generator=generator,
+        eos_token_id=stop or None,
+        on_token=on_token,
+        compile=compile_mode,
+    )
+    total = time.perf_counter() - start
+    stream.finish()
+    print(flush=True)
+
+    n = len(times)  # every token the model produced, the EOS included
+    rate = f"{n / total:.1f} tok/s"
+    # Decode rate: the steps after the first token (the prefill's), and after the first two
+    # compiled steps, which compile (and record the CUDA graph) instead of measuring speed.
+    warm = 3 if compile_mode else 1
+    if n > warm and times[-1] > times[warm - 1]:
+        rate += f", decode {(n - warm) / (times[-1] - times[warm - 1]):.1f} tok/s"
+        if compile_mode:
+            rate += f" after {warm - 1} compiling steps of {times[warm - 1] - times[0]:.2f} s"
+    prefill = times[0] - start
+    print(
+        f"llmkit: {n} tokens in {total:.2f} s ({rate}); prompt {len(prompt_ids)} tokens, "
+        f"prefill {prefill:.2f} s",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m llmkit", description="llmkit command line")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    gen = commands.add_parser(
+        "generate",
+        help="stream a checkpoint's continuation of a prompt",
+        description="Stream what a local Hugging Face checkpoint writes after PROMPT. stdout: the "
+        "generated text (the EOS token not included) and one newline; stderr: a timing line.",
+    )
+    # fmt: off
+    add = gen.add_argument
+    add("path", metavar="PATH", help="checkpoint folder (config.json, safetensors, tokenizer.json)")
+    add("prompt", metavar="PROMPT", help="the user message (raw text with --no-chat)")
+    add("--max-new-tokens", type=int, default=128, metavar="N", help="at most N (default 128)")
+    add("--device", help="cpu, cuda, cuda:1, ... (default: cuda if available, else cpu)")
+    add("--dtype", choices=("auto", "float32", "bfloat16", "float16"), default="auto",
+        help="auto (default): the checkpoint's dtype, except that bfloat16/float16 "
+        "checkpoints run in float32 on CPU (half-precision matmuls are slow there)")
+    add("--compile", action="store_true", help="torch.compile the decode step")
+    add("--cuda-graphs", action="store_true", help="compile it with CUDA graphs (reduce-overhead)")
+    add("--temperature", type=float, default=0.0, help="0 = greedy (default); T > 0 samples")
+    add("--top-k", type=int, metavar="K", help="sample among the K likeliest tokens only")
+    add("--seed", type=int, help="seed for reproducible sampling")
+    add("--no-chat", action="store_true",
+        help="encode PROMPT as raw text (with special tokens), not through the chat template")
+    # fmt: on
+    gen.set_defaults(func=_generate)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run a command; returns the exit status (2 for a usage error, printed as one line)."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except UsageError as error:
+        print(f"llmkit: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # Ctrl-C mid-stream: end the line, no traceback
+        print(file=sys.stderr)
+        return 130
