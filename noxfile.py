@@ -66,7 +66,8 @@ def bench(session: nox.Session) -> None:
     """Benchmarks: they measure and report (JSON under benchmarks/results/), they never fail on time."""
     _install(session, "test")
     for script in sorted(os.listdir("benchmarks")):
-        if script.startswith("bench_") and script.endswith(".py"):
+        # bench_gpu.py needs CUDA: its own session, bench_gpu, runs it
+        if script.startswith("bench_") and script.endswith(".py") and script != "bench_gpu.py":
             session.run("python", f"benchmarks/{script}", *session.posargs)
 
 
@@ -75,3 +76,11 @@ def update_numbers(session: nox.Session) -> None:
     """Rewrite drifted bound numbers to the computed values (same precision); prints the diff."""
     _install(session, "docs")
     session.run("python", "-m", "llmbook.execute.update", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def bench_gpu(session: nox.Session) -> None:
+    """Decode on one CUDA GPU (bf16, Llama-3 shapes): llmkit eager / CUDA graphs / fused vs HF.
+    `nox -s bench_gpu -- --smoke` runs its logic on CPU; benchmarks/gpu_run.sh is the one-shot."""
+    _install(session, "test")
+    session.run("python", "benchmarks/bench_gpu.py", *session.posargs)

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# One shot on a CUDA machine, from the repo root: llmkit's tests (CUDA cases included), then
+# benchmarks/bench_gpu.py. Logs and decode-gpu.json go to $OUT (default benchmarks/results).
+# A python3 that already has a CUDA torch, transformers, pytest and hypothesis (an offline GPU
+# image) is used as is; otherwise .venv gets the project's pins (needs PyPI).
+#   TOTAL_S: seconds for the whole run (default 540); TESTS_S: at most this for the tests (200).
+#   Extra arguments go to bench_gpu.py, e.g. bash benchmarks/gpu_run.sh --shapes llama3-8b
+set -uo pipefail
+out=${OUT:-benchmarks/results}
+mkdir -p "$out"
+start=$SECONDS
+py=python3
+if $py -c 'import torch, transformers, pytest, hypothesis; assert torch.cuda.is_available()'; then
+    export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
+else
+    python3 -m venv .venv && .venv/bin/pip install -q -c constraints.txt -e '.[test]' || exit 1
+    py=.venv/bin/python
+fi
+export PYTHONUNBUFFERED=1
+nvidia-smi 2>&1 | tee "$out/nvidia-smi.txt"
+# --confcutdir: tests/conftest.py (the browser fixture) needs playwright, which GPU images lack
+timeout "${TESTS_S:-200}" $py -m pytest -q -p no:cacheprovider --confcutdir=tests/llmkit_tests \
+    tests/llmkit_tests 2>&1 | tee "$out/llmkit-tests.log"
+echo "llmkit tests: exit ${PIPESTATUS[0]} after $((SECONDS - start)) s (124 = stopped at TESTS_S)"
+budget=$((${TOTAL_S:-540} - (SECONDS - start) - 20))
+$py benchmarks/bench_gpu.py --budget-s "$budget" --out "$out/decode-gpu.json" "$@" 2>&1 |
+    tee "$out/bench-gpu.log"
