@@ -134,7 +134,7 @@ def _dtype(name: str, config: dict, device):
     return dtype
 
 
-def _prompt(folder: Path, args: argparse.Namespace) -> tuple:
+def _prompt(folder: Path, config: dict, args: argparse.Namespace) -> tuple:
     """(tokenizer, prompt ids, EOS ids); the prompt goes through the chat template if any."""
     from tokenizers import Tokenizer
 
@@ -152,22 +152,21 @@ def _prompt(folder: Path, args: argparse.Namespace) -> tuple:
         bos, eos = (_token_text(tok_config.get(k)) for k in ("bos_token", "eos_token"))
         text = render_chat(template, args.prompt, bos, eos)
         ids = tokenizer.encode(text, add_special_tokens=False).ids  # the template has them
-    config = _read_json(folder / "config.json")
     return tokenizer, ids, eos_ids(folder, config, tok_config, tokenizer)
 
 
-def _model(folder: Path, args: argparse.Namespace, prompt_len: int):
+def _model(folder: Path, config: dict, args: argparse.Namespace, prompt_len: int):
     """The model on its device, once the prompt is known to fit (before any weight is read)."""
     import llmkit
 
-    config, device = _read_json(folder / "config.json"), _device(args.device)
+    device = _device(args.device)
     if args.cuda_graphs and device.type != "cuda":
         raise UsageError(f"--cuda-graphs needs a CUDA device, not --device {device}")
     try:
         model_config = llmkit.config_from_json(config)
     except (KeyError, ValueError) as error:
         raise UsageError(f"{folder / 'config.json'}: {error}") from error
-    limit = getattr(model_config, "context_length", model_config.max_position_embeddings)
+    limit = model_config.context_length
     P, N = prompt_len, args.max_new_tokens
     if P + N > limit:
         fix = "shorten the prompt" if P >= limit else f"pass --max-new-tokens {limit - P} or less"
@@ -201,8 +200,9 @@ def _generate(args: argparse.Namespace) -> int:
                 f"{folder / name} not found; the checkpoint folder needs config.json, "
                 "tokenizer.json and *.safetensors (download them together)"
             )
-    tokenizer, prompt_ids, stop = _prompt(folder, args)
-    model = _model(folder, args, len(prompt_ids))
+    config = _read_json(folder / "config.json")
+    tokenizer, prompt_ids, stop = _prompt(folder, config, args)
+    model = _model(folder, config, args, len(prompt_ids))
     device = model.lm_head.weight.device
 
     stream, times = TextStream(tokenizer, sys.stdout), []

@@ -154,7 +154,7 @@ def _generate(
     B, P = input_ids.shape
     total = P + max_new_tokens
     config = model.config
-    limit = getattr(config, "context_length", config.max_position_embeddings)
+    limit = config.context_length
     if total > limit:
         where = (
             f"the RoPE table (max_position_embeddings={limit})"

@@ -32,6 +32,8 @@ class _BufferCache(nn.Module):
         self._allocate(dtype or torch.get_default_dtype(), device)
 
     def _allocate(self, dtype: torch.dtype, device) -> None:
+        # slots (each buffer slot's index) live with K/V, so following the model moves them too
+        self.register_buffer("slots", torch.arange(self.shape[2], device=device), False)
         for i in range(self.layers):
             self.register_buffer(
                 f"k{i}", torch.zeros(self.shape, dtype=dtype, device=device), False
@@ -111,7 +113,6 @@ class StaticKVCache(_BufferCache):
     ) -> None:
         super().__init__(config, batch_size, max_len, dtype, device)
         self.max_len = max_len
-        self.register_buffer("slots", torch.arange(max_len, device=device), False)
 
     def check(self, positions: Tensor) -> None:
         """ValueError when a write at `positions` would fall outside the buffers."""
@@ -161,7 +162,6 @@ class RollingKVCache(_BufferCache):
     ) -> None:
         super().__init__(config, batch_size, window, dtype, device)
         self.window = window
-        self.register_buffer("slots", torch.arange(window, device=device), False)
 
     def check(self, positions: Tensor) -> None:
         if positions.numel() and not torch.compiler.is_compiling() and int(positions.min()) < 0:

@@ -99,3 +99,13 @@ def test_rope_table_overflow_in_model(tiny_config):
         ValueError, match=r"position 64 is outside the RoPE table \(max_seq_len=64\)"
     ):
         model(torch.zeros(1, 2, dtype=torch.long), 63)
+
+
+def test_a_following_cache_moves_its_slots_with_its_buffers(tiny_config):
+    """dtype=None: the first write decides dtype and device, of K/V and of the slot index alike
+    (else key_slots would stay behind on the old device and the mask could not be built)."""
+    cache = StaticKVCache(tiny_config, 1, 8)
+    k = torch.empty(1, 2, 1, 16, dtype=torch.bfloat16, device="meta")
+    cache.update(0, torch.tensor([0], device="meta"), k, k, check=False)
+    assert cache.k[0].device.type == "meta" and cache.k[0].dtype == torch.bfloat16
+    assert cache.key_slots(torch.tensor([0], device="meta")).device.type == "meta"
