@@ -31,12 +31,20 @@ _TAG_TEXT = re.compile(r">([^<]+)<")
 _INLINE_DISPLAY = re.compile(r"(?<!\\)\$\$(?P<tex>(?:\\.|[^$\\])+?)\$\$")
 
 
-def render_math(markdown: str, *, src: str, stash: Stash, line_offset: int = 0) -> str:
+def render_math(
+    markdown: str,
+    *,
+    src: str,
+    stash: Stash,
+    line_offset: int = 0,
+    plain: frozenset[int] = frozenset(),
+) -> str:
     """Replace every formula outside code by a stash token holding its MathML; same line count.
 
-    `line_offset` is added to reported lines (the front matter MkDocs removed above `markdown`).
+    `line_offset` is added to reported lines (the front matter MkDocs removed above `markdown`);
+    lines in `plain` (1-based) hold no math (the live preview shows them as written).
     """
-    return _render_math(markdown, where=Where(src, line_offset), stash=stash)
+    return _render_math(markdown, where=Where(src, line_offset), stash=stash, plain=plain)
 
 
 @dataclass(frozen=True)
@@ -55,9 +63,12 @@ class _Span:
     alone: bool  # the formula is the whole (stripped) text between code spans
 
 
-def _regions(lines: list[str], where: Where) -> tuple[list[_Display], dict[int, list[_Span]]]:
+def _regions(
+    lines: list[str], where: Where, plain: frozenset[int] = frozenset()
+) -> tuple[list[_Display], dict[int, list[_Span]]]:
     """Where the page's math is: display blocks, and formulas within lines (code excluded)."""
     code = {i for f in fences(lines, quotes=True) for i in range(f.start, f.end + 1)}
+    code |= {number - 1 for number in plain}
     blocks: list[_Display] = []
     inline: dict[int, list[_Span]] = {}
     index = 0
@@ -102,11 +113,11 @@ def _line_spans(line: str) -> list[_Span]:
 
 
 def math_spans(
-    markdown: str, *, src: str = "", line_offset: int = 0
+    markdown: str, *, src: str = "", line_offset: int = 0, plain: frozenset[int] = frozenset()
 ) -> dict[int, list[tuple[int, int]]]:
     """Per 0-based line, the (start, end) offsets that are math (a display block's lines whole)."""
     lines = markdown.split("\n")
-    blocks, inline = _regions(lines, Where(src, line_offset))
+    blocks, inline = _regions(lines, Where(src, line_offset), plain)
     found = {i: [(span.start, span.end) for span in spans] for i, spans in inline.items()}
     for block in blocks:
         for i in range(block.start, block.end + 1):
@@ -114,10 +125,10 @@ def math_spans(
     return found
 
 
-def _render_math(markdown: str, *, where: Where, stash: Stash) -> str:
+def _render_math(markdown: str, *, where: Where, stash: Stash, plain: frozenset[int]) -> str:
     lines = markdown.split("\n")
     out = list(lines)
-    blocks, inline = _regions(lines, where)
+    blocks, inline = _regions(lines, where, plain)
     for block in blocks:
         out[block.start : block.end + 1] = _display_block(lines, block, where=where, stash=stash)
     for index, spans in inline.items():

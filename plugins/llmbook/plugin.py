@@ -1,5 +1,6 @@
 """The llmbook MkDocs plugin: a thin adapter between MkDocs and the engine-agnostic core.
 
+on_startup       notes whether this is the live preview (`mkdocs serve`: errors shown on pages);
 on_config        makes the build's `Site` and hands it to the `llmbook.extension` Markdown
                  extension (the core: directives, math, the executor's plan, rendered once);
 on_files         notebooks become pages; every page's code runs (in parallel worker processes)
@@ -46,11 +47,17 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
 
     def __init__(self) -> None:
         self.site: Site | None = None
+        self.serving = False
         self._full_content: str | None = None
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        # The live preview renders pages with author errors (shown on them) instead of stopping.
+        self.serving = command == "serve"
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         # A new Site per build: `mkdocs serve` reuses the plugin object between builds.
         self.site = Site.create(self.config, config)
+        self.site.forgiving = self.serving
         # The extension listed in mkdocs.yml (for Zensical) is replaced by one bound to this build.
         extensions = [e for e in config.markdown_extensions if e != _EXTENSION]
         extensions = [e for e in extensions if not isinstance(e, LLMBookExtension)]

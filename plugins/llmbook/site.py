@@ -14,17 +14,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import get_plugin_logger
+
 from llmbook.assets import SITE_PREFIX
 from llmbook.demos.cache import DemoCache
 from llmbook.directives import SiteIndex, apply_line_edits, parse_structure, render_tree
-from llmbook.errors import forget_line_maps
+from llmbook.errors import AuthorError, forget_line_maps
 from llmbook.execute import Executor
 from llmbook.execute.executor import Report
 from llmbook.execute.figures import Figure
 from llmbook.execute.notebook import executed_notebook
 from llmbook.mathml import render_math
+from llmbook.preview import PageError, fallback_html, place_boxes, recover, summary_html
 
 __all__ = ["PageRef", "Site"]
+
+log = get_plugin_logger(__name__)
 
 
 @dataclass
@@ -46,6 +52,7 @@ class Site:
     report: Report = field(default_factory=Report)
     figures: dict[str, str] = field(default_factory=dict)  # site path → SVG
     current: PageRef | None = None
+    forgiving: bool = False  # the live preview: a page with errors renders, showing them
     # Where figures are written as soon as a page links them (an engine without an end-of-build
     # hook); None: `write_outputs` writes them at the end.
     figures_dir: Path | None = None
@@ -60,9 +67,16 @@ class Site:
         return cls(options, executor.root, executor, demo_cache=demo_cache)
 
     def run_pages(self, pages: list[tuple[str, bytes]]) -> None:
-        """Run every page's code; stop with one report of everything that failed."""
+        """Run every page's code; stop with one report of everything that failed (the live
+        preview prints that report and goes on: each page shows its own errors)."""
+        self.executor.forgiving = self.forgiving
         self.report = self.executor.run_pages(pages)
-        self.report.raise_if_failed()
+        try:
+            self.report.raise_if_failed()
+        except PluginError as error:
+            if not self.forgiving:
+                raise
+            log.error(str(error))
 
     # -- the page pipeline (run by the Markdown extension) ----------------------------------------
 
@@ -74,18 +88,60 @@ class Site:
         `put(html)` stashes finished HTML and returns its placeholder; `count()` how many are stashed.
         """
         stash = _StashView(put, count)
+        if not self.forgiving:
+            return self._render(markdown, page, stash)
         plan = self.report.plans.get(page.src)
         offset = plan.page.offset if plan is not None else 0
+        errors = [
+            PageError(e.line - offset, str(e)) for e in self.report.failures if e.src == page.src
+        ]
+        if plan is not None:
+            errors += [
+                PageError(n.binding.line - offset, n.mismatch) for n in plan.numbers if n.mismatch
+            ]
+        errors.sort(key=lambda e: e.line)
+        # An error met while rendering: its line is shown as written, with its box, and the page
+        # is rendered again.
+        count = markdown.count("\n") + 1
+
+        def attempt(plain: frozenset[int], found: list[AuthorError]) -> str:
+            shown = errors + [PageError(e.line - offset, str(e)) for e in found]
+            return self._render(markdown, page, stash, plain=plain, errors=shown)
+
+        body, found, _ = recover(attempt, src=page.src, offset=offset, count=count)
+        for error in found:
+            log.error(str(error))
+        errors += [PageError(e.line - offset, str(e)) for e in found]
+        if body is None:
+            return stash.put(fallback_html(errors, markdown))
+        return stash.put(summary_html(errors)) + "\n\n" + body if errors else body
+
+    def _render(
+        self,
+        markdown: str,
+        page: PageRef,
+        stash: _StashView,
+        *,
+        plain: frozenset[int] = frozenset(),
+        errors: list[PageError] | None = None,
+    ) -> str:
+        plan = self.report.plans.get(page.src)
+        offset = plan.page.offset if plan is not None else 0
+        source = markdown.split("\n")
         # Parsed once; the later stages edit its lines; each directive is validated and rendered
         # once, on what they left.
-        doc = parse_structure(markdown, src=page.src, line_offset=offset)
+        doc = parse_structure(markdown, src=page.src, line_offset=offset, plain=plain)
         if plan is not None:  # numbers where collect found them; math then writes formulas
-            lines = plan.numbers_in(markdown.split("\n"), stash=stash, math=plan.math)
+            lines = plan.numbers_in(source, stash=stash, math=plan.math)
             markdown = "\n".join(lines)
-        lines = render_math(markdown, src=page.src, stash=stash, line_offset=offset).split("\n")
+        lines = render_math(
+            markdown, src=page.src, stash=stash, line_offset=offset, plain=plain
+        ).split("\n")
         per_line, tail = [[line] for line in lines], []
         if plan is not None:
             per_line, tail = plan.edits(lines, stash=stash, figure_url=self._figure_url(page))
+        if errors:
+            place_boxes(doc, source, per_line, errors, stash.put)
         apply_line_edits(doc, per_line, tail)
         return render_tree(
             doc,

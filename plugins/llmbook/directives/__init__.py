@@ -61,13 +61,16 @@ __all__ = [
 ]
 
 
-def _parse(markdown: str, ctx_src: str, line_offset: int = 0) -> Document:
+def _parse(
+    markdown: str, ctx_src: str, line_offset: int = 0, plain: frozenset[int] = frozenset()
+) -> Document:
     return parse_tree(
         markdown,
         src=ctx_src,
         known=lambda name: get_directive(name) is not None,
         names=known_names(),
         line_offset=line_offset,
+        plain=plain,
     )
 
 
@@ -81,9 +84,12 @@ def check_tree(ctx: Context, parent: Block | None = None) -> None:
         check_tree(ctx, block)
 
 
-def parse_structure(markdown: str, *, src: str, line_offset: int = 0) -> Document:
-    """The page's directive tree (structure and names checked, not yet each directive's content)."""
-    return _parse(markdown, src, line_offset)
+def parse_structure(
+    markdown: str, *, src: str, line_offset: int = 0, plain: frozenset[int] = frozenset()
+) -> Document:
+    """The page's directive tree (structure and names checked, not yet each directive's content);
+    lines in `plain` (1-based) are text."""
+    return _parse(markdown, src, line_offset, plain)
 
 
 def parse_directives(markdown: str, *, src: str, line_offset: int = 0) -> Document:
@@ -117,6 +123,7 @@ def apply_line_edits(doc: Document, per_line: list[list[str]], tail: list[str]) 
     """
 
     def walk(block: Block) -> None:
+        children: list[Text | Block] = []
         for child in block.children:
             if isinstance(child, Text):
                 first = child.line - 1
@@ -128,11 +135,17 @@ def apply_line_edits(doc: Document, per_line: list[list[str]], tail: list[str]) 
                 child.lines = [line for _, line in rows]
                 child.numbers = [number for number, _ in rows]
             else:
-                (opener,) = per_line[child.line - 1]
+                # What a stage put after an opener (the live preview's error box) stands before
+                # the block, in its parent's text.
+                opener, *after = per_line[child.line - 1]
+                if after:
+                    children.append(Text(after, child.line, [child.line] * len(after)))
                 match = OPENER.match(opener)
                 if match is not None:
                     child.opener, child.arg = opener, match.group("arg") or ""
                 walk(child)
+            children.append(child)
+        block.children = children
 
     walk(doc)
     if tail:

@@ -42,6 +42,9 @@ class Directive:
     EXAMPLE: ClassVar[str] = ""  # an opener line shown in error fixes
     PARENTS: ClassVar[tuple[str, ...] | None] = None  # None: anywhere; else the allowed parents
     NESTED: ClassVar[tuple[str, ...] | None] = None  # None: any block inside; else those allowed
+    # Its body is free Markdown (no structure of its own to parse), so the live preview may put an
+    # error box among its lines.
+    FLOW: ClassVar[bool] = False
 
     def check(self, node: Block, parent: Block, ctx: Context) -> None:
         """The rules every directive shares (argument, placement, children), then `validate`."""

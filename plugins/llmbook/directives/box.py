@@ -35,6 +35,7 @@ class BoxDirective(Directive):
 
     KIND: ClassVar[str] = "note"
     COLLAPSE: ClassVar[str | None] = None
+    FLOW = True
     DEFAULT_TITLE: ClassVar[str] = ""
 
     def render(self, node: Block, ctx: Context) -> list[str]:

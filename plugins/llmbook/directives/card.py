@@ -26,6 +26,7 @@ def card_number(node: Block, ctx: Context) -> tuple[int, str]:
 @register
 class Card(Directive):
     NAME = "card"
+    FLOW = True
     ARGUMENT = REQUIRED
     EXAMPLE = ":::card 1 模型怎么知道意思相反？"
 

@@ -26,8 +26,12 @@ def parse_tree(
     known: Callable[[str], bool],
     names: list[str],
     line_offset: int = 0,
+    plain: frozenset[int] = frozenset(),
 ) -> Document:
-    """Split `markdown` into a tree; raise AuthorError for broken structure or an unknown name."""
+    """Split `markdown` into a tree; raise AuthorError for broken structure or an unknown name.
+
+    Lines in `plain` (1-based) are text whatever they hold: the live preview shows a line it could
+    not parse as it stands, with its error beside it."""
     where = Where(src, line_offset)
     doc = Document()
     stack: list[Block] = [doc]
@@ -37,8 +41,18 @@ def parse_tree(
         for index in range(fence.start, min(fence.end, len(lines) - 1) + 1):
             in_fence[index] = fence
     in_math = False
+    shown_open: list[int] = []  # the stack depth under each opener in `plain`
     for number, line in enumerate(lines, start=1):
         if number - 1 in in_fence:
+            _append_text(stack[-1], line, number)
+            continue
+        if number in plain:  # an opener shown as text: its `:::` closer is text too
+            if OPENER.match(line):
+                shown_open.append(len(stack))
+            _append_text(stack[-1], line, number)
+            continue
+        if shown_open and shown_open[-1] == len(stack) and _CLOSER.match(line):
+            shown_open.pop()
             _append_text(stack[-1], line, number)
             continue
         if in_math:

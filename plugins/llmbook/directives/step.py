@@ -11,6 +11,7 @@ __all__ = ["Step"]
 @register
 class Step(Directive):
     NAME = "step"
+    FLOW = True
     ARGUMENT = REQUIRED
     EXAMPLE = ":::step Step 1：Embedding 表"
     PARENTS = ("walkthrough",)

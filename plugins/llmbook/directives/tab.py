@@ -11,6 +11,7 @@ __all__ = ["Tab"]
 @register
 class Tab(Directive):
     NAME = "tab"
+    FLOW = True
     ARGUMENT = REQUIRED
     EXAMPLE = ":::tab Pre-Norm"
     PARENTS = ("tabs",)

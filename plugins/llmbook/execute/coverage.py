@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from llmbook.bindings import BINDING_RE
+from llmbook.directives.nodes import Block
 from llmbook.execute.collect import PageSource
 from llmbook.lexer import code_spans
 
@@ -68,8 +69,11 @@ class Coverage:
         )
 
 
-def page_coverage(page: PageSource, math: dict[int, list[tuple[int, int]]]) -> Coverage:
-    """Sort the page's numbers; `math` gives the formulas' spans per 0-based line."""
+def page_coverage(
+    page: PageSource, math: dict[int, list[tuple[int, int]]], doc: Block | None = None
+) -> Coverage:
+    """Sort the page's numbers; `math` gives the formulas' spans per 0-based line, `doc` the
+    page's directive tree (parsed here when not given)."""
     coverage = Coverage()
     for b in page.bindings:
         if b.expr is not None:
@@ -79,7 +83,7 @@ def page_coverage(page: PageSource, math: dict[int, list[tuple[int, int]]]) -> C
         else:
             coverage.illustrative += 1
     code_lines = {i for block in page.blocks for i in range(block.index, block.end + 1)}
-    shapeflow = _shapeflow_lines(page)
+    shapeflow = _shapeflow_lines(page, doc)
     for index, text in enumerate(page.lines):
         if index in code_lines or index in shapeflow:
             continue
@@ -128,11 +132,12 @@ def _structural(text: str, number: re.Match[str]) -> bool:
     return False
 
 
-def _shapeflow_lines(page: PageSource) -> set[int]:
+def _shapeflow_lines(page: PageSource, doc: Block | None) -> set[int]:
     """Lines (0-based) of `:::shapeflow` blocks: the shape checker owns their numbers."""
-    from llmbook.directives import parse_structure
+    if doc is None:
+        from llmbook.directives import parse_structure
 
-    doc = parse_structure("\n".join(page.lines), src=page.src, line_offset=page.offset)
+        doc = parse_structure("\n".join(page.lines), src=page.src, line_offset=page.offset)
     return {
         index
         for block in doc.walk()

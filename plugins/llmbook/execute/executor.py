@@ -18,6 +18,7 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
 
+from llmbook.directives import parse_structure
 from llmbook.errors import AuthorError, location, register_line_map
 from llmbook.execute.cache import PageCache, llmkit_hash, page_key
 from llmbook.execute.collect import PageSource, collect_page, split_front_matter
@@ -28,6 +29,7 @@ from llmbook.execute.numbers import Written, check, parse_written
 from llmbook.execute.render import CheckedNumber, Plan
 from llmbook.execute.run import RunResult
 from llmbook.mathml import math_spans
+from llmbook.preview import recover
 
 __all__ = ["BuildFailed", "DriftError", "Executor", "decode_page"]
 
@@ -141,6 +143,9 @@ class Executor:
         self.executed: list[str] = []  # pages actually run (not from the cache), in page order
         self._mismatches: list[str] = []
         self._llmkit: str | None = None
+        # The live preview: a page whose code failed still gets a plan (its numbers unchecked), so
+        # it can be rendered with its errors shown on it.
+        self.forgiving = False
         self.seconds = 0.0  # time spent executing this build (the bench reads it from the log)
 
     # -- the build ---------------------------------------------------------------------------
@@ -179,12 +184,14 @@ class Executor:
                 if self.cache is not None:
                     self.cache.store(page.source.src, page.key, page.result)
         for page in loaded:
-            if page.result is None and page.source.needs_execution():
+            if page.result is None and page.source.needs_execution() and not self.forgiving:
                 continue  # failed: reported above
             try:
                 plan = report.plans[page.source.src] = self._plan(page)
             except AuthorError as error:
                 report.failures.append(error)
+                if self.forgiving:  # the page is still shown, its numbers unchecked
+                    report.plans[page.source.src] = self._bare_plan(page)
             else:
                 report.failures.extend(plan.unaccounted)
         report.failures.sort(key=lambda e: (e.src, e.line))
@@ -277,8 +284,8 @@ class Executor:
         source = page.source
         plan = Plan(source)
         self._cover(plan)
-        if not source.needs_execution():
-            return plan
+        if not source.needs_execution() or page.result is None:
+            return plan  # nothing to run, or (forgiving) its code failed: numbers stay unchecked
         plan.result = page.result
         self._check_outputs(source, plan.result)
         for binding, want, value in zip(
@@ -301,11 +308,38 @@ class Executor:
             log.error(mismatch)
         return plan
 
+    def _bare_plan(self, page: _Page) -> Plan:
+        """The live preview's plan of a page whose checks failed: nothing checked, and no
+        coverage when its directives or formulas cannot be read (the renderer shows why)."""
+        page.result = None
+        try:
+            return self._plan(page)
+        except AuthorError:
+            return Plan(page.source)
+
     def _cover(self, plan: Plan) -> None:
         """Sort the page's numbers; on a strict page an unaccounted one is an author error."""
         source = plan.page
-        plan.math = math_spans("\n".join(source.lines), src=source.src, line_offset=source.offset)
-        plan.coverage = coverage = page_coverage(source, plan.math)
+        text = "\n".join(source.lines)
+        doc = None
+        if self.forgiving:  # the preview: lines that do not parse are read as text
+            where = {"src": source.src, "offset": source.offset, "count": len(source.lines)}
+            doc, _, _ = recover(
+                lambda plain, _: parse_structure(
+                    text, src=source.src, line_offset=source.offset, plain=plain
+                ),
+                **where,
+            )
+            math, _, _ = recover(
+                lambda plain, _: math_spans(
+                    text, src=source.src, line_offset=source.offset, plain=plain
+                ),
+                **where,
+            )
+            plan.math = math or {}
+        else:
+            plan.math = math_spans(text, src=source.src, line_offset=source.offset)
+        plan.coverage = coverage = page_coverage(source, plan.math, doc)
         self.coverage[source.src] = coverage
         if coverage.unaccounted or coverage.checked or coverage.cited or coverage.illustrative:
             log.info(f"{source.src}: numbers: {coverage.summary()}")

@@ -77,6 +77,8 @@ class Plan:
                 html[(b.line, b.start)] = _cited_html(b)
             elif b.illustrative:
                 html[(b.line, b.start)] = _illustrative_html(b)
+            elif self.result is None:  # the live preview of a page whose code failed
+                html[(b.line, b.start)] = _unchecked_html(b)
         lines = list(lines)
         by_line: dict[int, list[RawBinding]] = {}
         for b in self.page.bindings:
@@ -192,6 +194,14 @@ def _number_html(number: CheckedNumber) -> str:
         title = f"{b.expr} = {computed_text(number.value)}（构建时计算并核对）"
         cls = "llmbook-num"
     return f'<span class="{cls}" title="{escape(title)}">{escape(b.written)}</span>'
+
+
+def _unchecked_html(b: RawBinding) -> str:
+    title = f"未核对：本页代码运行失败，{b.expr} 没有算出来"
+    return (
+        f'<span class="llmbook-num llmbook-num-unchecked" title="{escape(title)}">'
+        f"{escape(b.written)}</span>"
+    )
 
 
 def _cited_html(b: RawBinding) -> str:

@@ -1,0 +1,112 @@
+"""The live preview's view of a page with author errors (only under `mkdocs serve`).
+
+A build stops at the first report; the preview instead renders the page, puts each error in a marked
+box at its spot (the exact text the build would stop with) and lists them all at the top, so the
+author reads the page they are fixing. `mkdocs build`, Zensical, pytest and CI never come here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
+from typing import TypeVar
+
+from llmbook.directives.nodes import Block
+from llmbook.errors import AuthorError
+from llmbook.lexer import fences
+
+__all__ = ["PageError", "fallback_html", "place_boxes", "recover", "summary_html"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class PageError:
+    line: int  # 1-based line of the page's Markdown (front matter removed)
+    text: str  # the exact text of the build error: `docs/x.md:LINE: … Fix: …`
+
+
+def recover(
+    attempt: Callable[[frozenset[int], list[AuthorError]], T], *, src: str, offset: int, count: int
+) -> tuple[T | None, list[AuthorError], frozenset[int]]:
+    """Run `attempt(plain, errors)` until it passes, each time adding the line of the author
+    error it raised to `plain` (lines to take as plain text) and the error to `errors`; (its
+    result or None, the errors, plain). Each line is given up once at most, so this ends."""
+    plain: set[int] = set()
+    errors: list[AuthorError] = []
+    while True:
+        try:
+            return attempt(frozenset(plain), list(errors)), errors, frozenset(plain)
+        except AuthorError as error:
+            line = error.line - offset
+            if error.src != src or line in plain or not 1 <= line <= count:
+                return None, errors + [error], frozenset(plain)
+            errors.append(error)
+            plain.add(line)
+
+
+def _box(error: PageError, number: int) -> str:
+    return (
+        f'<div class="llmbook-build-error" id="llmbook-error-{number}" role="alert">'
+        f'<p class="llmbook-build-error__title">构建错误 {number}</p>'
+        f"<pre>{escape(error.text)}</pre></div>"
+    )
+
+
+def summary_html(errors: list[PageError]) -> str:
+    """The list at the top of the page: every error, linked to its box."""
+    items = "".join(
+        f'<li><a href="#llmbook-error-{n}">{escape(e.text.split(": ", 1)[0])}</a>'
+        f"<pre>{escape(e.text)}</pre></li>"
+        for n, e in enumerate(errors, start=1)
+    )
+    return (
+        '<div class="llmbook-build-errors" role="alert">'
+        f'<p class="llmbook-build-errors__title">本页有 {len(errors)} 个构建错误'
+        "（预览照常显示；<code>mkdocs build</code> 会在这里停止）</p>"
+        f"<ol>{items}</ol></div>"
+    )
+
+
+def fallback_html(errors: list[PageError], markdown: str) -> str:
+    """A page the preview cannot render at all: its errors, then its source as written."""
+    return summary_html(errors) + f'<pre class="llmbook-source">{escape(markdown)}</pre>'
+
+
+def place_boxes(
+    doc: Block,
+    lines: list[str],
+    per_line: list[list[str]],
+    errors: list[PageError],
+    put: Callable[[str], str],
+) -> None:
+    """Put each error's box after its line, in place. A line inside fenced code moves to the
+    fence's end; inside a directive whose body has its own structure (a quiz, a shape flow), the
+    box stands before that directive, so the page still renders as the build would."""
+    ends = {i: f.end for f in fences(lines) for i in range(f.start, min(f.end, len(lines) - 1) + 1)}
+    for number, error in enumerate(errors, start=1):
+        index = error.line - 1
+        if not 0 <= index < len(per_line):
+            continue  # front matter or past the end: listed at the top only
+        index = min(ends.get(index, index), len(per_line) - 1)
+        index = _outside_structured(doc, index)
+        line = per_line[index][0]
+        indent = line[: len(line) - len(line.lstrip())]
+        per_line[index].extend(["", indent + put(_box(error, number)), ""])
+
+
+def _outside_structured(node: Block, index: int) -> int:
+    """`index`, or the opener line of the outermost directive around it that is not free Markdown
+    (whatever follows an opener's line stands before its block)."""
+    from llmbook.directives import get_directive
+
+    for block in node.blocks():
+        if block.line - 1 < index <= block.end_line - 1:
+            directive = get_directive(block.name)
+            if index == block.end_line - 1:  # its closing `:::` holds no text
+                return block.line - 1
+            if directive is None or not directive.FLOW:
+                return block.line - 1
+            return _outside_structured(block, index)
+    return index
