@@ -85,6 +85,8 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             ]
             self.site.run_pages(pages)
         self.site.index = SiteIndex.from_files(files, config)
+        if self.site.executor.cache is not None:
+            self.site.index.cache_dir = self.site.executor.cache.root
         return add_asset_files(files, config)
 
     def on_page_read_source(self, /, *, page: Page, config: MkDocsConfig) -> str | None:

@@ -8,8 +8,10 @@ runs lazily, on the first lookup, so a site without `:::related` pays nothing.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import markdown
@@ -38,6 +40,8 @@ class SiteIndex:
     markdown_extensions: list[Any] = field(default_factory=list)
     mdx_configs: dict[str, dict[str, Any]] = field(default_factory=dict)
     _names: dict[str, Target] | None = None
+    # Where outlines are kept between builds (the executor's cache folder); None: not kept.
+    cache_dir: Path | None = None
 
     @classmethod
     def from_files(cls, files: Any, config: Any) -> SiteIndex:
@@ -80,7 +84,7 @@ class SiteIndex:
 
     def _add_page(self, url: str, text: str, nav_title: str) -> None:
         toc = self._toc()["toc"]
-        meta_title, headings = _outline(text, _describe(toc), _Opaque(toc))
+        meta_title, headings = self._outline(text, toc)
         title = (
             nav_title or meta_title or next((h["name"] for h in headings if h["level"] == 1), "")
         )
@@ -91,6 +95,25 @@ class SiteIndex:
         for heading in headings:
             for key in _variants(heading["name"]):
                 self._names.setdefault(key, Target(heading["name"], f"{url}#{heading['id']}"))
+
+    def _outline(self, text: str, toc: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+        """`_outline`, through an on-disk cache keyed by the text, the toc options and versions."""
+        toc_key = _describe(toc)
+        if self.cache_dir is None:
+            return _outline(text, toc_key, _Opaque(toc))
+        from llmbook.execute.cache import read_json, version, write_json_atomic
+
+        digest = hashlib.sha256()
+        for part in (toc_key, version("markdown"), version("pymdown-extensions"), text):
+            digest.update(part.encode() + b"\0")
+        path = Path(self.cache_dir) / "outlines" / f"{digest.hexdigest()[:32]}.json"
+        data = read_json(path)
+        if isinstance(data, list) and len(data) == 2 and isinstance(data[1], list):
+            return str(data[0]), data[1]
+        title, headings = _outline(text, toc_key, _Opaque(toc))
+        kept = [{k: h[k] for k in ("level", "id", "name")} for h in headings]
+        write_json_atomic(path, [title, kept])
+        return title, kept
 
     def _toc(self) -> dict[str, dict[str, Any]]:
         toc = {
