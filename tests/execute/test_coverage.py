@@ -116,8 +116,8 @@ def test_footer_and_log_agree(run_md, caplog) -> None:
     with caplog.at_level(logging.INFO):
         plan = run_md(page)
     assert (
-        "llmbook: docs/page.md: numbers: 2 checked, 1 cited, 1 illustrative, 0 structural, "
-        "1 unaccounted"
+        "llmbook: docs/page.md: ran in a worker process; numbers: 2 checked, 1 cited, "
+        "1 illustrative, 0 structural, 1 unaccounted"
     ) in [r.getMessage() for r in caplog.records]
     html, _ = render(plan, page)
     assert (

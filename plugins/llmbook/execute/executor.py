@@ -175,7 +175,6 @@ class Executor:
         outcomes = self.engine.run([p.source for p in waiting])
         for page, outcome in zip(waiting, outcomes, strict=True):
             self.executed.append(page.source.src)
-            log.info(f"{page.source.src}: ran in a worker process")
             if outcome.error is not None:
                 page.result = None
                 report.failures.append(outcome.error)
@@ -194,6 +193,7 @@ class Executor:
                     report.plans[page.source.src] = self._bare_plan(page)
             else:
                 report.failures.extend(plan.unaccounted)
+            self._log_page(page, report.plans.get(page.source.src))
         report.failures.sort(key=lambda e: (e.src, e.line))
         self.seconds += time.perf_counter() - start
         return report
@@ -295,8 +295,6 @@ class Executor:
             mismatch = f"{location(source.src, binding.line)}: {problem}" if problem else None
             plan.numbers.append(CheckedNumber(binding, value, mismatch))
         self.counts[source.src] = plan.count
-        if plan.count:
-            log.info(f"{source.src}: {plan.count} numbers checked")
         for pos, block in sorted(plan.result.blocks.items()):
             if block.cut:
                 line = source.blocks[pos].line
@@ -304,9 +302,20 @@ class Executor:
                     f"{location(source.src, line)}: output cut after {len(block.output)} characters "
                     f"({block.cut} more not shown; `execute_output_limit`)"
                 )
-        for mismatch in plan.mismatches:
-            log.error(mismatch)
         return plan
+
+    def _log_page(self, page: _Page, plan: Plan | None) -> None:
+        """The page's one line in the build log: where its results came from, its numbers."""
+        source = page.source
+        if source.src in self.executed:
+            how = "ran in a worker process"
+        elif source.needs_execution():
+            how = "results from the cache"
+        else:
+            how = "no code to run"
+        if plan is not None and plan.coverage is not None:
+            how += f"; numbers: {plan.coverage.summary()}"
+        log.info(f"{source.src}: {how}")
 
     def _bare_plan(self, page: _Page) -> Plan:
         """The live preview's plan of a page whose checks failed: nothing checked, and no
@@ -341,8 +350,6 @@ class Executor:
             plan.math = math_spans(text, src=source.src, line_offset=source.offset)
         plan.coverage = coverage = page_coverage(source, plan.math, doc)
         self.coverage[source.src] = coverage
-        if coverage.unaccounted or coverage.checked or coverage.cited or coverage.illustrative:
-            log.info(f"{source.src}: numbers: {coverage.summary()}")
         if source.strict if source.strict is not None else self.numbers_strict:
             plan.unaccounted = [
                 AuthorError(
