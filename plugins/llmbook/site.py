@@ -9,6 +9,7 @@ at the end writes what only the build knows (figures, executed notebooks) and ru
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ from llmbook.execute.figures import Figure
 from llmbook.execute.notebook import executed_notebook
 from llmbook.mathml import render_math
 from llmbook.preview import PageError, fallback_html, place_boxes, recover, summary_html
+from llmbook.render_cache import RenderCache, Rendered, replay, result_digest
 
 __all__ = ["PageRef", "Site"]
 
@@ -53,6 +55,10 @@ class Site:
     figures: dict[str, str] = field(default_factory=dict)  # site path → SVG
     current: PageRef | None = None
     forgiving: bool = False  # the live preview: a page with errors renders, showing them
+    rendered: list[str] = field(default_factory=list)  # pages this build rendered
+    replayed: list[str] = field(default_factory=list)  # pages taken from the render cache
+    _rendered_pages: RenderCache | None = None
+    _linked: list[str] | None = None  # while a page renders: the figures it links
     # Where figures are written as soon as a page links them (an engine without an end-of-build
     # hook); None: `write_outputs` writes them at the end.
     figures_dir: Path | None = None
@@ -89,7 +95,7 @@ class Site:
         """
         stash = _StashView(put, count)
         if not self.forgiving:
-            return self._render(markdown, page, stash)
+            return self._render_cached(markdown, page, stash)
         plan = self.report.plans.get(page.src)
         offset = plan.page.offset if plan is not None else 0
         errors = [
@@ -115,6 +121,65 @@ class Site:
         if body is None:
             return stash.put(fallback_html(errors, markdown))
         return stash.put(summary_html(errors)) + "\n\n" + body if errors else body
+
+    def _render_cached(self, markdown: str, page: PageRef, stash: _StashView) -> str:
+        """The page from the render cache when none of its inputs changed; else rendered, and
+        kept there with what it stashed, linked and looked up."""
+        cache = self._render_cache()
+        if cache is None:
+            self.rendered.append(page.src)
+            return self._render(markdown, page, stash)
+        plan = self.report.plans.get(page.src)
+        engine_file = getattr(page.engine_page, "file", None)
+        key = cache.key(
+            src=page.src,
+            url=page.url,
+            page_key=str(getattr(engine_file, "src_uri", "")),
+            markdown=markdown,
+            result=result_digest(plan.result if plan is not None else None),
+            base=len(stash),
+        )
+        entry = cache.load(page.src, key, self._lookup)
+        if entry is not None:
+            self.replayed.append(page.src)
+            if entry.figures:
+                shown = {
+                    _figure_path(f.svg): f.svg
+                    for run in (plan.result.blocks.values() if plan and plan.result else ())
+                    for f in run.figures
+                }
+                for path in entry.figures:
+                    self._keep_figure(path, shown[path])
+            return replay(entry, stash.put)
+        entry = Rendered("", len(stash))
+        recording = _StashView(
+            lambda html: (entry.pieces.append(html), stash.put(html))[1], stash.count
+        )
+        self._linked = entry.figures
+        if self.index is not None:
+            self.index.reads = entry.lookups
+        try:
+            entry.markdown = self._render(markdown, page, recording)
+        finally:
+            self._linked = None
+            if self.index is not None:
+                self.index.reads = None
+        cache.store(page.src, key, entry)
+        self.rendered.append(page.src)
+        return entry.markdown
+
+    def _render_cache(self) -> RenderCache | None:
+        if self._rendered_pages is None and self.executor.cache is not None:
+            settings = self.index.settings() if self.index is not None else ""
+            options = json.dumps(dict(self.options), sort_keys=True, default=str)
+            self._rendered_pages = RenderCache(
+                self.executor.cache.root, {"options": options, "markdown": settings}
+            )
+        return self._rendered_pages
+
+    def _lookup(self, name: str) -> tuple[str, str] | None:
+        target = self.index.lookup(name) if self.index is not None else None
+        return (target.title, target.url) if target is not None else None
 
     def _render(
         self,
@@ -158,16 +223,20 @@ class Site:
         from mkdocs.utils import get_relative_url
 
         def url(figure: Figure) -> str:
-            name = hashlib.sha256(figure.svg.encode()).hexdigest()[:24]
-            path = f"{SITE_PREFIX}/figures/{name}.svg"
-            self.figures[path] = figure.svg
-            if self.figures_dir is not None:
-                target = self.figures_dir / path
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(figure.svg, encoding="utf-8")
+            path = _figure_path(figure.svg)
+            self._keep_figure(path, figure.svg)
+            if self._linked is not None:
+                self._linked.append(path)
             return get_relative_url(path, page.url)
 
         return url
+
+    def _keep_figure(self, path: str, svg: str) -> None:
+        self.figures[path] = svg
+        if self.figures_dir is not None:
+            target = self.figures_dir / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(svg, encoding="utf-8")
 
     # -- the end of the build ---------------------------------------------------------------------
 
@@ -190,11 +259,15 @@ class Site:
             target.write_text(executed_notebook(notebook, outputs), encoding="utf-8")
 
 
+def _figure_path(svg: str) -> str:
+    return f"{SITE_PREFIX}/figures/{hashlib.sha256(svg.encode()).hexdigest()[:24]}.svg"
+
+
 class _StashView:
     """The stages' stash interface over the engine's own stash (Python-Markdown's `htmlStash`)."""
 
     def __init__(self, put: Callable[[str], str], count: Callable[[], int]) -> None:
-        self.put, self._count = put, count
+        self.put, self.count = put, count
 
     def __len__(self) -> int:
-        return self._count()
+        return self.count()

@@ -42,6 +42,9 @@ class SiteIndex:
     _names: dict[str, Target] | None = None
     # Where outlines are kept between builds (the executor's cache folder); None: not kept.
     cache_dir: Path | None = None
+    # While a page renders: every lookup it made, [name, title, url] ("" when not found), so a
+    # cached rendering can be checked against the index of a later build.
+    reads: list[list[str]] | None = None
 
     @classmethod
     def from_files(cls, files: Any, config: Any) -> SiteIndex:
@@ -76,7 +79,10 @@ class SiteIndex:
             for url, path, nav_title in self.pages:
                 with open(path, encoding="utf-8-sig") as handle:
                     self._add_page(url, handle.read(), nav_title)
-        return self._names.get(_key(name))
+        target = self._names.get(_key(name))
+        if self.reads is not None:
+            self.reads.append([name, target.title, target.url] if target else [name, "", ""])
+        return target
 
     def href(self, target: Target, page: Any) -> str:
         """The link from `page` (a mkdocs Page, or None for the site root) to `target`."""
@@ -114,6 +120,15 @@ class SiteIndex:
         kept = [{k: h[k] for k in ("level", "id", "name")} for h in headings]
         write_json_atomic(path, [title, kept])
         return title, kept
+
+    def settings(self) -> str:
+        """The site's Markdown settings as a stable text (a key of rendered pages)."""
+        names = [
+            e if isinstance(e, str) else f"{type(e).__module__}.{type(e).__qualname__}"
+            for e in self.markdown_extensions
+        ]
+        configs = {k: _describe(v) for k, v in sorted(self.mdx_configs.items())}
+        return repr((names, configs))
 
     def _toc(self) -> dict[str, dict[str, Any]]:
         toc = {

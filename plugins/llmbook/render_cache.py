@@ -1,0 +1,116 @@
+"""Rendered pages kept between builds: a page whose inputs did not change is not rendered again.
+
+What the page pipeline hands the engine (the Markdown with stash placeholders, and the HTML pieces
+behind them) is stored under a key of every input that can change it: the page's Markdown and
+place (path, URL), its execution results, the llmbook options and the site's Markdown settings,
+llmbook's own files, llmkit's (demos compute with it) and the versions of the libraries that write
+HTML. The site-index entries a page read (`:::related`) are stored with it and looked up again:
+the entry is stale when any of them now answers differently. Figures the page linked are named in
+the entry and registered again on replay.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from llmbook.execute.cache import llmkit_hash, read_json, version, write_json_atomic
+from llmbook.execute.run import RunResult
+
+__all__ = ["RenderCache", "Rendered", "llmbook_hash", "replay", "result_digest"]
+
+_FORMAT = 1
+_LIBRARIES = ("markdown", "pymdown-extensions", "latex2mathml", "mkdocs", "matplotlib")
+
+
+@functools.cache  # llmbook's own files do not change while a build runs
+def llmbook_hash() -> str:
+    """Hash of every file of the llmbook package (code, assets, data)."""
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def result_digest(result: RunResult | None) -> str:
+    """A page's execution results as one hash (outputs, figures, values)."""
+    if result is None:
+        return "none"
+    data = {
+        "blocks": {
+            str(pos): [b.output, b.cut, [[f.svg, f.alt] for f in b.figures]]
+            for pos, b in sorted(result.blocks.items())
+        },
+        "values": result.values,
+    }
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+
+
+@dataclass
+class Rendered:
+    """One page as the pipeline left it."""
+
+    markdown: str  # what the engine converts, with placeholders of the stash items below
+    base: int  # how many items the stash held before the page put its own
+    pieces: list[str] = field(default_factory=list)  # the HTML the page stashed, in order
+    figures: list[str] = field(default_factory=list)  # site paths of the figures it linked
+    lookups: list[list[str]] = field(default_factory=list)  # [name, title, url] it looked up
+
+
+class RenderCache:
+    """Rendered pages under `root/pages`, one file per page, holding the key it was made for."""
+
+    def __init__(self, root: str | Path, site_inputs: Mapping[str, Any]) -> None:
+        self.root = Path(root) / "pages"
+        parts = {
+            "format": _FORMAT,
+            "llmbook": llmbook_hash(),
+            "llmkit": llmkit_hash(),
+            "versions": {name: version(name) for name in _LIBRARIES},
+            **site_inputs,
+        }
+        self._site = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+    def key(
+        self, *, src: str, url: str, page_key: str, markdown: str, result: str, base: int
+    ) -> str:
+        parts = [self._site, src, url, page_key, result, str(base), markdown]
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+    def _path(self, src: str) -> Path:
+        return self.root / (hashlib.sha256(src.encode()).hexdigest()[:24] + ".json")
+
+    def load(
+        self, src: str, key: str, lookup: Callable[[str], tuple[str, str] | None]
+    ) -> Rendered | None:
+        """The entry for `key`, if every site-index answer it used is still the same."""
+        data = read_json(self._path(src))
+        try:
+            if data["key"] != key:
+                return None
+            entry = Rendered(**data["rendered"])
+        except (KeyError, TypeError):
+            return None
+        for name, title, url in entry.lookups:
+            found = lookup(name)
+            if (found or ("", "")) != (title, url):
+                return None
+        return entry
+
+    def store(self, src: str, key: str, entry: Rendered) -> None:
+        write_json_atomic(self._path(src), {"key": key, "src": src, "rendered": vars(entry)})
+
+
+def replay(entry: Rendered, put: Callable[[str], str]) -> str:
+    """Put the entry's pieces into the stash (at the same indices: the base is in the key)."""
+    for piece in entry.pieces:
+        put(piece)
+    return entry.markdown

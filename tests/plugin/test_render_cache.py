@@ -1,0 +1,177 @@
+"""Rendered pages are cached: a warm build renders nothing, and each input that can change a page's
+HTML re-renders exactly the pages it reaches (one test per input). The replayed site is
+byte-identical to a fresh rendering."""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+PAGES = {
+    "index.md": """\
+        # 首页
+
+        ```python
+        import torch
+        print(torch.arange(3).tolist())
+        ```
+
+        ```python
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(2, 1))
+        ax.plot([1, 2, 3])
+        ax.set_title("一条线")
+        ```
+
+        一共 [[3 * 2 = 6]] 个，公式 $d = 1$。
+
+        :::related
+        依赖 | 第二页, 细节, 没有的话题
+        :::
+        """,
+    "two.md": "# 第二页\n\n## 细节\n\n正文。\n",
+    "plain.md": "# 第三页\n\n只有文字。\n",
+}
+ALL = ["docs/index.md", "docs/plain.md", "docs/two.md"]
+
+CONFIG = """\
+site_name: t
+use_directory_urls: false
+nav: [{首页: index.md}, {第二页: two.md}, {第三页: plain.md}]
+plugins:
+  - llmbook:
+      offline_check: false
+      execute_output_limit: LIMIT
+markdown_extensions: [llmbook.extension, pymdownx.superfences, admonition]
+"""
+
+
+class Book:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        for name, text in PAGES.items():
+            self.write(name, textwrap.dedent(text))
+        self.configure()
+
+    def write(self, name: str, text: str) -> None:
+        path = self.root / "docs" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+    def edit(self, name: str, old: str, new: str) -> None:
+        path = self.root / "docs" / name
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+
+    def configure(self, limit: int = 100_000, extra: str = "") -> None:
+        text = CONFIG.replace("LIMIT", str(limit)) + extra
+        (self.root / "mkdocs.yml").write_text(text, encoding="utf-8")
+
+    def build(self) -> tuple[list[str], dict[str, bytes]]:
+        """(the pages this build rendered, the site's files)."""
+        from mkdocs.commands.build import build
+        from mkdocs.config import load_config
+
+        cwd = os.getcwd()
+        os.chdir(self.root)
+        try:
+            config = load_config(str(self.root / "mkdocs.yml"))
+            build(config)
+        finally:
+            os.chdir(cwd)
+        site = self.root / "site"
+        files = {
+            p.relative_to(site).as_posix(): p.read_bytes()
+            for p in sorted(site.rglob("*"))
+            if p.is_file() and p.suffix != ".gz"
+        }
+        return sorted(config.plugins["llmbook"].site.rendered), files
+
+
+@pytest.fixture
+def book(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Book:
+    monkeypatch.setenv("LLMBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("LLMBOOK_CACHE", raising=False)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    book = Book(tmp_path)
+    assert book.build()[0] == ALL
+    return book
+
+
+def test_a_warm_build_renders_nothing_and_gives_the_same_site(book: Book) -> None:
+    fresh = book.build
+    rendered, warm = fresh()
+    assert rendered == []
+    (book.root / "cache" / "pages").rename(book.root / "cache" / "old")  # force a fresh render
+    again, cold = fresh()
+    assert again == ALL and cold == warm
+    html = warm["index.html"].decode()
+    assert 'alt="一条线"' in html and '<span class="llmbook-num"' in html and "<math" in html
+    figure = html.split('<img src="')[1].split('"')[0]
+    assert figure in warm  # a replayed page still ships its figure
+
+
+def test_the_page_source(book: Book) -> None:
+    book.edit("plain.md", "只有文字", "只有一段文字")
+    assert book.build()[0] == ["docs/plain.md"]
+
+
+def test_the_execution_results(book: Book) -> None:
+    """Same Markdown, other results (a changed library): the page renders again."""
+    for path in (book.root / "cache").glob("*.json"):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data["src"] == "docs/index.md":
+            data["blocks"]["0"]["output"] = "[0, 1, 2, 3]\n"
+            path.write_text(json.dumps(data), encoding="utf-8")
+    rendered, files = book.build()
+    assert rendered == ["docs/index.md"]
+    assert "[0, 1, 2, 3]" in files["index.html"].decode()
+
+
+def test_the_site_index_entries_a_page_read(book: Book) -> None:
+    """Renaming the heading `:::related` links to re-renders the linking page, not the others."""
+    book.edit("two.md", "## 细节", "## 细节与例子")
+    rendered, files = book.build()
+    assert rendered == ["docs/index.md", "docs/two.md"]
+    assert '<span class="llmbook-chip">细节</span>' in files["index.html"].decode()
+
+
+def test_the_options(book: Book) -> None:
+    book.configure(limit=50_000)
+    assert book.build()[0] == ALL
+
+
+def test_the_markdown_settings(book: Book) -> None:
+    text = (book.root / "mkdocs.yml").read_text(encoding="utf-8")
+    text = text.replace("admonition]", "admonition, footnotes]")
+    (book.root / "mkdocs.yml").write_text(text, encoding="utf-8")
+    assert book.build()[0] == ALL
+
+
+def test_the_page_url(book: Book) -> None:
+    text = (book.root / "mkdocs.yml").read_text(encoding="utf-8")
+    (book.root / "mkdocs.yml").write_text(text.replace("urls: false", "urls: true"), "utf-8")
+    assert book.build()[0] == ALL
+
+
+def test_llmbook_itself(book: Book, monkeypatch: pytest.MonkeyPatch) -> None:
+    import llmbook.render_cache
+
+    monkeypatch.setattr(llmbook.render_cache, "llmbook_hash", lambda: "another llmbook")
+    assert book.build()[0] == ALL
+
+
+def test_llmkit(book: Book, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Demos compute with llmkit: a new llmkit re-renders (execution is keyed on its own)."""
+    import llmbook.render_cache
+
+    monkeypatch.setattr(llmbook.render_cache, "llmkit_hash", lambda: "another llmkit")
+    assert book.build()[0] == ALL
+
+
+def test_no_cache_renders_every_page(book: Book, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LLMBOOK_CACHE", "0")
+    assert book.build()[0] == ALL
