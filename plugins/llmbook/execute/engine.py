@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -23,6 +24,12 @@ from llmbook.execute.collect import PageSource
 from llmbook.execute.run import RunResult
 
 __all__ = ["Engine", "Limits", "PageOutcome"]
+
+# A forkserver child's exit status is 8 bytes on a pipe that only one read can get: a second
+# reader meets EOF and multiprocessing reports 255. Process.start() polls every live child of
+# this process (multiprocessing.process._cleanup), so a start in one thread races the
+# join/is_alive/exitcode of another thread's process. Every start and every poll holds this lock.
+_POLL_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -104,14 +111,18 @@ class Engine:
         }
         receiver, sender = context.Pipe(duplex=False)
         process = context.Process(target=_child, args=(sender, page, options), daemon=True)
-        process.start()
+        with _POLL_LOCK:
+            process.start()
         sender.close()
         try:
             return self._watch(page, process, receiver)
         finally:
-            if process.is_alive():
-                process.kill()
-            process.join()
+            with _POLL_LOCK:
+                if process.is_alive():
+                    process.kill()
+            wait([process.sentinel])  # not under the lock: waiting reads nothing
+            with _POLL_LOCK:
+                process.join()
             receiver.close()
 
     def _watch(self, page: PageSource, process, receiver) -> PageOutcome:  # noqa: ANN001
@@ -143,12 +154,14 @@ class Engine:
             if process.sentinel in ready:
                 if receiver in watched and receiver.poll(0):
                     continue  # read what it sent before it ended
-                process.join()
+                with _POLL_LOCK:  # the sentinel is ready: join does not block
+                    process.join()
+                    exitcode = process.exitcode
                 return PageOutcome(
                     error=AuthorError(
                         page.src,
                         line or first_line,
-                        f"the page's worker process {_how_it_died(process.exitcode)} while "
+                        f"the page's worker process {_how_it_died(exitcode)} while "
                         f"running {_step_name(page, line, kind, pos)}",
                         "a page must not end or crash its own process (os._exit, a segfault); "
                         "if it ran out of memory, make it smaller or raise `execute_memory_mb` "
