@@ -32,7 +32,7 @@ class LLMBookConfig(Config):
     # On-disk cache of execution results (env LLMBOOK_CACHE=0 switches it off; CI builds without;
     # env LLMBOOK_CACHE_DIR overrides cache_dir, e.g. for benchmarks).
     cache = c.Type(bool, default=True)
-    cache_dir = c.Type(str, default=".cache/llmbook")
+    cache_dir = c.Type(str, default=".llmbook-cache")
 
     # Post-build check that no page loads anything from outside the site.
     offline_check = c.Type(bool, default=True)

@@ -169,7 +169,7 @@ def _build(root: Path, plugin_options: str = "") -> str:
 def test_the_build_fills_the_cache_and_a_second_build_reads_it(tmp_path, monkeypatch):
     cold = _build(tmp_path)
     assert f'data-demo="{DEMO}"' in cold
-    assert len(_entries(tmp_path / ".cache" / "llmbook")) == 1
+    assert len(_entries(tmp_path / ".llmbook-cache")) == 1
 
     _forbid_rendering(monkeypatch)
     assert _build(tmp_path) == cold
@@ -179,7 +179,7 @@ def test_the_build_uses_llmbook_cache_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("LLMBOOK_CACHE_DIR", str(tmp_path / "elsewhere"))
     _build(tmp_path)
     assert len(_entries(tmp_path / "elsewhere")) == 1
-    assert not (tmp_path / ".cache").exists()
+    assert not (tmp_path / ".llmbook-cache").exists()
 
 
 @pytest.mark.parametrize("switch", ["env", "config"])
@@ -190,7 +190,7 @@ def test_the_cache_is_off_with_llmbook_cache_0_or_cache_false(tmp_path, monkeypa
     else:
         options = "      cache: false\n"
     _build(tmp_path, options)
-    assert not (tmp_path / ".cache").exists()
+    assert not (tmp_path / ".llmbook-cache").exists()
 
     # Nothing stored, so the next build must render again.
     _forbid_rendering(monkeypatch)

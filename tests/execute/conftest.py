@@ -35,7 +35,7 @@ def make_config(**options: object) -> LLMBookConfig:
 
 @pytest.fixture
 def make_executor(tmp_path: Path) -> Callable[..., Executor]:
-    """An executor rooted in tmp_path (its cache under tmp_path/.cache/llmbook)."""
+    """An executor rooted in tmp_path (its cache under tmp_path/.llmbook-cache)."""
 
     def make(**options: object) -> Executor:
         site = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"))

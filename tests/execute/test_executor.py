@@ -174,7 +174,7 @@ def test_cache_is_reused_then_invalidated_by_code(make_executor, tmp_path: Path)
     first = make_executor()
     first.run_page(PAGE, src="docs/p.md")
     assert first.executed == ["docs/p.md"]
-    assert len(list((tmp_path / ".cache" / "llmbook").glob("*.json"))) == 1
+    assert len(list((tmp_path / ".llmbook-cache").glob("*.json"))) == 1
     again = make_executor()
     plan = again.run_page(PAGE, src="docs/p.md")
     assert again.executed == [] and plan.result.blocks[0].output == "2.0\n" and plan.count == 1
@@ -196,7 +196,7 @@ def test_cache_is_invalidated_by_llmkit_source(make_executor, monkeypatch) -> No
 
 def test_corrupt_cache_entry_is_ignored_and_rebuilt(make_executor, tmp_path: Path) -> None:
     make_executor().run_page(PAGE, src="docs/p.md")
-    (entry,) = (tmp_path / ".cache" / "llmbook").glob("*.json")
+    (entry,) = (tmp_path / ".llmbook-cache").glob("*.json")
     entry.write_text('{"key": "half-writ', encoding="utf-8")
     executor = make_executor()
     assert executor.run_page(PAGE, src="docs/p.md").result.blocks[0].output == "2.0\n"
@@ -216,7 +216,7 @@ def test_cache_off_by_env_and_config(make_executor, monkeypatch, tmp_path: Path)
     make_executor(cache=False).run_page(PAGE, src="docs/p.md")
     monkeypatch.setenv("LLMBOOK_CACHE", "0")
     make_executor().run_page(PAGE, src="docs/p.md")
-    assert not (tmp_path / ".cache").exists()
+    assert not (tmp_path / ".llmbook-cache").exists()
 
 
 @pytest.mark.parametrize("switch", ["env", "config"])
@@ -246,7 +246,7 @@ def test_a_fully_cached_page_does_not_import_torch(make_executor, tmp_path: Path
     import subprocess
     import sys
 
-    make_executor().run_page(PAGE, src="docs/p.md")  # fills tmp_path/.cache/llmbook
+    make_executor().run_page(PAGE, src="docs/p.md")  # fills tmp_path/.llmbook-cache
     script = (
         "import sys\n"
         "from types import SimpleNamespace\n"

@@ -160,3 +160,31 @@ def test_a_directive_error_after_an_executed_output_names_its_true_line(tmp_path
         "docs/index.md:14: quiz answer 'C' is not one of its options A, B "
         "Fix: write one of A, B after 答案:"
     ) in done.stderr
+
+
+def test_a_warm_zensical_build_runs_and_renders_nothing(tmp_path: Path) -> None:
+    """`zensical build --clean` empties `.cache/`: llmbook's cache lives beside it, so the second
+    build finds every result and every rendered page, and rewrites none of them."""
+    pytest.importorskip("zensical")
+    root = _book(tmp_path)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env.pop("LLMBOOK_CACHE", None)
+    env.pop("LLMBOOK_CACHE_DIR", None)
+
+    def build() -> dict[str, int]:
+        done = subprocess.run(
+            [sys.executable, "-m", "zensical", "build", "--clean"],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        cache = root / ".llmbook-cache"
+        return {str(p.relative_to(cache)): p.stat().st_mtime_ns for p in cache.rglob("*.json")}
+
+    first = build()
+    site = (root / "site" / "index.html").read_bytes()
+    assert any(name.startswith("pages/") for name in first) and len(first) >= 3
+    assert build() == first  # nothing re-run, nothing re-rendered: no file rewritten
+    assert (root / "site" / "index.html").read_bytes() == site
