@@ -1,16 +1,18 @@
-"""Build times of the project's site, side by side in one run (they report, they never fail on time).
+"""Build times of a synthetic book, MkDocs and Zensical side by side, each against the same engine
+without llmbook (they report, they never fail on time).
 
-  cold 1 vs N workers   empty execution cache; every page's code runs, one page at a time or
-                        `execute_workers` = N at once (N = the CPU count)
-  warm vs plain         the cache the cold build left (nothing runs) against plain Material on the
-                        same docs (llmbook removed, the notebook left out of the nav)
-  prose-edit rebuild    as `mkdocs serve` does it: config reloaded and the site rebuilt in the same
-                        process after one prose character changed; llmbook vs plain Material
-  warm under load       the warm build while two busy processes keep both cores busy
-Every build runs on a frozen copy of the sources, each in a fresh process. Results in
-benchmarks/results/build.json and a table.
+The book is the project's docs plus copies of chapter 10 and lesson 3 up to N pages. For each N:
 
-    python benchmarks/bench_build.py [--repeats N]     (default 3)
+  cold, 1 and 2 workers   empty caches: every page's code runs (`execute_workers` 1 or 2)
+  warm                    the caches the cold build left, against the plain engine on the same docs
+  prose edit              one character of one page changed, then rebuilt: MkDocs as `mkdocs serve`
+                          does (config reloaded, same process), Zensical as `zensical build --clean`
+  peak memory             the largest resident set of the build's processes (warm build)
+  rewritten               cache files a warm build wrote: pages re-executed / re-rendered (0 is right)
+
+    python benchmarks/bench_build.py [--pages 6 200] [--repeats N] [--engines mkdocs zensical]
+
+Results in benchmarks/results/build.json and a table.
 """
 
 from __future__ import annotations
@@ -29,10 +31,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGETS = {"warm_over_plain": 1.3, "rebuild_over_plain": 1.3, "loaded_over_quiet": 2.0}
-EDITED = "docs/lessons/lesson03-five-upgrades.md"
+TARGETS = {"mkdocs": {"warm": 1.3, "edit": 1.3}, "zensical": {"warm": 1.5}}
+COPIED = ("docs/chapters/ch10-modern-llm.md", "docs/lessons/lesson03-five-upgrades.md")
 
-# Run inside a fresh process: build once (warm), change one prose character, time the rebuild.
+# In a fresh process: build once (warm), change one prose character, time the rebuild.
 _SERVE = """
 import sys, time
 from pathlib import Path
@@ -50,8 +52,8 @@ path.write_text(text, encoding="utf-8")
 """
 
 
-def snapshot(into: Path) -> Path:
-    """A frozen copy of the sources, plus the 1-worker and plain-Material configurations."""
+def book(into: Path, pages: int) -> Path:
+    """The sources with `pages` pages in all, and the 1-worker and plain configurations."""
     into.mkdir(parents=True)
     for name in ("mkdocs.yml", "docs", "plugins", "llmkit"):
         source = ROOT / name
@@ -59,9 +61,15 @@ def snapshot(into: Path) -> Path:
             shutil.copytree(source, into / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(source, into / name)
+    have = sum(1 for p in (into / "docs").rglob("*") if p.suffix in (".md", ".ipynb"))
+    (into / "docs" / "copies").mkdir()
+    for n in range(max(0, pages - have)):
+        source = ROOT / COPIED[n % 2]
+        shutil.copy2(source, into / "docs" / "copies" / f"{n:03d}-{source.name}")
     config = (into / "mkdocs.yml").read_text(encoding="utf-8")
-    one = config.replace("  - llmbook:\n", "  - llmbook:\n      execute_workers: 1\n", 1)
-    (into / "mkdocs-1worker.yml").write_text(one, encoding="utf-8")
+    for workers in (1, 2):
+        one = config.replace("  - llmbook:\n", f"  - llmbook:\n      execute_workers: {workers}\n")
+        (into / f"mkdocs-{workers}w.yml").write_text(one, encoding="utf-8")
     plain = re.sub(r"^  - llmbook:\n(?:^      .*\n)*", "", config, flags=re.M)
     plain = re.sub(r"^  - .*: notebooks/.*\n", "", plain, flags=re.M)
     plain = plain.replace("  - llmbook.extension\n", "")  # the core itself: plain Markdown
@@ -76,11 +84,17 @@ def _env(root: Path, cache: Path) -> dict[str, str]:
     return environ
 
 
-def build(root: Path, site: Path, cache: Path, config: str = "mkdocs.yml") -> tuple[float, str]:
-    """One `mkdocs build` in a fresh process; returns (seconds, its log)."""
+def _timed(command: list[str], root: Path, cache: Path) -> tuple[float, int]:
+    """(seconds, peak KiB of its largest process) of one build in a fresh process."""
+    wrapper = (
+        "import resource, subprocess, sys\n"
+        "done = subprocess.run(sys.argv[1:])\n"
+        "print('PEAK', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)\n"
+        "sys.exit(done.returncode)\n"
+    )
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-f", config, "--site-dir", str(site)],
+        [sys.executable, "-c", wrapper, *command],
         cwd=root,
         env=_env(root, cache),
         capture_output=True,
@@ -88,14 +102,38 @@ def build(root: Path, site: Path, cache: Path, config: str = "mkdocs.yml") -> tu
     )
     seconds = time.perf_counter() - start
     if done.returncode != 0:
-        sys.exit(f"build failed ({config}):\n{done.stderr[-4000:]}")
-    return seconds, done.stderr + done.stdout
+        sys.exit(f"build failed ({' '.join(command)}):\n{done.stderr[-4000:]}")
+    return seconds, int(re.search(r"PEAK (\d+)", done.stderr).group(1))
 
 
-def rebuild(root: Path, site: Path, cache: Path, config: str) -> float:
-    """Seconds of a serve-style rebuild after a prose edit."""
+def build(engine: str, root: Path, cache: Path, config: str) -> tuple[float, int]:
+    if engine == "mkdocs":
+        command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", config, "-d", "site"]
+        return _timed(command, root, cache)
+    command = [sys.executable, "-m", "zensical", "build", "--clean", "-f", config]
+    if config in ("mkdocs.yml", "mkdocs-plain.yml"):
+        return _timed(command, root, cache)
+    # Zensical drops the llmbook plugin entry: the extension reads its options from mkdocs.yml.
+    own = (root / "mkdocs.yml").read_bytes()
+    shutil.copy2(root / config, root / "mkdocs.yml")
+    try:
+        return _timed([*command[:-1], "mkdocs.yml"], root, cache)
+    finally:
+        (root / "mkdocs.yml").write_bytes(own)
+
+
+def edit(engine: str, root: Path, cache: Path, config: str, page: str) -> float:
+    """Seconds of the rebuild after a one-character prose edit of `page`."""
+    if engine == "zensical":
+        path = root / page
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace("。", "．", 1), encoding="utf-8")
+        try:
+            return build(engine, root, cache, config)[0]
+        finally:
+            path.write_text(text, encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-c", _SERVE, config, str(site), EDITED],
+        [sys.executable, "-c", _SERVE, config, "site-edit", page],
         cwd=root,
         env=_env(root, cache),
         capture_output=True,
@@ -107,82 +145,90 @@ def rebuild(root: Path, site: Path, cache: Path, config: str) -> float:
     return float(found.group(1))
 
 
-def under_load(run):  # noqa: ANN001, ANN201
-    """`run()` while one busy process per CPU spins."""
-    busy = [
-        subprocess.Popen([sys.executable, "-c", "while True: pass"])
-        for _ in range(os.cpu_count() or 2)
-    ]
-    try:
-        time.sleep(0.5)
-        return run()
-    finally:
-        for process in busy:
-            process.kill()
-            process.wait()
+def _stamps(cache: Path) -> dict[str, int]:
+    return {str(p.relative_to(cache)): p.stat().st_mtime_ns for p in cache.rglob("*.json")}
+
+
+def measure(engine: str, root: Path, repeats: int, cold: bool) -> dict:
+    base = root.parent / f"{engine}-caches"
+    runs: dict[str, list[float]] = {k: [] for k in ("cold_1", "cold_2", "warm", "plain")}
+    runs.update(edit=[], edit_plain=[])
+    cache = base / "warm"
+    for workers in (1, 2) if cold else (2,):
+        shutil.rmtree(cache, ignore_errors=True)
+        seconds, _ = build(engine, root, cache, f"mkdocs-{workers}w.yml")
+        runs[f"cold_{workers}"].append(seconds)
+    before = _stamps(cache)
+    peaks = []
+    copy = f"docs/copies/001-{Path(COPIED[1]).name}"
+    page = copy if (root / copy).exists() else COPIED[1]
+    for _ in range(repeats):  # alternate, so a change in load hits both alike
+        seconds, peak = build(engine, root, cache, "mkdocs.yml")
+        runs["warm"].append(seconds)
+        peaks.append(peak)
+        runs["plain"].append(build(engine, root, base / "plain", "mkdocs-plain.yml")[0])
+    after = _stamps(cache)
+    rewritten = [name for name, stamp in after.items() if before.get(name) != stamp]
+    for _ in range(repeats):
+        runs["edit"].append(edit(engine, root, cache, "mkdocs.yml", page))
+        runs["edit_plain"].append(edit(engine, root, base / "plain", "mkdocs-plain.yml", page))
+    med = {k: round(statistics.median(v), 2) for k, v in runs.items() if v}
+    return {
+        "seconds": med,
+        "runs": {k: [round(x, 2) for x in v] for k, v in runs.items() if v},
+        "ratios": {
+            "warm_over_plain": round(med["warm"] / med["plain"], 3),
+            "edit_over_plain": round(med["edit"] / med["edit_plain"], 3),
+        },
+        "peak_mib": round(max(peaks) / 1024),
+        "warm_rewrote": {
+            "executed": len([n for n in rewritten if "/" not in n]),
+            "rendered": len([n for n in rewritten if n.startswith("pages/")]),
+        },
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="site build times, side by side")
+    parser = argparse.ArgumentParser(description="book build times, MkDocs and Zensical")
+    parser.add_argument("--pages", type=int, nargs="+", default=[6, 200])
     parser.add_argument("--repeats", type=int, default=3, help="builds per measurement (median)")
+    parser.add_argument("--engines", nargs="+", default=["mkdocs", "zensical"])
+    parser.add_argument(
+        "--no-cold", action="store_true", help="fill the caches with 2 workers only"
+    )
     args = parser.parse_args()
-    runs: dict[str, list[float]] = {
-        k: [] for k in ("cold_1", "cold_n", "warm", "plain", "rebuild", "rebuild_plain", "loaded")
-    }
-    with tempfile.TemporaryDirectory(prefix="llmbook-bench-") as tmp:
-        base = Path(tmp)
-        root = snapshot(base / "src")
-        cache = base / "cache"
-        log = ""
-        for i in range(args.repeats):  # alternate, so a change in load hits both alike
-            seconds, _ = build(root, base / "c1", base / f"cold1-{i}", "mkdocs-1worker.yml")
-            runs["cold_1"].append(seconds)
-            shutil.rmtree(cache, ignore_errors=True)
-            seconds, log = build(root, base / "cn", cache)
-            runs["cold_n"].append(seconds)
-        for _ in range(args.repeats):
-            runs["warm"].append(build(root, base / "w", cache)[0])
-            runs["plain"].append(build(root, base / "p", cache, "mkdocs-plain.yml")[0])
-            runs["rebuild"].append(rebuild(root, base / "r", cache, "mkdocs.yml"))
-            runs["rebuild_plain"].append(rebuild(root, base / "rp", cache, "mkdocs-plain.yml"))
-        for _ in range(args.repeats):
-            runs["loaded"].append(under_load(lambda: build(root, base / "l", cache)[0]))
-    med = {name: statistics.median(values) for name, values in runs.items()}
-    checked = re.search(r"checked (\d+) numbers on (\d+) executed pages", log)
-    ratios = {
-        "cold_1_over_n": med["cold_1"] / med["cold_n"],
-        "warm_over_plain": med["warm"] / med["plain"],
-        "rebuild_over_plain": med["rebuild"] / med["rebuild_plain"],
-        "loaded_over_quiet": med["loaded"] / med["warm"],
-    }
-    result = {
-        "seconds": {k: round(v, 2) for k, v in med.items()},
-        "runs": {k: [round(x, 2) for x in v] for k, v in runs.items()},
-        "ratios": {k: round(v, 3) for k, v in ratios.items()},
-        "targets": TARGETS,
-        "workers": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
-        "numbers_checked": int(checked.group(1)) if checked else None,
-        "executed_pages": int(checked.group(2)) if checked else None,
-        "repeats": args.repeats,
-        "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
-    }
+    result: dict = {"targets": TARGETS, "repeats": args.repeats, "books": {}}
+    result["machine"] = {"python": platform.python_version(), "cpus": os.cpu_count()}
+    for pages in args.pages:
+        with tempfile.TemporaryDirectory(prefix="llmbook-bench-") as tmp:
+            root = book(Path(tmp) / "src", pages)
+            result["books"][str(pages)] = {
+                engine: measure(engine, root, args.repeats, not args.no_cold)
+                for engine in args.engines
+            }
     out = ROOT / "benchmarks" / "results" / "build.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    s = result["seconds"]
-    rows = [
-        ("cold, 1 worker / N workers", s["cold_1"], s["cold_n"], "cold_1_over_n"),
-        ("warm llmbook / plain Material", s["warm"], s["plain"], "warm_over_plain"),
-        ("prose-edit rebuild / plain", s["rebuild"], s["rebuild_plain"], "rebuild_over_plain"),
-        ("warm under load / quiet", s["loaded"], s["warm"], "loaded_over_quiet"),
-    ]
-    print(f"| {'measurement':<32}| {'a (s)':>8} | {'b (s)':>8} | {'a/b':>6} | target |")
-    print(f"|{'-' * 33}|{'-' * 10}|{'-' * 10}|{'-' * 8}|--------|")
-    for name, a, b, key in rows:
-        target = f"<= {TARGETS[key]}" if key in TARGETS else "-"
-        print(f"| {name:<32}| {a:>8.2f} | {b:>8.2f} | {ratios[key]:>6.2f} | {target:>6} |")
-    print(f"{result['numbers_checked']} numbers checked on {result['executed_pages']} pages")
+    print(table(result))
     print(f"-> {out.relative_to(ROOT)}")
+
+
+def table(result: dict) -> str:
+    head = (
+        "| pages | engine | cold 1w | cold 2w | warm | plain | warm/plain | edit | edit plain "
+        "| edit/plain | peak MiB | warm re-ran / re-rendered |"
+    )
+    rows = [head, "|" + "---|" * 12]
+    for pages, engines in result["books"].items():
+        for engine, m in engines.items():
+            s, r = m["seconds"], m["ratios"]
+            rows.append(
+                f"| {pages} | {engine} | {s.get('cold_1', '-')} | {s.get('cold_2', '-')} "
+                f"| {s['warm']} | {s['plain']} | {r['warm_over_plain']} | {s['edit']} "
+                f"| {s['edit_plain']} | {r['edit_over_plain']} | {m['peak_mib']} "
+                f"| {m['warm_rewrote']['executed']} / {m['warm_rewrote']['rendered']} |"
+            )
+    return "\n".join(rows)
 
 
 if __name__ == "__main__":

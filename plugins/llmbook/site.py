@@ -171,7 +171,13 @@ class Site:
     def _render_cache(self) -> RenderCache | None:
         if self._rendered_pages is None and self.executor.cache is not None:
             settings = self.index.settings() if self.index is not None else ""
-            options = json.dumps(dict(self.options), sort_keys=True, default=str)
+            # Options that steer only running and checking reach a page through its results.
+            shown = {
+                k: v
+                for k, v in dict(self.options).items()
+                if not k.startswith(("execute", "cache")) and k != "offline_check"
+            }
+            options = json.dumps(shown, sort_keys=True, default=str)
             self._rendered_pages = RenderCache(
                 self.executor.cache.root, {"options": options, "markdown": settings}
             )

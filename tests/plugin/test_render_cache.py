@@ -140,8 +140,18 @@ def test_the_site_index_entries_a_page_read(book: Book) -> None:
 
 
 def test_the_options(book: Book) -> None:
-    book.configure(limit=50_000)
+    book.configure(extra="")  # unchanged
+    assert book.build()[0] == []
+    text = (book.root / "mkdocs.yml").read_text(encoding="utf-8")
+    text = text.replace("offline_check: false", "offline_check: false\n      numbers_strict: true")
+    (book.root / "mkdocs.yml").write_text(text, encoding="utf-8")
     assert book.build()[0] == ALL
+
+
+def test_options_that_only_steer_running_are_not_inputs(book: Book) -> None:
+    """A smaller output limit re-renders only through the results it changes (none here)."""
+    book.configure(limit=50_000)
+    assert book.build()[0] == []
 
 
 def test_the_markdown_settings(book: Book) -> None:
