@@ -3,7 +3,8 @@ without llmbook (they report, they never fail on time).
 
 The book is the project's docs plus copies of chapter 10 and lesson 3 up to N pages. For each N:
 
-  cold, 1 and 2 workers   empty caches: every page's code runs (`execute_workers` 1 or 2)
+  cold, 1 and 2 workers   empty caches: every page's code runs (`execute_workers` 1 or 2);
+                          with --no-cold the first engine fills the cache once (2 workers)
   warm                    the caches the cold build left, against the plain engine on the same docs
   prose edit              one character of one page changed, then rebuilt: MkDocs as `mkdocs serve`
                           does (config reloaded, same process), Zensical as `zensical build --clean`
@@ -149,15 +150,16 @@ def _stamps(cache: Path) -> dict[str, int]:
     return {str(p.relative_to(cache)): p.stat().st_mtime_ns for p in cache.rglob("*.json")}
 
 
-def measure(engine: str, root: Path, repeats: int, cold: bool) -> dict:
+def measure(engine: str, root: Path, cache: Path, repeats: int, cold: bool) -> dict:
+    """One engine on one book; `cache` is the book's execution cache, shared by the engines."""
     base = root.parent / f"{engine}-caches"
     runs: dict[str, list[float]] = {k: [] for k in ("cold_1", "cold_2", "warm", "plain")}
     runs.update(edit=[], edit_plain=[])
-    cache = base / "warm"
-    for workers in (1, 2) if cold else (2,):
+    for workers in (1, 2) if cold else (2,) if not cache.exists() else ():
         shutil.rmtree(cache, ignore_errors=True)
         seconds, _ = build(engine, root, cache, f"mkdocs-{workers}w.yml")
         runs[f"cold_{workers}"].append(seconds)
+    build(engine, root, cache, "mkdocs.yml")  # this engine's pages rendered once
     before = _stamps(cache)
     peaks = []
     copy = f"docs/copies/001-{Path(COPIED[1]).name}"
@@ -202,8 +204,9 @@ def main() -> None:
     for pages in args.pages:
         with tempfile.TemporaryDirectory(prefix="llmbook-bench-") as tmp:
             root = book(Path(tmp) / "src", pages)
+            cache = Path(tmp) / "cache"
             result["books"][str(pages)] = {
-                engine: measure(engine, root, args.repeats, not args.no_cold)
+                engine: measure(engine, root, cache, args.repeats, not args.no_cold)
                 for engine in args.engines
             }
     out = ROOT / "benchmarks" / "results" / "build.json"

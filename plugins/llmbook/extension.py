@@ -17,7 +17,9 @@ from typing import Any
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-__all__ = ["LLMBookExtension", "makeExtension"]
+from llmbook.stash import Stash
+
+__all__ = ["LLMBookExtension", "makeExtension", "render_markdown"]
 
 
 class LLMBookExtension(Extension):
@@ -50,14 +52,53 @@ class _PagePreprocessor(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         site, page = self.extension.context(self.md)
-        stash = self.md.htmlStash
         # normalize_whitespace appended two empty lines: the page's own lines come first.
         extra = 0
         while extra < 2 and len(lines) > extra and lines[-1 - extra] == "":
             extra += 1
         body = "\n".join(lines[: len(lines) - extra])
-        markdown = site.render_page(body, page, put=stash.store, count=lambda: stash.html_counter)
+        markdown = site.render_page(body, page, Stash.of(self.md))
         return markdown.split("\n") + [""] * extra
+
+
+def render_markdown(
+    text: str,
+    *,
+    src: str = "docs/page.md",
+    url: str = "page.html",
+    plan: Any = None,
+    index: Any = None,
+    page: Any = None,
+    extensions: list[Any] | None = None,
+    configs: dict[str, dict[str, Any]] | None = None,
+    convert: bool = True,
+) -> str:
+    """One page's Markdown → HTML through this extension, outside a build (tests, tools): the
+    executor's `plan` for it if it ran, the site `index` for `:::related`, nothing cached.
+    `convert=False`: the Markdown the extension hands on to Python-Markdown, its HTML put back."""
+    from llmbook.config import LLMBookConfig
+    from llmbook.site import PageRef, Site
+
+    options = LLMBookConfig()
+    options.load_dict({"cache": False})
+    options.validate()
+    site = Site.create(options, None)
+    site.index = index
+    if plan is not None:
+        site.report.plans[src] = plan
+    site.current = PageRef(src, page.file.url if page is not None else url, page)
+    md = Markdown(
+        extensions=[LLMBookExtension(site=site), *(extensions or [])],
+        extension_configs=configs or {},
+    )
+    if convert:
+        return md.convert(text)
+    lines = text.split("\n")
+    for preprocessor in md.preprocessors:  # as convert() runs them, up to this extension's
+        lines = preprocessor.run(lines)
+        if isinstance(preprocessor, _PagePreprocessor):
+            break
+    return md.postprocessors["raw_html"].run("\n".join(lines))
 
 
 def makeExtension(**kwargs: Any) -> LLMBookExtension:  # noqa: N802 (Python-Markdown's name)

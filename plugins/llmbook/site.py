@@ -29,6 +29,7 @@ from llmbook.execute.notebook import executed_notebook
 from llmbook.mathml import render_math
 from llmbook.preview import PageError, fallback_html, place_boxes, recover, summary_html
 from llmbook.render_cache import RenderCache, Rendered, replay, result_digest
+from llmbook.stash import Stash
 
 __all__ = ["PageRef", "Site"]
 
@@ -86,14 +87,9 @@ class Site:
 
     # -- the page pipeline (run by the Markdown extension) ----------------------------------------
 
-    def render_page(
-        self, markdown: str, page: PageRef, put: Callable[[str], str], count: Callable[[], int]
-    ) -> str:
-        """Directives checked, math as MathML, the executor's plan applied, directives rendered.
-
-        `put(html)` stashes finished HTML and returns its placeholder; `count()` how many are stashed.
-        """
-        stash = _StashView(put, count)
+    def render_page(self, markdown: str, page: PageRef, stash: Stash) -> str:
+        """Directives checked, math as MathML, the executor's plan applied, directives rendered;
+        finished HTML goes into the engine's `stash`."""
         if not self.forgiving:
             return self._render_cached(markdown, page, stash)
         plan = self.report.plans.get(page.src)
@@ -122,7 +118,7 @@ class Site:
             return stash.put(fallback_html(errors, markdown))
         return stash.put(summary_html(errors)) + "\n\n" + body if errors else body
 
-    def _render_cached(self, markdown: str, page: PageRef, stash: _StashView) -> str:
+    def _render_cached(self, markdown: str, page: PageRef, stash: Stash) -> str:
         """The page from the render cache when none of its inputs changed; else rendered, and
         kept there with what it stashed, linked and looked up."""
         cache = self._render_cache()
@@ -152,9 +148,7 @@ class Site:
                     self._keep_figure(path, shown[path])
             return replay(entry, stash.put)
         entry = Rendered("", len(stash))
-        recording = _StashView(
-            lambda html: (entry.pieces.append(html), stash.put(html))[1], stash.count
-        )
+        recording = Stash(lambda html: (entry.pieces.append(html), stash.put(html))[1], stash.count)
         self._linked = entry.figures
         if self.index is not None:
             self.index.reads = entry.lookups
@@ -191,7 +185,7 @@ class Site:
         self,
         markdown: str,
         page: PageRef,
-        stash: _StashView,
+        stash: Stash,
         *,
         plain: frozenset[int] = frozenset(),
         errors: list[PageError] | None = None,
@@ -267,13 +261,3 @@ class Site:
 
 def _figure_path(svg: str) -> str:
     return f"{SITE_PREFIX}/figures/{hashlib.sha256(svg.encode()).hexdigest()[:24]}.svg"
-
-
-class _StashView:
-    """The stages' stash interface over the engine's own stash (Python-Markdown's `htmlStash`)."""
-
-    def __init__(self, put: Callable[[str], str], count: Callable[[], int]) -> None:
-        self.put, self.count = put, count
-
-    def __len__(self) -> int:
-        return self.count()

@@ -206,13 +206,13 @@ def test_a_warm_build_imports_neither_torch_nor_the_demos(tmp_path):
         import sys
         from llmbook.demos.cache import DemoCache
         from llmbook.directives import parse_directives, render_directives
-        from llmbook.stash import Stash
+        from llmbook.stash import engine_stash
 
         page = {PAGE!r}
         parse_directives(page, src="docs/p.md")
         cache = DemoCache({str(tmp_path / "cache")!r})
-        stash = Stash("p.md")
-        html = stash.restore(render_directives(page, src="docs/p.md", stash=stash, demo_cache=cache))
+        stash, restore = engine_stash()
+        html = restore(render_directives(page, src="docs/p.md", stash=stash, demo_cache=cache))
         assert cache.hits == 1 and cache.misses == 0, (cache.hits, cache.misses)
         assert 'data-demo="{DEMO}"' in html
         loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "llmkit")

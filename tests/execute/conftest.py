@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import textwrap
 from collections.abc import Callable
@@ -11,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 from llmbook.config import LLMBookConfig
 from llmbook.execute import Executor, Plan
-from llmbook.stash import Stash
+from llmbook.extension import render_markdown
 
 HERE = Path(__file__).parent
 SEED_000 = HERE.parent / "data" / "seed_000.txt"
@@ -56,56 +57,9 @@ def run_md(make_executor: Callable[..., Executor]) -> Callable[..., Plan]:
     return run
 
 
-def render(plan: Plan, markdown: str) -> tuple[str, Stash]:
-    """Apply a plan as the build does, returning the Markdown with stash tokens restored."""
-    stash = Stash("docs/page.md")
-    out = plan.apply(textwrap.dedent(markdown), stash=stash)
-    return stash.restore(out), stash
-
-
-HOOKS = '''
-"""The executor wired as the plugin wires it, without the other stages."""
-import os
-
-from llmbook.config import LLMBookConfig
-from llmbook.execute import Executor
-from llmbook.stash import Stash
-
-state = {}
-
-
-def _src(path, config):
-    root = os.path.dirname(config.config_file_path)
-    return os.path.relpath(path, root).replace(os.sep, "/")
-
-
-def on_config(config):
-    options = LLMBookConfig()
-    options.load_dict(EXECUTE_OPTIONS)
-    options.validate()
-    state["executor"] = Executor(options, config)
-    state["stashes"] = {}
-
-
-def on_files(files, config):
-    pages = [(_src(f.abs_src_path, config), f.content_bytes) for f in files.documentation_pages()]
-    state["report"] = state["executor"].run_pages(pages)
-    state["report"].raise_if_failed()
-
-
-def on_page_markdown(markdown, page, config, files):
-    stash = state["stashes"][page.file.src_uri] = Stash(page.file.src_uri)
-    plan = state["report"].plans[_src(page.file.abs_src_path, config)]
-    return plan.apply(markdown, stash=stash)
-
-
-def on_page_content(html, page, config, files):
-    return state["stashes"][page.file.src_uri].restore(html)
-
-
-def on_post_build(config):
-    state["executor"].finish()
-'''
+def render(plan: Plan, markdown: str) -> tuple[str, None]:
+    """The page's Markdown as the llmbook extension hands it on (the plan applied), its HTML in."""
+    return render_markdown(textwrap.dedent(markdown), plan=plan, convert=False), None
 
 
 @pytest.fixture
@@ -117,18 +71,20 @@ def build_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[...,
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
 
     def run(pages: dict[str, str], *, site: str = "site", **options: object) -> Path:
-        hooks = f"EXECUTE_OPTIONS = {options!r}\n" + HOOKS
-        (tmp_path / "hooks.py").write_text(hooks, encoding="utf-8")
+        options.setdefault("offline_check", False)
         for name, text in pages.items():
             path = tmp_path / "docs" / name
             path.parent.mkdir(parents=True, exist_ok=True)
             data = text if isinstance(text, bytes) else textwrap.dedent(text).encode()
             path.write_bytes(data)
-        (tmp_path / "mkdocs.yml").write_text(
-            f"site_name: t\nsite_dir: {site}\nuse_directory_urls: false\nhooks: [hooks.py]\n"
-            "markdown_extensions: [pymdownx.superfences, tables]\n",
-            encoding="utf-8",
-        )
+        config = {
+            "site_name": "t",
+            "site_dir": site,
+            "use_directory_urls": False,
+            "plugins": [{"llmbook": options}],
+            "markdown_extensions": ["llmbook.extension", "pymdownx.superfences", "tables"],
+        }
+        (tmp_path / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
         cwd = os.getcwd()
         os.chdir(tmp_path)
         try:

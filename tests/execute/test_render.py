@@ -7,7 +7,7 @@ import textwrap
 
 from llmbook.bindings import BINDING_RE
 from llmbook.mathml import math_spans, render_math
-from llmbook.stash import Stash
+from llmbook.stash import engine_stash
 
 from .conftest import render
 
@@ -71,17 +71,17 @@ def test_numbers_in_prose_and_cited_sources(run_md) -> None:
 def test_numbers_leave_bindings_in_math_to_the_math_stage(run_md) -> None:
     plan = run_md(PAGE)
     page = textwrap.dedent(PAGE)
-    stash = Stash("docs/page.md")
+    stash, restore = engine_stash()
     # Numbers go in where collect found them; a binding inside a formula stays for the math
     # stage, which writes its written value into the formula.
     lines = plan.numbers_in(page.split("\n"), stash=stash, math=math_spans(page))
-    out = stash.restore("\n".join(lines))
+    out = restore("\n".join(lines))
     assert "公式 $h = [[half = 0.707]]$" in out
     assert len(re.findall('class="llmbook-num"', out)) == 1  # only the prose one became a span
     assert len(re.findall('class="llmbook-num llmbook-cited"', out)) == 1
     assert "代码 `[[half = 0.7]]`" in out  # inline code shows it as written
     rendered = render_math("\n".join(lines), src="docs/page.md", stash=stash)
-    assert not BINDING_RE.search(stash.restore(rendered).replace("`[[half = 0.7]]`", ""))
+    assert not BINDING_RE.search(restore(rendered).replace("`[[half = 0.7]]`", ""))
 
 
 def test_drifted_number_is_marked_not_silent(run_md) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 import pytest
@@ -54,7 +55,8 @@ def test_two_builds_are_byte_identical(build_site, monkeypatch) -> None:
     assert first.keys() == second.keys() and "index.html" in first
     assert [name for name in first if first[name] != second[name]] == []
     index = first["index.html"].decode()
-    assert '<svg role="img" aria-label="随机向量"' in index
+    figure = re.search(r'<img src="(assets/llmbook/figures/\w+\.svg)" alt="随机向量"', index)
+    assert figure and '<svg role="img" aria-label="随机向量"' in first[figure.group(1)].decode()
     assert '<span class="llmbook-num" title="x.norm().item() = ' in index
 
 

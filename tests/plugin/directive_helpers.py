@@ -7,11 +7,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-import markdown
 import yaml
 from llmbook.demos import Demo
-from llmbook.directives import SiteIndex, parse_directives, render_directives
-from llmbook.stash import Stash
+from llmbook.directives import SiteIndex
+from llmbook.extension import render_markdown
 from mkdocs.utils.yaml import get_yaml_loader
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,12 +40,11 @@ _EXTENSIONS, _CONFIGS = project_markdown_config()
 def render_page(
     source: str, *, src: str = "docs/page.md", site: SiteIndex | None = None, page: Any = None
 ) -> str:
-    """Validate, render and convert a page as the plugin does (without execution and math)."""
-    parse_directives(source, src=src)
-    stash = Stash(src)
-    text = render_directives(source, src=src, stash=stash, site=site, page=page)
-    md = markdown.Markdown(extensions=_EXTENSIONS, extension_configs=_CONFIGS)
-    return stash.restore(md.convert(text))
+    """A page → HTML through the llmbook extension and the project's Markdown setup, as a build
+    renders it (nothing runs: no executor plan)."""
+    return render_markdown(
+        source, src=src, index=site, page=page, extensions=_EXTENSIONS, configs=_CONFIGS
+    )
 
 
 def visible_text(page_html: str) -> str:

@@ -1,8 +1,8 @@
 """Render stage: the plan of edits a page gets once its code ran and its numbers were checked.
 
-`Plan.apply` runs after the math stage, on Markdown with the same lines as the original: it puts
-outputs and figures under their fences, drops `python hidden` blocks, labels blocks that did not
-run, turns the bindings left in prose into checked numbers, and notes the page's count at its end.
+`numbers_in` turns the bindings of the prose into checked, cited or illustrative numbers (before
+the math stage); `edits` puts outputs and figures under their fences, drops `python hidden` blocks,
+labels blocks that did not run, and notes the page's count at its end.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class CheckedNumber:
 
 @dataclass
 class Plan:
-    """What `run_page` found; `apply` writes it into the page."""
+    """What `run_page` found; `numbers_in` and `edits` write it into the page."""
 
     page: PageSource
     result: RunResult | None = None
@@ -54,14 +54,6 @@ class Plan:
     def count(self) -> int:
         """How many numbers of this page the build checked."""
         return len(self.numbers)
-
-    def apply(
-        self, markdown: str, *, stash: Stash, figure_url: Callable[[Figure], str] | None = None
-    ) -> str:
-        """The page with the plan written in, as one text (see `edits`)."""
-        lines = self.numbers_in(markdown.split("\n"), stash=stash, math={})
-        per_line, tail = self.edits(lines, stash=stash, figure_url=figure_url)
-        return "\n".join([line for lines in per_line for line in lines] + tail)
 
     def numbers_in(
         self, lines: list[str], *, stash: Stash, math: dict[int, list[tuple[int, int]]]
