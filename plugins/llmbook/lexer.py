@@ -8,14 +8,19 @@ bindings), so a fence or a code span means the same thing everywhere:
 - it closes at the first line of the same character, at least as long, with nothing after it;
   an unclosed fence runs to the end of the page;
 - an inline code span is a run of backticks closed by an equally long run.
+
+`lex(text)` lexes a page's text once: every stage that reads the same text (collect, coverage,
+the directive parser, the math stage) gets the same `Lexed`, and `LEXED.count` counts the texts
+actually lexed.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
-__all__ = ["Fence", "code_spans", "fences", "mask_code", "opening"]
+__all__ = ["LEXED", "Fence", "Lexed", "code_spans", "fences", "lex", "mask_code", "opening"]
 
 _OPEN = re.compile(
     r"^(?P<prefix>[ \t]*(?:>[ \t]?)*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*?)[ \t]*$"
@@ -78,3 +83,33 @@ def code_spans(line: str) -> list[tuple[int, int]]:
 def mask_code(line: str) -> str:
     """The line with its inline code blanked out (same length, so offsets still hold)."""
     return _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
+
+
+@dataclass(frozen=True)
+class Lexed:
+    """A page's text, lexed once."""
+
+    lines: tuple[str, ...]
+    fences: tuple[Fence, ...]  # outside blockquotes: code that runs, opaque to directives
+    quoted_fences: tuple[Fence, ...]  # blockquotes too: opaque to the math stage
+
+    def code_lines(self, *, quotes: bool = False) -> frozenset[int]:
+        """0-based indexes of every line inside (and of) a fence."""
+        found = self.quoted_fences if quotes else self.fences
+        last = len(self.lines) - 1
+        return frozenset(i for f in found for i in range(f.start, min(f.end, last) + 1))
+
+
+class _Counter:
+    count = 0
+
+
+LEXED = _Counter()  # how many texts `lex` lexed (not those it had already)
+
+
+@functools.lru_cache(maxsize=16)
+def lex(text: str) -> Lexed:
+    """The fences of `text`; a text already lexed is not lexed again."""
+    LEXED.count += 1
+    lines = text.split("\n")
+    return Lexed(tuple(lines), tuple(fences(lines)), tuple(fences(lines, quotes=True)))

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 from llmbook.bindings import BINDING_RE, parse_body
 from llmbook.errors import Where
-from llmbook.lexer import code_spans, fences
+from llmbook.lexer import Lexed, code_spans, lex
 from llmbook.mathfix import FormulaError, latex_to_mathml
 from llmbook.stash import Stash
 
-__all__ = ["math_spans", "render_math"]
+__all__ = ["display_lines", "math_spans", "render_math"]
 
 # A line's container prefix (indentation, blockquote markers) and a display formula after it.
 _DISPLAY_OPEN = re.compile(r"^(?P<prefix>[ \t]*(?:>[ \t]?)*)\$\$")
@@ -38,13 +38,25 @@ def render_math(
     stash: Stash,
     line_offset: int = 0,
     plain: frozenset[int] = frozenset(),
+    lexed: Lexed | None = None,
 ) -> str:
     """Replace every formula outside code by a stash token holding its MathML; same line count.
 
     `line_offset` is added to reported lines (the front matter MkDocs removed above `markdown`);
-    lines in `plain` (1-based) hold no math (the live preview shows them as written).
+    lines in `plain` (1-based) hold no math (the live preview shows them as written). `lexed`:
+    the page as written, when `markdown` is it with numbers put in (same lines of code).
     """
-    return _render_math(markdown, where=Where(src, line_offset), stash=stash, plain=plain)
+    code = (lexed or lex(markdown)).code_lines(quotes=True)
+    return _render_math(
+        markdown, where=Where(src, line_offset), stash=stash, plain=plain, code=code
+    )
+
+
+def display_lines(markdown: str, *, plain: frozenset[int] = frozenset()) -> frozenset[int]:
+    """0-based indexes of the lines of display formulas (`$$` on lines of their own)."""
+    lexed = lex(markdown)
+    blocks, _ = _regions(list(lexed.lines), None, plain, lexed.code_lines(quotes=True))
+    return frozenset(i for b in blocks for i in range(b.start, b.end + 1))
 
 
 @dataclass(frozen=True)
@@ -64,11 +76,14 @@ class _Span:
 
 
 def _regions(
-    lines: list[str], where: Where, plain: frozenset[int] = frozenset()
+    lines: list[str],
+    where: Where | None,
+    plain: frozenset[int] = frozenset(),
+    code: frozenset[int] = frozenset(),
 ) -> tuple[list[_Display], dict[int, list[_Span]]]:
-    """Where the page's math is: display blocks, and formulas within lines (code excluded)."""
-    code = {i for f in fences(lines, quotes=True) for i in range(f.start, f.end + 1)}
-    code |= {number - 1 for number in plain}
+    """Where the page's math is: display blocks, and formulas within lines (`code` excluded).
+    Without `where`, an unclosed display block is no block (the directive parser's view)."""
+    code = code | {number - 1 for number in plain}
     blocks: list[_Display] = []
     inline: dict[int, list[_Span]] = {}
     index = 0
@@ -77,6 +92,9 @@ def _regions(
         opening = _DISPLAY_OPEN.match(line) if index not in code else None
         if opening and line.count("$$") == 1:  # `$$ x $$` on one line is handled inline
             block = _display_end(lines, index, opening.group("prefix"), where)
+            if block is None:
+                index += 1
+                continue
             blocks.append(block)
             index = block.end + 1
             continue
@@ -88,11 +106,13 @@ def _regions(
     return blocks, inline
 
 
-def _display_end(lines: list[str], start: int, prefix: str, where: Where) -> _Display:
+def _display_end(lines: list[str], start: int, prefix: str, where: Where | None) -> _Display | None:
     """The block opened by the lone `$$` of line `start` ends at the next line ending in `$$`."""
     for end in range(start + 1, len(lines)):
         if _strip_prefix(lines[end], prefix).rstrip().endswith("$$"):
             return _Display(start, end, prefix)
+    if where is None:
+        return None
     raise where.error(
         start + 1, "display math `$$` is never closed.", "end the formula with a line `$$`"
     )
@@ -116,8 +136,10 @@ def math_spans(
     markdown: str, *, src: str = "", line_offset: int = 0, plain: frozenset[int] = frozenset()
 ) -> dict[int, list[tuple[int, int]]]:
     """Per 0-based line, the (start, end) offsets that are math (a display block's lines whole)."""
-    lines = markdown.split("\n")
-    blocks, inline = _regions(lines, Where(src, line_offset), plain)
+    lexed = lex(markdown)
+    lines = list(lexed.lines)
+    code = lexed.code_lines(quotes=True)
+    blocks, inline = _regions(lines, Where(src, line_offset), plain, code)
     found = {i: [(span.start, span.end) for span in spans] for i, spans in inline.items()}
     for block in blocks:
         for i in range(block.start, block.end + 1):
@@ -125,10 +147,12 @@ def math_spans(
     return found
 
 
-def _render_math(markdown: str, *, where: Where, stash: Stash, plain: frozenset[int]) -> str:
+def _render_math(
+    markdown: str, *, where: Where, stash: Stash, plain: frozenset[int], code: frozenset[int]
+) -> str:
     lines = markdown.split("\n")
     out = list(lines)
-    blocks, inline = _regions(lines, where, plain)
+    blocks, inline = _regions(lines, where, plain, code)
     for block in blocks:
         out[block.start : block.end + 1] = _display_block(lines, block, where=where, stash=stash)
     for index, spans in inline.items():

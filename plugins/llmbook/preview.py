@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from llmbook.directives.nodes import Block
 from llmbook.errors import AuthorError
-from llmbook.lexer import fences
+from llmbook.lexer import Lexed
 
 __all__ = ["PageError", "fallback_html", "place_boxes", "recover", "summary_html"]
 
@@ -76,7 +76,7 @@ def fallback_html(errors: list[PageError], markdown: str) -> str:
 
 def place_boxes(
     doc: Block,
-    lines: list[str],
+    lexed: Lexed,
     per_line: list[list[str]],
     errors: list[PageError],
     put: Callable[[str], str],
@@ -84,7 +84,8 @@ def place_boxes(
     """Put each error's box after its line, in place. A line inside fenced code moves to the
     fence's end; inside a directive whose body has its own structure (a quiz, a shape flow), the
     box stands before that directive, so the page still renders as the build would."""
-    ends = {i: f.end for f in fences(lines) for i in range(f.start, min(f.end, len(lines) - 1) + 1)}
+    last = len(lexed.lines) - 1
+    ends = {i: f.end for f in lexed.fences for i in range(f.start, min(f.end, last) + 1)}
     for number, error in enumerate(errors, start=1):
         index = error.line - 1
         if not 0 <= index < len(per_line):

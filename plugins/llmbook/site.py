@@ -26,6 +26,7 @@ from llmbook.execute import Executor
 from llmbook.execute.executor import Report
 from llmbook.execute.figures import Figure
 from llmbook.execute.notebook import executed_notebook
+from llmbook.lexer import lex
 from llmbook.mathml import render_math
 from llmbook.preview import PageError, fallback_html, place_boxes, recover, summary_html
 from llmbook.render_cache import RenderCache, Rendered, replay, result_digest
@@ -192,7 +193,8 @@ class Site:
     ) -> str:
         plan = self.report.plans.get(page.src)
         offset = plan.page.offset if plan is not None else 0
-        source = markdown.split("\n")
+        lexed = lex(markdown)
+        source = list(lexed.lines)
         # Parsed once; the later stages edit its lines; each directive is validated and rendered
         # once, on what they left.
         doc = parse_structure(markdown, src=page.src, line_offset=offset, plain=plain)
@@ -200,13 +202,13 @@ class Site:
             lines = plan.numbers_in(source, stash=stash, math=plan.math)
             markdown = "\n".join(lines)
         lines = render_math(
-            markdown, src=page.src, stash=stash, line_offset=offset, plain=plain
+            markdown, src=page.src, stash=stash, line_offset=offset, plain=plain, lexed=lexed
         ).split("\n")
         per_line, tail = [[line] for line in lines], []
         if plan is not None:
             per_line, tail = plan.edits(lines, stash=stash, figure_url=self._figure_url(page))
         if errors:
-            place_boxes(doc, source, per_line, errors, stash.put)
+            place_boxes(doc, lexed, per_line, errors, stash.put)
         apply_line_edits(doc, per_line, tail)
         return render_tree(
             doc,

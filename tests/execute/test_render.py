@@ -98,3 +98,16 @@ def test_outputs_keep_the_indentation_of_their_fence(run_md) -> None:
     html, _ = render(run_md(page), page)
     assert '    ```\n\n    <div class="llmbook-output">' in html
     assert "&lt;b&gt;" in html  # output is escaped
+
+
+def test_a_page_is_lexed_once(run_md) -> None:
+    """Collect, coverage, the directive parser and the math stage share one lexing of the page."""
+    from llmbook import lexer
+    from llmbook.extension import render_markdown
+
+    page = textwrap.dedent(PAGE) + "\n:::key 要点\n公式 $y = 2$。\n:::\n"
+    lexer.lex.cache_clear()
+    before = lexer.LEXED.count
+    html = render_markdown(page, plan=run_md(page), extensions=["pymdownx.superfences"])
+    assert lexer.LEXED.count - before == 1
+    assert "llmbook-key" in html and "<math" in html and 'class="llmbook-num"' in html

@@ -143,3 +143,13 @@ def test_empty_or_misplaced_blocks(source, expected):
     with pytest.raises(AuthorError) as caught:
         parse_directives(source, src="d.md")
     assert str(caught.value) == expected
+
+
+def test_display_math_is_what_the_math_stage_reads(render) -> None:
+    """`$$` in inline code opens no formula: the directive after it is a directive (the parser
+    once counted `$$` per line and swallowed the rest of the page as math)."""
+    page = render(
+        "用 `$$` 包住显示公式。\n\n:::key 要点\n内容\n:::\n\n$$\nx = 1\n$$\n\n:::hint\nh\n:::\n"
+    )
+    assert 'class="admonition success llmbook-key"' in page
+    assert "<summary>提示</summary>" in page and "<math" in page

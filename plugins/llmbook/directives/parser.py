@@ -1,7 +1,8 @@
 """The `:::` block parser: source lines in, a tree of plain `Text`/`Block` nodes out.
 
 A line `:::name rest` opens a block, a bare `:::` closes the innermost open one. Fenced code (``` or
-~~~, any length) and `$$ … $$` display math are opaque: nothing inside them is a directive.
+~~~, any length) and `$$ … $$` display math (as the math stage reads it) are opaque: nothing inside
+them is a directive.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from collections.abc import Callable
 
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.errors import Where
-from llmbook.lexer import Fence, fences
+from llmbook.lexer import Fence, lex
+from llmbook.mathml import display_lines
 
 __all__ = ["OPENER", "parse_tree"]
 
@@ -35,12 +37,13 @@ def parse_tree(
     where = Where(src, line_offset)
     doc = Document()
     stack: list[Block] = [doc]
-    lines = markdown.split("\n")
+    lexed = lex(markdown)
+    lines = list(lexed.lines)
     in_fence: dict[int, Fence] = {}
-    for fence in fences(lines):
+    for fence in lexed.fences:
         for index in range(fence.start, min(fence.end, len(lines) - 1) + 1):
             in_fence[index] = fence
-    in_math = False
+    in_math = display_lines(markdown, plain=plain)  # the math stage's own rule
     shown_open: list[int] = []  # the stack depth under each opener in `plain`
     for number, line in enumerate(lines, start=1):
         if number - 1 in in_fence:
@@ -55,12 +58,7 @@ def parse_tree(
             shown_open.pop()
             _append_text(stack[-1], line, number)
             continue
-        if in_math:
-            in_math = line.count("$$") % 2 == 0
-            _append_text(stack[-1], line, number)
-            continue
-        if line.count("$$") % 2 == 1:
-            in_math = True
+        if number - 1 in in_math:
             _append_text(stack[-1], line, number)
             continue
         if line.lstrip().startswith(":::"):

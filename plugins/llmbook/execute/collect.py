@@ -14,7 +14,7 @@ from mkdocs.utils.meta import get_data
 
 from llmbook.bindings import RawBinding, find_bindings
 from llmbook.errors import AuthorError
-from llmbook.lexer import Fence, fences, mask_code
+from llmbook.lexer import Fence, lex, mask_code
 
 __all__ = ["Block", "PageSource", "collect_page", "split_front_matter"]
 
@@ -109,7 +109,7 @@ def collect_page(markdown: str, *, src: str, meta: dict, offset: int) -> PageSou
     """Read blocks, markers and bindings from the Markdown MkDocs hands over (front matter removed)."""
     lines = markdown.split("\n")
     page = PageSource(src, lines, offset, _execute_flag(meta, src), _strict_flag(meta, src))
-    starts = {fence.start: fence for fence in fences(lines)}
+    starts = {fence.start: fence for fence in lex(markdown).fences}
     marker: tuple[str, int] | None = None
     i = 0
     while i < len(lines):

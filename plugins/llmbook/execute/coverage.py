@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from llmbook.bindings import BINDING_RE
 from llmbook.directives.nodes import Block
+from llmbook.directives.parser import OPENER
 from llmbook.execute.collect import PageSource
 from llmbook.lexer import code_spans
 
@@ -45,7 +46,6 @@ _HEADING_NUMBER = re.compile(r"^\s*#{1,6}\s+(\d+(?:\.\d+)*\.?)(?=\s)")
 _LIST_MARKER = re.compile(r"^\s*(?:>\s*)*\d+[.)](?=\s)")
 _ORDINAL_BEFORE = re.compile(r"(?:第|Step|step|Card|card|Lesson|lesson|Chapter|chapter)\s*$")
 _ORDINAL_AFTER = re.compile(r"^\s*(?:课|章|节|步)")
-_OPENER = re.compile(r"^\s*:::\s*(?P<name>[A-Za-z][\w-]*)")
 
 
 @dataclass(frozen=True)
@@ -120,9 +120,9 @@ def _structural(text: str, number: re.Match[str]) -> bool:
         return True
     if _ORDINAL_BEFORE.search(text[:start]) or _ORDINAL_AFTER.match(text[end:]):
         return True
-    opener = _OPENER.match(text)
-    if opener and opener.group("name") in ("card", "step"):
-        first = _NUMBER.search(text, opener.end())
+    opener = OPENER.match(text)
+    if opener and opener.group("name") in ("card", "step") and opener.group("arg"):
+        first = _NUMBER.search(text, opener.start("arg"))
         if first is not None and first.start() == start:
             return True
     for word in _WORD.finditer(text):
