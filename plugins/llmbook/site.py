@@ -23,9 +23,9 @@ from llmbook.demos.cache import DemoCache
 from llmbook.directives import SiteIndex, apply_line_edits, parse_structure, render_tree
 from llmbook.errors import AuthorError, forget_line_maps
 from llmbook.execute import Executor
-from llmbook.execute.executor import Report
 from llmbook.execute.figures import Figure
 from llmbook.execute.notebook import executed_notebook
+from llmbook.execute.report import Report
 from llmbook.lexer import lex
 from llmbook.mathml import render_math
 from llmbook.preview import PageError, fallback_html, place_boxes, recover, summary_html

@@ -1,0 +1,110 @@
+"""Validate stage: a page's plan from its source and results: its numbers sorted (coverage), each
+bound number checked against its computation, expected outputs compared."""
+
+from __future__ import annotations
+
+import difflib
+
+from llmbook.directives import parse_structure
+from llmbook.errors import AuthorError, location
+from llmbook.execute.collect import PageSource
+from llmbook.execute.coverage import page_coverage
+from llmbook.execute.load import LoadedPage
+from llmbook.execute.numbers import check
+from llmbook.execute.render import CheckedNumber, Plan
+from llmbook.execute.run import RunResult
+from llmbook.mathml import math_spans
+from llmbook.preview import recover
+
+__all__ = ["bare_plan", "plan_page"]
+
+
+def plan_page(page: LoadedPage, *, strict: bool, forgiving: bool = False) -> Plan:
+    """The page's plan; AuthorError when an expected output differs. `strict`: the site's
+    `numbers_strict` (the page's front matter decides first); `forgiving`: the live preview."""
+    source = page.source
+    plan = Plan(source)
+    _cover(plan, strict=strict, forgiving=forgiving)
+    if not source.needs_execution() or page.result is None:
+        return plan  # nothing to run, or (forgiving) its code failed: numbers stay unchecked
+    plan.result = page.result
+    _check_outputs(source, plan.result)
+    for binding, want, value in zip(source.bound, page.written, plan.result.values, strict=True):
+        problem = check(want, value)
+        mismatch = f"{location(source.src, binding.line)}: {problem}" if problem else None
+        plan.numbers.append(CheckedNumber(binding, value, mismatch))
+    return plan
+
+
+def bare_plan(page: LoadedPage, *, strict: bool) -> Plan:
+    """The live preview's plan of a page whose checks failed: nothing checked, and no coverage
+    when its directives or formulas cannot be read (the renderer shows why)."""
+    page.result = None
+    try:
+        return plan_page(page, strict=strict, forgiving=True)
+    except AuthorError:
+        return Plan(page.source)
+
+
+def _cover(plan: Plan, *, strict: bool, forgiving: bool) -> None:
+    """Sort the page's numbers; on a strict page an unaccounted one is an author error."""
+    source = plan.page
+    text = "\n".join(source.lines)
+    doc = None
+    if forgiving:  # the preview: lines that do not parse are read as text
+        where = {"src": source.src, "offset": source.offset, "count": len(source.lines)}
+        doc, _, _ = recover(
+            lambda plain, _: parse_structure(
+                text, src=source.src, line_offset=source.offset, plain=plain
+            ),
+            **where,
+        )
+        math, _, _ = recover(
+            lambda plain, _: math_spans(
+                text, src=source.src, line_offset=source.offset, plain=plain
+            ),
+            **where,
+        )
+        plan.math = math or {}
+    else:
+        plan.math = math_spans(text, src=source.src, line_offset=source.offset)
+    plan.coverage = coverage = page_coverage(source, plan.math, doc)
+    if source.strict if source.strict is not None else strict:
+        plan.unaccounted = [
+            AuthorError(
+                source.src,
+                u.line,
+                f"the number {u.text} is neither checked, cited nor marked.",
+                f"bind it to its computation [[expr = {u.text}]], cite it [[{u.text} @ paper, "
+                f"table]], or mark it illustrative [[~{u.text}]]",
+            )
+            for u in coverage.unaccounted
+        ]
+
+
+def _check_outputs(source: PageSource, result: RunResult) -> None:
+    """A python block followed by an expected-output block must print exactly that."""
+    for pos, block in enumerate(source.blocks):
+        if block.expects is None or pos not in result.blocks:
+            continue
+        expected_block = source.blocks[block.expects]
+        got = _normal(result.blocks[pos].output)
+        want = _normal(expected_block.code)
+        if got != want:
+            diff = "\n".join(
+                difflib.unified_diff(want, got, "expected", "printed", lineterm="", n=1)
+            )
+            raise AuthorError(
+                source.src,
+                expected_block.line,
+                f"the python block at line {block.line} printed something else than its "
+                f"expected output:\n{diff}\n",
+                "update the expected output, or the code",
+            )
+
+
+def _normal(text: str) -> list[str]:
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines

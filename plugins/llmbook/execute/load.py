@@ -1,0 +1,80 @@
+"""Load stage: a page's file → its collected source and written numbers (a notebook laid out as
+Markdown, its lines mapped back to its cells)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from llmbook.errors import AuthorError, register_line_map
+from llmbook.execute.collect import PageSource, collect_page, split_front_matter
+from llmbook.execute.notebook import Notebook, read_notebook
+from llmbook.execute.numbers import Written, parse_written
+from llmbook.execute.run import RunResult
+
+__all__ = ["LoadedPage", "decode_page", "load_page"]
+
+
+@dataclass
+class LoadedPage:
+    """A page read and collected; `result` once the cache or a worker gave it."""
+
+    source: PageSource
+    written: list[Written]
+    notebook: Notebook | None = None
+    key: str | None = None
+    result: RunResult | None = None
+
+
+def decode_page(raw: bytes | str, src: str) -> str:
+    """The page's text; AuthorError naming the byte and line where UTF-8 decoding failed."""
+    if isinstance(raw, str):
+        return raw
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise AuthorError(
+            src,
+            line,
+            f"the file is not valid UTF-8: byte {error.start} (0x{raw[error.start]:02x}) "
+            f"cannot be decoded ({error.reason})",
+            "save the file as UTF-8",
+        ) from None
+
+
+def load_page(src: str, raw: bytes | str) -> LoadedPage:
+    """Decode, split the front matter (or lay out the notebook), collect; read written numbers."""
+    text = decode_page(raw, src)
+    notebook = None
+    if src.endswith(".ipynb"):
+        notebook = read_notebook(text, src=src)
+        register_line_map(src, notebook.where)
+        meta = notebook.data.get("metadata", {}).get("llmbook", {})
+        markdown, offset = notebook.markdown, 0
+    else:
+        meta, markdown, offset = split_front_matter(text)
+    source = collect_page(markdown, src=src, meta=meta, offset=offset)
+    source.cells = notebook.cells if notebook is not None else None
+    if not source.execute and source.bound:
+        b = source.bound[0]
+        raise AuthorError(
+            src,
+            b.line,
+            f"[[{b.body}]] cannot be checked: the page has `execute: false`",
+            "write the plain number, cite it as [[value @ source]], or let the page run",
+        )
+    return LoadedPage(source, [_written(src, b) for b in source.bound], notebook)
+
+
+def _written(src: str, binding: Any) -> Written:
+    try:
+        return parse_written(binding.written)
+    except ValueError:
+        raise AuthorError(
+            src,
+            binding.line,
+            f"[[{binding.body}]]: the written value {binding.written!r} is not a number",
+            "write a number such as 2.1, -1.34, 75%, 2.3e-10, 2,147,483,648 "
+            "or a vector [0.365, 0.730]",
+        ) from None

@@ -1,0 +1,64 @@
+"""A build's report: a plan per page that passed, every failing page, every drifted number."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mkdocs.exceptions import PluginError
+
+from llmbook.errors import AuthorError
+from llmbook.execute.notebook import Notebook
+from llmbook.execute.render import Plan
+
+__all__ = ["BuildFailed", "DriftError", "Report"]
+
+_FIX_DRIFT = (
+    "Fix: correct the written values, or run `nox -s update_numbers` to rewrite them to the "
+    "computed ones and review the diff."
+)
+
+
+class DriftError(PluginError):
+    """Every bound number of a build that does not match its computation, one line each."""
+
+    def __init__(self, mismatches: list[str]) -> None:
+        self.mismatches = list(mismatches)
+        count = len(self.mismatches)
+        head = (
+            f"{count} written number{'s differ' if count > 1 else ' differs'} from the computation:"
+        )
+        super().__init__("\n".join([head, *self.mismatches, _FIX_DRIFT]))
+
+
+class BuildFailed(PluginError):
+    """The whole report of a build: every failing page (its first failure) and every drifted number."""
+
+    def __init__(self, failures: list[AuthorError], mismatches: list[str]) -> None:
+        self.failures, self.mismatches = list(failures), list(mismatches)
+        parts = []
+        if failures:
+            count = len(failures)
+            parts.append(f"{count} page{'s' if count > 1 else ''} failed:")
+            parts += [str(f) for f in failures]
+        if mismatches:
+            parts.append(str(DriftError(mismatches)))
+        super().__init__("\n".join(parts))
+
+
+@dataclass
+class Report:
+    """What a build's pages gave: a plan per page that passed, the failures, the drifted numbers."""
+
+    plans: dict[str, Plan] = field(default_factory=dict)
+    notebooks: dict[str, Notebook] = field(default_factory=dict)
+    failures: list[AuthorError] = field(default_factory=list)
+
+    @property
+    def mismatches(self) -> list[str]:
+        return [m for plan in self.plans.values() for m in plan.mismatches]
+
+    def raise_if_failed(self) -> None:
+        if self.failures:
+            raise BuildFailed(self.failures, self.mismatches)
+        if self.mismatches:
+            raise DriftError(self.mismatches)
