@@ -26,8 +26,8 @@ from llmbook.execute import Executor
 from llmbook.execute.figures import Figure
 from llmbook.execute.notebook import executed_notebook
 from llmbook.execute.report import Report
+from llmbook.formulas import render_math
 from llmbook.lexer import lex
-from llmbook.mathml import render_math
 from llmbook.preview import PageError, fallback_html, place_boxes, recover, summary_html
 from llmbook.render_cache import RenderCache, Rendered, replay, result_digest
 from llmbook.stash import Stash

@@ -9,7 +9,7 @@ import pytest
 from llmbook.execute import BuildFailed
 from llmbook.execute.collect import collect_page
 from llmbook.execute.coverage import page_coverage
-from llmbook.mathml import math_spans
+from llmbook.formulas import math_spans
 
 
 def cover(markdown: str):  # noqa: ANN201

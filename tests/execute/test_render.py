@@ -6,7 +6,7 @@ import re
 import textwrap
 
 from llmbook.bindings import BINDING_RE
-from llmbook.mathml import math_spans, render_math
+from llmbook.formulas import math_spans, render_math
 from llmbook.stash import engine_stash
 
 from .conftest import render

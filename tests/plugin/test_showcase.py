@@ -57,7 +57,7 @@ def test_showcase_needs_one_fence():
 
 
 def test_math_in_an_example_renders_through_the_math_stage(render):
-    pytest.importorskip("llmbook.mathml")
+    pytest.importorskip("llmbook.formulas")
     page = render(
         ":::showcase\n```markdown\n:::math 推导\n$$\nd_{ff} \\approx \\frac{8}{3}d\n$$\n:::\n```\n:::\n"
     )

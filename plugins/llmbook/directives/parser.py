@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.errors import Where
+from llmbook.formulas import display_lines
 from llmbook.lexer import Fence, lex
-from llmbook.mathml import display_lines
 
 __all__ = ["OPENER", "parse_tree"]
 

@@ -49,7 +49,7 @@ class Showcase(Directive):
         source, start = _example(node, ctx)
         assert ctx.stash is not None
         if "$" in source:
-            from llmbook.mathml import render_math
+            from llmbook.formulas import render_math
 
             source = render_math(source, src=ctx.src, stash=ctx.stash)
         rendered = render_directives(

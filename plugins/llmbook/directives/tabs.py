@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from llmbook.directives.base import FORBIDDEN, Context, Directive, register
 from llmbook.directives.nodes import Block
-from llmbook.directives.tabbed import render_tab_set
+from llmbook.directives.tab_set import render_tab_set
 
 __all__ = ["Tabs"]
 

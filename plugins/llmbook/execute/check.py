@@ -13,7 +13,7 @@ from llmbook.execute.load import LoadedPage
 from llmbook.execute.numbers import check
 from llmbook.execute.render import CheckedNumber, Plan
 from llmbook.execute.run import RunResult
-from llmbook.mathml import math_spans
+from llmbook.formulas import math_spans
 from llmbook.preview import recover
 
 __all__ = ["bare_plan", "plan_page"]

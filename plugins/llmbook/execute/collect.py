@@ -16,7 +16,7 @@ from llmbook.bindings import RawBinding, find_bindings
 from llmbook.errors import AuthorError
 from llmbook.lexer import Fence, lex, mask_code
 
-__all__ = ["Block", "PageSource", "collect_page", "split_front_matter"]
+__all__ = ["CodeBlock", "PageSource", "collect_page", "split_front_matter"]
 
 _MARKER = re.compile(r"^\s*<!--\s*(?P<name>pytest[.-][\w.:-]+(?:\(.*\))?)\s*-->\s*$")
 _PYTHON_LANGS = {"python", "py", "python3"}
@@ -26,7 +26,7 @@ _EXPECTED_MARKER = "pytest-codeblocks:expected-output"
 
 
 @dataclass(frozen=True)
-class Block:
+class CodeBlock:
     """One fenced code block. Indexes are 0-based into the page's Markdown; `line` is 1-based in the file."""
 
     index: int  # index of the opening fence line
@@ -60,12 +60,12 @@ class PageSource:
     # front matter `numbers: strict` (every number accounted for) or `numbers: report` (only
     # reported); None: as the site says (`numbers_strict`)
     strict: bool | None = None
-    blocks: list[Block] = field(default_factory=list)
+    blocks: list[CodeBlock] = field(default_factory=list)
     bindings: list[RawBinding] = field(default_factory=list)  # `.line` is the file line
     cells: list[tuple[int, int]] | None = None  # a notebook's (cell, line in cell) per line
 
     @property
-    def python_blocks(self) -> list[Block]:
+    def python_blocks(self) -> list[CodeBlock]:
         return [b for b in self.blocks if b.lang in _PYTHON_LANGS]
 
     @property
@@ -130,7 +130,7 @@ def collect_page(markdown: str, *, src: str, meta: dict, offset: int) -> PageSou
     return page
 
 
-def _read_block(page: PageSource, fence: Fence, marker: tuple[str, int] | None) -> Block:
+def _read_block(page: PageSource, fence: Fence, marker: tuple[str, int] | None) -> CodeBlock:
     start, end, indent, info = fence.start, fence.end, fence.prefix, fence.info
     body = page.lines[start + 1 : end]
     code = "\n".join(line[len(indent) :] if line.startswith(indent) else line for line in body)
@@ -165,7 +165,7 @@ def _read_block(page: PageSource, fence: Fence, marker: tuple[str, int] | None) 
             f"code block opened with {fence.fence} is never closed",
             f"close it with a line {fence.fence}",
         )
-    return Block(start, end, line, lang, info, code, indent, mode)
+    return CodeBlock(start, end, line, lang, info, code, indent, mode)
 
 
 def _link_expected_outputs(page: PageSource) -> None:

@@ -13,7 +13,7 @@ from html import escape
 
 from llmbook.bindings import RawBinding
 from llmbook.errors import AuthorError
-from llmbook.execute.collect import Block, PageSource
+from llmbook.execute.collect import CodeBlock, PageSource
 from llmbook.execute.coverage import Coverage
 from llmbook.execute.figures import Figure
 from llmbook.execute.numbers import computed_text
@@ -139,7 +139,7 @@ class Plan:
     def _block(
         self,
         pos: int,
-        block: Block,
+        block: CodeBlock,
         lines: list[str],
         after: dict[int, list[str]],
         stash: Stash,

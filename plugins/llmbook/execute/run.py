@@ -19,7 +19,7 @@ from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
 from llmbook.errors import AuthorError, describe_line
-from llmbook.execute.collect import Block, PageSource
+from llmbook.execute.collect import CodeBlock, PageSource
 from llmbook.execute.figures import Figure, figure_context, take_figures
 from llmbook.execute.numbers import to_plain
 
@@ -128,7 +128,9 @@ def _fresh_namespace(seed: int) -> dict[str, object]:
     return namespace
 
 
-def _run_block(page: PageSource, block: Block, namespace: dict, output_limit: int) -> BlockResult:
+def _run_block(
+    page: PageSource, block: CodeBlock, namespace: dict, output_limit: int
+) -> BlockResult:
     try:
         code = compile("\n" * (block.code_line - 1) + block.code, page.src, "exec")
     except SyntaxError as error:
@@ -161,7 +163,7 @@ def _frames(error: BaseException) -> list[traceback.FrameSummary]:
     ]
 
 
-def _block_error(page: PageSource, block: Block, error: BaseException) -> AuthorError:
+def _block_error(page: PageSource, block: CodeBlock, error: BaseException) -> AuthorError:
     frames = _frames(error)
     own = [f for f in frames if f.filename == page.src]
     line = own[-1].lineno if own else block.code_line

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from llmbook.bindings import BINDING_RE, parse_body
 from llmbook.errors import Where
+from llmbook.latex import FormulaError, latex_to_mathml
 from llmbook.lexer import Lexed, code_spans, lex
-from llmbook.mathfix import FormulaError, latex_to_mathml
 from llmbook.stash import Stash
 
 __all__ = ["display_lines", "math_spans", "render_math"]
