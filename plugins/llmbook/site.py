@@ -197,7 +197,10 @@ class Site:
         source = list(lexed.lines)
         # Parsed once; the later stages edit its lines; each directive is validated and rendered
         # once, on what they left.
-        doc = parse_structure(markdown, src=page.src, line_offset=offset, plain=plain)
+        if plan is not None and plan.doc is not None and not plain and plan.text == markdown:
+            doc = plan.doc  # the tree the check stage parsed
+        else:
+            doc = parse_structure(markdown, src=page.src, line_offset=offset, plain=plain)
         if plan is not None:  # numbers where collect found them; math then writes formulas
             lines = plan.numbers_in(source, stash=stash, math=plan.math)
             markdown = "\n".join(lines)
@@ -209,7 +212,7 @@ class Site:
             per_line, tail = plan.edits(lines, stash=stash, figure_url=self._figure_url(page))
         if errors:
             place_boxes(doc, lexed, per_line, errors, stash.put)
-        apply_line_edits(doc, per_line, tail)
+        doc = apply_line_edits(doc, per_line, tail)
         return render_tree(
             doc,
             src=page.src,

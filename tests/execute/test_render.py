@@ -100,14 +100,22 @@ def test_outputs_keep_the_indentation_of_their_fence(run_md) -> None:
     assert "&lt;b&gt;" in html  # output is escaped
 
 
-def test_a_page_is_lexed_once(run_md) -> None:
-    """Collect, coverage, the directive parser and the math stage share one lexing of the page."""
+def test_a_page_is_lexed_and_parsed_once(run_md, monkeypatch) -> None:
+    """Collect, coverage, the directive parser and the math stage share one lexing of the page;
+    the renderer walks the directive tree the check stage parsed."""
+    import llmbook.directives
     from llmbook import lexer
     from llmbook.extension import render_markdown
 
+    parsed = []
+    parse_tree = llmbook.directives.parse_tree
+    monkeypatch.setattr(
+        llmbook.directives, "parse_tree", lambda *a, **k: parsed.append(1) or parse_tree(*a, **k)
+    )
     page = textwrap.dedent(PAGE) + "\n:::key 要点\n公式 $y = 2$。\n:::\n"
     lexer.lex.cache_clear()
     before = lexer.LEXED.count
     html = render_markdown(page, plan=run_md(page), extensions=["pymdownx.superfences"])
     assert lexer.LEXED.count - before == 1
+    assert len(parsed) == 1
     assert "llmbook-key" in html and "<math" in html and 'class="llmbook-num"' in html

@@ -9,6 +9,7 @@ showcase).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from llmbook.directives import (  # noqa: F401 - importing a directive module registers it
@@ -115,14 +116,15 @@ def render_directives(
     return render_tree(doc, src=src, stash=stash, site=site, page=page, demo_cache=demo_cache)
 
 
-def apply_line_edits(doc: Document, per_line: list[list[str]], tail: list[str]) -> None:
-    """Write what the later stages made of each source line into the parsed tree, in place.
+def apply_line_edits(doc: Document, per_line: list[list[str]], tail: list[str]) -> Document:
+    """A new tree: what the later stages made of each source line written into `doc`'s shape
+    (`doc` stays as parsed, so the parse can be shared).
 
     `per_line[i]` replaces line i + 1 (math as stash tokens, checked numbers, outputs after a
     fence); a directive's title is re-read from its edited opener line; `tail` ends the page.
     """
 
-    def walk(block: Block) -> None:
+    def edited(block: Block) -> list[Text | Block]:
         children: list[Text | Block] = []
         for child in block.children:
             if isinstance(child, Text):
@@ -132,24 +134,24 @@ def apply_line_edits(doc: Document, per_line: list[list[str]], tail: list[str]) 
                     for i in range(first, first + len(child.lines))
                     for line in per_line[i]
                 ]
-                child.lines = [line for _, line in rows]
-                child.numbers = [number for number, _ in rows]
-            else:
-                # What a stage put after an opener (the live preview's error box) stands before
-                # the block, in its parent's text.
-                opener, *after = per_line[child.line - 1]
-                if after:
-                    children.append(Text(after, child.line, [child.line] * len(after)))
-                match = OPENER.match(opener)
-                if match is not None:
-                    child.opener, child.arg = opener, match.group("arg") or ""
-                walk(child)
-            children.append(child)
-        block.children = children
+                children.append(Text([line for _, line in rows], child.line, [n for n, _ in rows]))
+                continue
+            # What a stage put after an opener (the live preview's error box) stands before the
+            # block, in its parent's text.
+            opener, *after = per_line[child.line - 1]
+            if after:
+                children.append(Text(after, child.line, [child.line] * len(after)))
+            match = OPENER.match(opener)
+            new = replace(child, children=edited(child), data=None)
+            if match is not None:
+                new.opener, new.arg = opener, match.group("arg") or ""
+            children.append(new)
+        return children
 
-    walk(doc)
+    root = replace(doc, children=edited(doc))
     if tail:
-        doc.children.append(Text(list(tail), len(per_line) + 1))
+        root.children.append(Text(list(tail), len(per_line) + 1))
+    return root
 
 
 def render_tree(

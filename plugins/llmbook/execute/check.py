@@ -49,8 +49,7 @@ def bare_plan(page: LoadedPage, *, strict: bool) -> Plan:
 def _cover(plan: Plan, *, strict: bool, forgiving: bool) -> None:
     """Sort the page's numbers; on a strict page an unaccounted one is an author error."""
     source = plan.page
-    text = "\n".join(source.lines)
-    doc = None
+    text = plan.text
     if forgiving:  # the preview: lines that do not parse are read as text
         where = {"src": source.src, "offset": source.offset, "count": len(source.lines)}
         doc, _, _ = recover(
@@ -67,6 +66,7 @@ def _cover(plan: Plan, *, strict: bool, forgiving: bool) -> None:
         )
         plan.math = math or {}
     else:
+        doc = plan.doc = parse_structure(text, src=source.src, line_offset=source.offset)
         plan.math = math_spans(text, src=source.src, line_offset=source.offset)
     plan.coverage = coverage = page_coverage(source, plan.math, doc)
     if source.strict if source.strict is not None else strict:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 from llmbook.bindings import RawBinding
+from llmbook.directives.nodes import Document
 from llmbook.errors import AuthorError
 from llmbook.execute.collect import CodeBlock, PageSource
 from llmbook.execute.coverage import Coverage
@@ -45,6 +46,12 @@ class Plan:
     coverage: Coverage | None = None
     math: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # formula spans per line
     unaccounted: list[AuthorError] = field(default_factory=list)  # on a strict page
+    doc: Document | None = None  # the page's directive tree, as the check stage parsed it
+
+    @property
+    def text(self) -> str:
+        """The page's Markdown (front matter removed), as the plan was made for it."""
+        return "\n".join(self.page.lines)
 
     @property
     def mismatches(self) -> list[str]:
