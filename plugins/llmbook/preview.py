@@ -12,13 +12,17 @@ from dataclasses import dataclass
 from html import escape
 from typing import TypeVar
 
+from mkdocs.plugins import get_plugin_logger
+
 from llmbook.directives.nodes import Block
 from llmbook.errors import AuthorError
 from llmbook.lexer import Lexed
+from llmbook.stash import Stash
 
-__all__ = ["PageError", "fallback_html", "place_boxes", "recover", "summary_html"]
+__all__ = ["PageError", "place_boxes", "preview_page", "recover", "summary_html"]
 
 T = TypeVar("T")
+log = get_plugin_logger(__name__)
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,32 @@ def recover(
                 return None, errors + [error], frozenset(plain)
             errors.append(error)
             plain.add(line)
+
+
+def preview_page(
+    render: Callable[[frozenset[int], list[PageError]], str],
+    markdown: str,
+    errors: list[PageError],
+    *,
+    src: str,
+    offset: int,
+    stash: Stash,
+) -> str:
+    """The page with its `errors` shown: `render(plain, errors)` renders it with those lines as
+    text and those boxes. An error met while rendering is logged, its line shown as written with
+    its box, and the page rendered again; the list of all of them goes on top."""
+
+    def attempt(plain: frozenset[int], found: list[AuthorError]) -> str:
+        return render(plain, errors + [PageError(e.line - offset, str(e)) for e in found])
+
+    count = markdown.count("\n") + 1
+    body, found, _ = recover(attempt, src=src, offset=offset, count=count)
+    for error in found:
+        log.error(str(error))
+    errors = errors + [PageError(e.line - offset, str(e)) for e in found]
+    if body is None:
+        return stash.put(fallback_html(errors, markdown))
+    return stash.put(summary_html(errors)) + "\n\n" + body if errors else body
 
 
 def _box(error: PageError, number: int) -> str:

@@ -21,14 +21,14 @@ from mkdocs.plugins import get_plugin_logger
 from llmbook.assets import SITE_PREFIX
 from llmbook.demos.cache import DemoCache
 from llmbook.directives import SiteIndex, apply_line_edits, parse_structure, render_tree
-from llmbook.errors import AuthorError, forget_line_maps
+from llmbook.errors import forget_line_maps
 from llmbook.execute import Executor
 from llmbook.execute.figures import Figure
 from llmbook.execute.notebook import executed_notebook
 from llmbook.execute.report import Report
 from llmbook.formulas import render_math
 from llmbook.lexer import lex
-from llmbook.preview import PageError, fallback_html, place_boxes, recover, summary_html
+from llmbook.preview import PageError, place_boxes, preview_page
 from llmbook.render_cache import RenderCache, Rendered, replay, result_digest
 from llmbook.stash import Stash
 
@@ -57,6 +57,7 @@ class Site:
     figures: dict[str, str] = field(default_factory=dict)  # site path → SVG
     current: PageRef | None = None
     forgiving: bool = False  # the live preview: a page with errors renders, showing them
+    sources: dict[str, bytes] = field(default_factory=dict)  # each page's file, as run
     rendered: list[str] = field(default_factory=list)  # pages this build rendered
     replayed: list[str] = field(default_factory=list)  # pages taken from the render cache
     _rendered_pages: RenderCache | None = None
@@ -78,9 +79,26 @@ class Site:
         """Run every page's code; stop with one report of everything that failed (the live
         preview prints that report and goes on: each page shows its own errors)."""
         self.executor.forgiving = self.forgiving
+        self.sources.update(pages)
         self.report = self.executor.run_pages(pages)
+        self._raise_if_failed(self.report)
+
+    def refresh(self, src: str, raw: bytes) -> None:
+        """Run one page again, its file changed since `run_pages` (an engine that re-renders
+        edited pages in the same process: Zensical's serve)."""
+        self.sources[src] = raw
+        fresh = self.executor.run_pages([(src, raw)])
+        report = self.report
+        report.plans.pop(src, None)
+        report.notebooks.pop(src, None)
+        report.failures = [f for f in report.failures if f.src != src] + fresh.failures
+        report.plans.update(fresh.plans)
+        report.notebooks.update(fresh.notebooks)
+        self._raise_if_failed(fresh)
+
+    def _raise_if_failed(self, report: Report) -> None:
         try:
-            self.report.raise_if_failed()
+            report.raise_if_failed()
         except PluginError as error:
             if not self.forgiving:
                 raise
@@ -103,21 +121,11 @@ class Site:
                 PageError(n.binding.line - offset, n.mismatch) for n in plan.numbers if n.mismatch
             ]
         errors.sort(key=lambda e: e.line)
-        # An error met while rendering: its line is shown as written, with its box, and the page
-        # is rendered again.
-        count = markdown.count("\n") + 1
 
-        def attempt(plain: frozenset[int], found: list[AuthorError]) -> str:
-            shown = errors + [PageError(e.line - offset, str(e)) for e in found]
+        def render(plain: frozenset[int], shown: list[PageError]) -> str:
             return self._render(markdown, page, stash, plain=plain, errors=shown)
 
-        body, found, _ = recover(attempt, src=page.src, offset=offset, count=count)
-        for error in found:
-            log.error(str(error))
-        errors += [PageError(e.line - offset, str(e)) for e in found]
-        if body is None:
-            return stash.put(fallback_html(errors, markdown))
-        return stash.put(summary_html(errors)) + "\n\n" + body if errors else body
+        return preview_page(render, markdown, errors, src=page.src, offset=offset, stash=stash)
 
     def _render_cached(self, markdown: str, page: PageRef, stash: Stash) -> str:
         """The page from the render cache when none of its inputs changed; else rendered, and

@@ -1,13 +1,15 @@
 """Zensical hosts the core too: it runs `llmbook.extension` (listed in mkdocs.yml's
 `markdown_extensions`) and ignores MkDocs plugins, so the extension makes the build's `Site` itself
 on the first page: it reads the llmbook options from mkdocs.yml, runs every page's code (one
-complete report, as under MkDocs), and ships the assets into the site.
+complete report, as under MkDocs), and ships the assets into the site. Under `zensical serve` a
+page whose file changed is run again before it is rendered, and errors show on their pages.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import sys
 import threading
 from pathlib import Path
 from types import SimpleNamespace
@@ -58,6 +60,10 @@ def site_for(md: Markdown) -> tuple[Site, PageRef]:
         raise site
     page = context.page
     src = os.path.relpath(docs_dir / page.path, root).replace(os.sep, "/")
+    with _LOCK:  # `zensical serve` renders an edited page again in this process: run it again
+        raw = (docs_dir / page.path).read_bytes()
+        if src in site.sources and site.sources[src] != raw:
+            site.refresh(src, raw)
     url = page.url.lstrip("/") or "index.html"
     # What directives read of an engine's page (link bases, element and storage keys), as MkDocs'.
     engine_page = SimpleNamespace(file=SimpleNamespace(url=url, src_uri=page.path))
@@ -67,6 +73,8 @@ def site_for(md: Markdown) -> tuple[Site, PageRef]:
 def _new_site(config: dict, root: Path, docs_dir: Path, site_dir: Path) -> Site:
     options = load_options(root / "mkdocs.yml")
     site = Site.create(options, SimpleNamespace(config_file_path=str(root / "mkdocs.yml")))
+    # The live preview shows a page's errors on it; `zensical build` stops at the report.
+    site.forgiving = sys.argv[1:2] == ["serve"]
     pages = [
         (os.path.relpath(path, root).replace(os.sep, "/"), path.read_bytes())
         for path in sorted(docs_dir.rglob("*.md"))

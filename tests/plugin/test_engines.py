@@ -188,3 +188,54 @@ def test_a_warm_zensical_build_runs_and_renders_nothing(tmp_path: Path) -> None:
     assert any(name.startswith("pages/") for name in first) and len(first) >= 3
     assert build() == first  # nothing re-run, nothing re-rendered: no file rewritten
     assert (root / "site" / "index.html").read_bytes() == site
+
+
+def _fetch(url: str, until, *, timeout: float = 90) -> str:  # noqa: ANN001
+    """The page at `url` once `until(page)` holds (a live server rebuilding after an edit)."""
+    import time
+    import urllib.request
+
+    deadline, text = time.monotonic() + timeout, ""
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as response:
+                text = response.read().decode("utf-8")
+        except OSError:
+            text = ""
+        if text and until(text):
+            return text
+        time.sleep(0.5)
+    raise AssertionError(f"{url} never became as expected; last:\n{text[-2000:]}")
+
+
+def test_zensical_serve_runs_an_edited_page_again_and_shows_its_errors(tmp_path: Path) -> None:
+    """Zensical's live preview re-renders an edited page in the same process: the page is run
+    again (a drifted number shows in its box, the build's exact text), and is clean once fixed."""
+    pytest.importorskip("zensical")
+    import socket
+
+    root = _book(tmp_path)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "LLMBOOK_CACHE": "0", "NO_MKDOCS_2_WARNING": "1"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "zensical", "serve", "-a", f"127.0.0.1:{port}"],
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    index = root / "docs" / "index.md"
+    try:
+        page = _fetch(url, lambda page: 'class="llmbook-num"' in page)
+        assert "llmbook-build-error" not in page
+        index.write_text(PAGE.replace("LAYERS", "33"), encoding="utf-8")
+        page = _fetch(url, lambda page: "llmbook-build-error" in page)
+        assert "docs/index.md:11: written 33, computed 32 (rounds to 32)" in page
+        index.write_text(PAGE.replace("LAYERS", "32"), encoding="utf-8")
+        _fetch(url, lambda page: "llmbook-build-error" not in page and "llmbook-num" in page)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
