@@ -2,7 +2,9 @@
 
 Material's search plugin parses every tag of a page; MathML (a tag per symbol), inline SVG drawings
 and widgets' JSON data make up much of ours and add nothing to search. A formula becomes its text
-(what a reader would search for: "K = [Kpast, Knew]" reads as it did), drawings and data go.
+(what a reader would search for: "K = [Kpast, Knew]" reads as it did), drawings and data go. Spans
+go too, their text kept: the plugin keeps no span (its index holds their text only), and the
+highlighted code and checked numbers of a chapter are thousands of them.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ _MATH = re.compile(r"<math\b.*?</math>", re.S)
 _SVG = re.compile(r"<svg\b.*?</svg>", re.S)
 _DATA = re.compile(r'<script type="application/json"[^>]*>.*?</script>', re.S)
 _TAG = re.compile(r"<[^>]+>")
+_SPAN = re.compile(r"</?span\b[^>]*>")
 
 
 def search_view(html: str) -> str:
     html = _MATH.sub(lambda m: _TAG.sub("", m.group(0)), html)
     html = _SVG.sub("", html)
-    return _DATA.sub("", html)
+    return _SPAN.sub("", _DATA.sub("", html))
