@@ -55,7 +55,9 @@ def render_math(
 def display_lines(markdown: str, *, plain: frozenset[int] = frozenset()) -> frozenset[int]:
     """0-based indexes of the lines of display formulas (`$$` on lines of their own)."""
     lexed = lex(markdown)
-    blocks, _ = _regions(list(lexed.lines), None, plain, lexed.code_lines(quotes=True))
+    blocks, _ = _regions(
+        list(lexed.lines), None, plain, lexed.code_lines(quotes=True), inline=False
+    )
     return frozenset(i for b in blocks for i in range(b.start, b.end + 1))
 
 
@@ -80,12 +82,13 @@ def _regions(
     where: Where | None,
     plain: frozenset[int] = frozenset(),
     code: frozenset[int] = frozenset(),
+    inline: bool = True,
 ) -> tuple[list[_Display], dict[int, list[_Span]]]:
-    """Where the page's math is: display blocks, and formulas within lines (`code` excluded).
-    Without `where`, an unclosed display block is no block (the directive parser's view)."""
+    """Where the page's math is: display blocks, and (`inline`) formulas within lines (`code`
+    excluded). Without `where`, an unclosed display block is no block (the parser's view)."""
     code = code | {number - 1 for number in plain}
     blocks: list[_Display] = []
-    inline: dict[int, list[_Span]] = {}
+    spans: dict[int, list[_Span]] = {}
     index = 0
     while index < len(lines):
         line = lines[index]
@@ -98,12 +101,12 @@ def _regions(
             blocks.append(block)
             index = block.end + 1
             continue
-        if index not in code and "$" in line:
-            spans = _line_spans(line)
-            if spans:
-                inline[index] = spans
+        if inline and index not in code and "$" in line:
+            found = _line_spans(line)
+            if found:
+                spans[index] = found
         index += 1
-    return blocks, inline
+    return blocks, spans
 
 
 def _display_end(lines: list[str], start: int, prefix: str, where: Where | None) -> _Display | None:

@@ -8,6 +8,7 @@ from `file://`, from any sub-path of a static host and from an unpacked zip.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -145,25 +146,46 @@ def _loading_parts(html: str) -> str:
     return "".join(_STYLE_BLOCK.findall(html) + tags)
 
 
-def find_external_loads(site_dir: str | os.PathLike[str]) -> list[ExternalLoad]:
-    """Every resource that a page, stylesheet or script of `site_dir` loads from outside it."""
+def _candidates(suffix: str, text: str) -> list[tuple[str, str]]:
+    """Every URL a file of this kind would load, with how."""
+    if suffix in {".html", ".htm", ".svg"}:
+        scanner = _PageScanner()
+        scanner.feed(_loading_parts(text))
+        scanner.close()
+        return scanner.found
+    if suffix == ".css":
+        return _css_urls(text)
+    return [(m.group("url"), "script import") for m in _JS_IMPORT.finditer(text)]
+
+
+def find_external_loads(
+    site_dir: str | os.PathLike[str], cache_dir: str | os.PathLike[str] | None = None
+) -> list[ExternalLoad]:
+    """Every resource that a page, stylesheet or script of `site_dir` loads from outside it.
+
+    With `cache_dir`, what a file loads is kept by its content's hash: a file that did not change
+    since the last check is not parsed again."""
+    from llmbook.execute.cache import read_json, write_json_atomic
+    from llmbook.render_cache import llmbook_hash
+
     root = Path(site_dir)
+    store = Path(cache_dir) / "offline.json" if cache_dir is not None else None
+    known = read_json(store) if store is not None else None
+    if not isinstance(known, dict) or known.get("llmbook") != llmbook_hash():
+        known = {"llmbook": llmbook_hash(), "files": {}}
+    seen: dict[str, list] = {}
     loads: list[ExternalLoad] = []
     for path in sorted(root.rglob("*")):
         suffix = path.suffix.lower()
         if suffix not in {".html", ".htm", ".css", ".js", ".mjs", ".svg"} or not path.is_file():
             continue
         rel = path.relative_to(root).as_posix()
-        text = path.read_text(encoding="utf-8", errors="replace")
-        if suffix in {".html", ".htm", ".svg"}:
-            scanner = _PageScanner()
-            scanner.feed(_loading_parts(text))
-            scanner.close()
-            candidates = scanner.found
-        elif suffix == ".css":
-            candidates = _css_urls(text)
-        else:
-            candidates = [(m.group("url"), "script import") for m in _JS_IMPORT.finditer(text)]
+        raw = path.read_bytes()
+        digest = suffix + hashlib.sha256(raw).hexdigest()
+        found = known["files"].get(digest)
+        if found is None:
+            found = _candidates(suffix, raw.decode("utf-8", errors="replace"))
+        candidates = seen[digest] = [tuple(c) for c in found]
         # MkDocs writes 404.html with root-absolute URLs on purpose: a host serves it for any
         # missing path, at any depth. It is never opened from disk.
         lenient = rel == "404.html"
@@ -172,12 +194,16 @@ def find_external_loads(site_dir: str | os.PathLike[str]) -> list[ExternalLoad]:
             for url, how in candidates
             if _external(url, root_absolute_ok=lenient)
         )
+    if store is not None and seen.keys() != known["files"].keys():
+        write_json_atomic(store, {"llmbook": known["llmbook"], "files": seen})
     return loads
 
 
-def check_site(site_dir: str | os.PathLike[str]) -> None:
+def check_site(
+    site_dir: str | os.PathLike[str], cache_dir: str | os.PathLike[str] | None = None
+) -> None:
     """Fail the build (PluginError) when anything in `site_dir` loads a resource from outside it."""
-    loads = find_external_loads(site_dir)
+    loads = find_external_loads(site_dir, cache_dir)
     if loads:
         listing = "\n".join(f"  {load}" for load in loads[:50])
         more = f"\n  … and {len(loads) - 50} more" if len(loads) > 50 else ""

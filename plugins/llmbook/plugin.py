@@ -138,7 +138,8 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         log.info(f"{self.site.rendered} pages rendered, {self.site.replayed} from the render cache")
         self.site.write_outputs(config.site_dir, config.docs_dir)
         if self.config.offline_check:
-            check_site(config.site_dir)
+            cache = self.site.executor.cache
+            check_site(config.site_dir, cache.root if cache is not None else None)
 
     @staticmethod
     def _display_path(path: str | None, config: MkDocsConfig) -> str:

@@ -32,7 +32,7 @@ def test_without_spans_the_search_plugin_reads_the_same_sections() -> None:
         '<h2 id="s">小节 <span class="llmbook-math">d=1</span>'
         '<a class="headerlink" href="#s">¶</a></h2>'
         '<ul><li><span class="n">一</span> 项</li></ul>'
-        '<details data-search-exclude><summary>答案</summary><p><span>B</span></p></details>'
+        "<details data-search-exclude><summary>答案</summary><p><span>B</span></p></details>"
     )
 
     def sections(text: str) -> list[tuple[str, str, str]]:

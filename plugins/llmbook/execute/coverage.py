@@ -87,8 +87,11 @@ def page_coverage(
     for index, text in enumerate(page.lines):
         if index in code_lines or index in shapeflow:
             continue
+        numbers = list(_NUMBER.finditer(text))
+        if not numbers:
+            continue
         hidden = _hidden_spans(text, math.get(index, []))
-        for number in _NUMBER.finditer(text):
+        for number in numbers:
             if any(a <= number.start() < b for a, b in hidden):
                 continue
             if _structural(text, number):
