@@ -4,14 +4,15 @@ without llmbook (they report, they never fail on time).
 The book is the project's docs plus copies of chapter 10 and lesson 3 up to N pages. For each N:
 
   cold, 1 and 2 workers   empty caches: every page's code runs (`execute_workers` 1 or 2);
-                          with --no-cold the first engine fills the cache once (2 workers)
+                          past --cold-up-to pages the first engine fills the cache once
   warm                    the caches the cold build left, against the plain engine on the same docs
   prose edit              one character of one page changed, then rebuilt: MkDocs as `mkdocs serve`
                           does (config reloaded, same process), Zensical as `zensical build --clean`
   peak memory             the largest resident set of the build's processes (warm build)
   rewritten               cache files a warm build wrote: pages re-executed / re-rendered (0 is right)
 
-    python benchmarks/bench_build.py [--pages 6 200] [--repeats N] [--engines mkdocs zensical]
+    python benchmarks/bench_build.py [--pages 6 200] [--repeats N] [--cold-up-to N]
+                                     [--engines mkdocs zensical]
 
 Results in benchmarks/results/build.json and a table.
 """
@@ -196,7 +197,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="builds per measurement (median)")
     parser.add_argument("--engines", nargs="+", default=["mkdocs", "zensical"])
     parser.add_argument(
-        "--no-cold", action="store_true", help="fill the caches with 2 workers only"
+        "--cold-up-to",
+        type=int,
+        default=10**9,
+        help="cold builds only for books of at most this many pages; in larger ones the first "
+        "engine fills the cache once (2 workers)",
     )
     args = parser.parse_args()
     result: dict = {"targets": TARGETS, "repeats": args.repeats, "books": {}}
@@ -206,7 +211,7 @@ def main() -> None:
             root = book(Path(tmp) / "src", pages)
             cache = Path(tmp) / "cache"
             result["books"][str(pages)] = {
-                engine: measure(engine, root, cache, args.repeats, not args.no_cold)
+                engine: measure(engine, root, cache, args.repeats, pages <= args.cold_up_to)
                 for engine in args.engines
             }
     out = ROOT / "benchmarks" / "results" / "build.json"
