@@ -135,7 +135,8 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         assert self.site is not None
         self.site.executor.finish()
-        log.info(f"{self.site.rendered} pages rendered, {self.site.replayed} from the render cache")
+        rendered, replayed = len(self.site.rendered), len(self.site.replayed)
+        log.info(f"{rendered} pages rendered, {replayed} from the render cache")
         self.site.write_outputs(config.site_dir, config.docs_dir)
         if self.config.offline_check:
             cache = self.site.executor.cache

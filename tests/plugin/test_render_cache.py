@@ -185,3 +185,11 @@ def test_llmkit(book: Book, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_no_cache_renders_every_page(book: Book, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LLMBOOK_CACHE", "0")
     assert book.build()[0] == ALL
+
+
+def test_the_build_log_counts_rendered_and_cached_pages(book: Book, caplog) -> None:
+    import logging
+
+    with caplog.at_level(logging.INFO, logger="mkdocs.plugins.llmbook"):
+        book.build()
+    assert "llmbook: 0 pages rendered, 3 from the render cache" in caplog.messages
