@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from llmbook.execute.cache import llmkit_hash, read_json, version, write_json_atomic
+from llmbook.execute.cache import llmkit_hash, read_json, tree_hash, version, write_json_atomic
 from llmbook.execute.run import RunResult
 
 __all__ = ["RenderCache", "Rendered", "llmbook_hash", "replay", "result_digest"]
@@ -31,13 +31,7 @@ _LIBRARIES = ("markdown", "pymdown-extensions", "latex2mathml", "mkdocs", "matpl
 @functools.cache  # llmbook's own files do not change while a build runs
 def llmbook_hash() -> str:
     """Hash of every file of the llmbook package (code, assets, data)."""
-    root = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-            digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return tree_hash(Path(__file__).resolve().parent, "*")
 
 
 def result_digest(result: RunResult | None) -> str:

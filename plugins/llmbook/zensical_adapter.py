@@ -60,10 +60,11 @@ def site_for(md: Markdown) -> tuple[Site, PageRef]:
         raise site
     page = context.page
     src = os.path.relpath(docs_dir / page.path, root).replace(os.sep, "/")
-    with _LOCK:  # `zensical serve` renders an edited page again in this process: run it again
-        raw = (docs_dir / page.path).read_bytes()
-        if src in site.sources and site.sources[src] != raw:
-            site.refresh(src, raw)
+    if site.forgiving:  # `zensical serve` renders an edited page again here: run it again
+        with _LOCK:
+            raw = (docs_dir / page.path).read_bytes()
+            if src in site.sources and site.sources[src] != raw:
+                site.refresh(src, raw)
     url = page.url.lstrip("/") or "index.html"
     # What directives read of an engine's page (link bases, element and storage keys), as MkDocs'.
     engine_page = SimpleNamespace(file=SimpleNamespace(url=url, src_uri=page.path))

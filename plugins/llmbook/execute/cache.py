@@ -22,7 +22,15 @@ from llmbook.execute.collect import PageSource
 from llmbook.execute.figures import Figure
 from llmbook.execute.run import BlockResult, RunResult
 
-__all__ = ["PageCache", "llmkit_hash", "page_key", "read_json", "version", "write_json_atomic"]
+__all__ = [
+    "PageCache",
+    "llmkit_hash",
+    "page_key",
+    "read_json",
+    "tree_hash",
+    "version",
+    "write_json_atomic",
+]
 
 _FORMAT = 1
 
@@ -41,13 +49,18 @@ def llmkit_hash() -> str:
     from importlib.util import find_spec
 
     spec = find_spec("llmkit")
-    digest = hashlib.sha256()
     if spec is None or not spec.submodule_search_locations:
         return "missing"
-    root = Path(next(iter(spec.submodule_search_locations)))
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
+    return tree_hash(Path(next(iter(spec.submodule_search_locations))), "*.py")
+
+
+def tree_hash(root: Path, pattern: str) -> str:
+    """Hash of the names and contents of the files under `root` that match `pattern`."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob(pattern)):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

@@ -4,6 +4,8 @@ bound number checked against its computation, expected outputs compared."""
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
+from typing import TypeVar
 
 from llmbook.directives import parse_structure
 from llmbook.errors import AuthorError, location
@@ -17,6 +19,8 @@ from llmbook.formulas import math_spans
 from llmbook.preview import recover
 
 __all__ = ["bare_plan", "plan_page"]
+
+T = TypeVar("T")
 
 
 def plan_page(page: LoadedPage, *, strict: bool, forgiving: bool = False) -> Plan:
@@ -49,25 +53,24 @@ def bare_plan(page: LoadedPage, *, strict: bool) -> Plan:
 def _cover(plan: Plan, *, strict: bool, forgiving: bool) -> None:
     """Sort the page's numbers; on a strict page an unaccounted one is an author error."""
     source = plan.page
-    text = plan.text
-    if forgiving:  # the preview: lines that do not parse are read as text
-        where = {"src": source.src, "offset": source.offset, "count": len(source.lines)}
-        doc, _, _ = recover(
-            lambda plain, _: parse_structure(
-                text, src=source.src, line_offset=source.offset, plain=plain
-            ),
-            **where,
+    text, where = plan.text, {"src": source.src, "line_offset": source.offset}
+
+    def read(stage: Callable[..., T]) -> T | None:
+        """The stage's view of the page; in the preview, lines it cannot read are plain text."""
+        if not forgiving:
+            return stage(text, **where)
+        found, _, _ = recover(
+            lambda plain, _: stage(text, **where, plain=plain),
+            src=source.src,
+            offset=source.offset,
+            count=len(source.lines),
         )
-        math, _, _ = recover(
-            lambda plain, _: math_spans(
-                text, src=source.src, line_offset=source.offset, plain=plain
-            ),
-            **where,
-        )
-        plan.math = math or {}
-    else:
-        doc = plan.doc = parse_structure(text, src=source.src, line_offset=source.offset)
-        plan.math = math_spans(text, src=source.src, line_offset=source.offset)
+        return found
+
+    doc = read(parse_structure)
+    if not forgiving:  # the renderer walks this tree (the preview parses its own, with its boxes)
+        plan.doc = doc
+    plan.math = read(math_spans) or {}
     plan.coverage = coverage = page_coverage(source, plan.math, doc)
     if source.strict if source.strict is not None else strict:
         plan.unaccounted = [
