@@ -27,11 +27,10 @@ _EXPECTED_MARKER = "pytest-codeblocks:expected-output"
 
 @dataclass(frozen=True)
 class CodeBlock:
-    """One fenced code block. Indexes are 0-based into the page's Markdown; `line` is 1-based in the file."""
+    """One fenced code block, located by file lines."""
 
-    index: int  # index of the opening fence line
-    end: int  # index of the closing fence line (== last line of the page when unclosed)
     line: int  # file line of the opening fence
+    end_line: int  # file line of the closing fence
     lang: str
     info: str  # the info string as written, e.g. "python hidden title='x'"
     code: str
@@ -51,11 +50,12 @@ class CodeBlock:
 
 @dataclass
 class PageSource:
-    """Everything the later stages need from one page; `offset` = lines of front matter removed."""
+    """Everything the later stages need from one page, located by file lines: `lines` is the
+    text the engine renders (front matter removed), starting on file line `first`."""
 
     src: str
     lines: list[str]
-    offset: int
+    first: int
     execute: bool
     # front matter `numbers: strict` (every number accounted for) or `numbers: report` (only
     # reported); None: as the site says (`numbers_strict`)
@@ -63,6 +63,15 @@ class PageSource:
     blocks: list[CodeBlock] = field(default_factory=list)
     bindings: list[RawBinding] = field(default_factory=list)  # `.line` is the file line
     cells: list[tuple[int, int]] | None = None  # a notebook's (cell, line in cell) per line
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def cell_of(self, line: int) -> int:
+        """A notebook page's 0-based cell holding file line `line`."""
+        assert self.cells is not None, "only a notebook page has cells"
+        return self.cells[line - self.first][0] - 1
 
     @property
     def python_blocks(self) -> list[CodeBlock]:
@@ -77,10 +86,10 @@ class PageSource:
 
 
 def split_front_matter(text: str) -> tuple[dict, str, int]:
-    """(meta, body, offset) exactly as MkDocs splits a page; `offset` counts the removed lines."""
+    """(meta, body, first) exactly as MkDocs splits a page; `first` is the body's file line."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     body, meta = get_data(text)
-    return meta, body, text.count("\n") - body.count("\n")
+    return meta, body, text.count("\n") - body.count("\n") + 1
 
 
 def _execute_flag(meta: dict, src: str) -> bool:
@@ -105,11 +114,12 @@ def _strict_flag(meta: dict, src: str) -> bool | None:
     )
 
 
-def collect_page(markdown: str, *, src: str, meta: dict, offset: int) -> PageSource:
-    """Read blocks, markers and bindings from the Markdown MkDocs hands over (front matter removed)."""
+def collect_page(markdown: str, *, src: str, meta: dict, first: int = 1) -> PageSource:
+    """Read blocks, markers and bindings from the Markdown MkDocs hands over (front matter
+    removed: it starts on file line `first`)."""
     lines = markdown.split("\n")
-    page = PageSource(src, lines, offset, _execute_flag(meta, src), _strict_flag(meta, src))
-    starts = {fence.start: fence for fence in lex(markdown).fences}
+    page = PageSource(src, lines, first, _execute_flag(meta, src), _strict_flag(meta, src))
+    starts = {fence.start: fence for fence in lex(markdown, first).fences}
     marker: tuple[str, int] | None = None
     i = 0
     while i < len(lines):
@@ -121,10 +131,10 @@ def collect_page(markdown: str, *, src: str, meta: dict, offset: int) -> PageSou
             continue
         found = _MARKER.match(text)
         if found:
-            marker = (found.group("name"), offset + i + 1)
+            marker = (found.group("name"), first + i)
         elif text.strip():
             marker = None
-            page.bindings.extend(_bindings_on(text, offset + i + 1, src))
+            page.bindings.extend(_bindings_on(text, first + i, src))
         i += 1
     _link_expected_outputs(page)
     return page
@@ -136,7 +146,7 @@ def _read_block(page: PageSource, fence: Fence, marker: tuple[str, int] | None) 
     code = "\n".join(line[len(indent) :] if line.startswith(indent) else line for line in body)
     words = info.split()
     lang = words[0].lstrip(".{").lower() if words else ""
-    line = page.offset + start + 1
+    line = page.first + start
     mode = "other"
     if lang in _PYTHON_LANGS:
         modes = [w for w in words[1:] if w in _MODES]
@@ -165,7 +175,7 @@ def _read_block(page: PageSource, fence: Fence, marker: tuple[str, int] | None) 
             f"code block opened with {fence.fence} is never closed",
             f"close it with a line {fence.fence}",
         )
-    return CodeBlock(start, end, line, lang, info, code, indent, mode)
+    return CodeBlock(line, page.first + end, lang, info, code, indent, mode)
 
 
 def _link_expected_outputs(page: PageSource) -> None:

@@ -51,10 +51,10 @@ def load_page(src: str, raw: bytes | str) -> LoadedPage:
         notebook = read_notebook(text, src=src)
         register_line_map(src, notebook.where)
         meta = notebook.data.get("metadata", {}).get("llmbook", {})
-        markdown, offset = notebook.markdown, 0
+        markdown, first = notebook.markdown, 1
     else:
-        meta, markdown, offset = split_front_matter(text)
-    source = collect_page(markdown, src=src, meta=meta, offset=offset)
+        meta, markdown, first = split_front_matter(text)
+    source = collect_page(markdown, src=src, meta=meta, first=first)
     source.cells = notebook.cells if notebook is not None else None
     if not source.execute and source.bound:
         b = source.bound[0]
