@@ -54,3 +54,6 @@ class AuthorError(PluginError):
         if fix:
             text += f" Fix: {fix}"
         super().__init__(text)
+
+    def __reduce__(self) -> tuple:  # kept in caches (a plan's unaccounted numbers)
+        return (type(self), (self.src, self.line, self.problem, self.fix))

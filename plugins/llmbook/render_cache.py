@@ -11,7 +11,6 @@ the entry and registered again on replay.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 from collections.abc import Callable, Mapping
@@ -19,33 +18,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from llmbook.execute.cache import llmkit_hash, read_json, tree_hash, version, write_json_atomic
-from llmbook.execute.run import RunResult
+from llmbook.execute.cache import (
+    llmbook_hash,
+    llmkit_hash,
+    read_json,
+    result_digest,
+    version,
+    write_json_atomic,
+)
 
 __all__ = ["RenderCache", "Rendered", "llmbook_hash", "replay", "result_digest"]
 
 _FORMAT = 1
 _LIBRARIES = ("markdown", "pymdown-extensions", "latex2mathml", "mkdocs", "matplotlib")
-
-
-@functools.cache  # llmbook's own files do not change while a build runs
-def llmbook_hash() -> str:
-    """Hash of every file of the llmbook package (code, assets, data)."""
-    return tree_hash(Path(__file__).resolve().parent, "*")
-
-
-def result_digest(result: RunResult | None) -> str:
-    """A page's execution results as one hash (outputs, figures, values)."""
-    if result is None:
-        return "none"
-    data = {
-        "blocks": {
-            str(pos): [b.output, b.cut, [[f.svg, f.alt] for f in b.figures]]
-            for pos, b in sorted(result.blocks.items())
-        },
-        "values": result.values,
-    }
-    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
 @dataclass

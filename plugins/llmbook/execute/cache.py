@@ -24,9 +24,11 @@ from llmbook.execute.run import BlockResult, RunResult
 
 __all__ = [
     "PageCache",
+    "llmbook_hash",
     "llmkit_hash",
     "page_key",
     "read_json",
+    "result_digest",
     "tree_hash",
     "version",
     "write_json_atomic",
@@ -135,3 +137,23 @@ class PageCache:
             "values": result.values,
         }
         write_json_atomic(self._path(src), data)
+
+
+@functools.cache  # llmbook's own files do not change while a build runs
+def llmbook_hash() -> str:
+    """Hash of every file of the llmbook package (code, assets, data)."""
+    return tree_hash(Path(__file__).resolve().parent.parent, "*")
+
+
+def result_digest(result: RunResult | None) -> str:
+    """A page's execution results as one hash (outputs, figures, values)."""
+    if result is None:
+        return "none"
+    data = {
+        "blocks": {
+            str(pos): [b.output, b.cut, [[f.svg, f.alt] for f in b.figures]]
+            for pos, b in sorted(result.blocks.items())
+        },
+        "values": result.values,
+    }
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()

@@ -19,7 +19,7 @@ from typing import Any
 from mkdocs.plugins import get_plugin_logger
 
 from llmbook.errors import AuthorError, location
-from llmbook.execute.cache import PageCache, llmkit_hash, page_key
+from llmbook.execute.cache import PageCache, llmbook_hash, llmkit_hash, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
 from llmbook.execute.coverage import Coverage
 from llmbook.execute.engine import Engine, Limits, default_workers
@@ -27,6 +27,7 @@ from llmbook.execute.load import LoadedPage, load_page
 from llmbook.execute.render import Plan
 from llmbook.execute.report import BuildFailed, DriftError, Report
 from llmbook.execute.run import RunResult
+from llmbook.execute.stage_cache import StageCache
 
 __all__ = ["Executor"]
 
@@ -57,6 +58,7 @@ class Executor:
         cache_dir = os.environ.get("LLMBOOK_CACHE_DIR") or plugin_config["cache_dir"]
         use_cache = bool(plugin_config["cache"]) and not _off("LLMBOOK_CACHE")
         self.cache = PageCache(os.path.join(self.root, cache_dir)) if use_cache else None
+        self.stages = StageCache(self.cache.root, llmbook_hash()) if self.cache else None
         self.numbers_strict = bool(plugin_config["numbers_strict"])
         self.coverage: dict[str, Coverage] = {}
         self.counts: dict[str, int] = {}
@@ -77,7 +79,7 @@ class Executor:
         loaded: list[LoadedPage] = []
         for src, raw in pages:
             try:
-                page = load_page(src, raw)
+                page = self.stages.load(src, raw) if self.stages else load_page(src, raw)
             except AuthorError as error:
                 report.failures.append(error)
                 continue
@@ -181,7 +183,14 @@ class Executor:
         return page.result
 
     def _plan(self, page: LoadedPage) -> Plan:
-        plan = plan_page(page, strict=self.numbers_strict, forgiving=self.forgiving)
+        def make() -> Plan:
+            return plan_page(page, strict=self.numbers_strict, forgiving=self.forgiving)
+
+        if self.stages is None or self.forgiving:
+            plan = make()
+        else:
+            digest = result_digest(page.result)
+            plan = self.stages.plan(page, digest, self.numbers_strict, make)
         self._record(plan)
         source = plan.page
         for pos, block in sorted(plan.result.blocks.items() if plan.result else ()):

@@ -3,7 +3,7 @@ Markdown, its lines mapped back to its cells)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from llmbook.errors import AuthorError, register_line_map
@@ -20,10 +20,23 @@ class LoadedPage:
     """A page read and collected; `result` once the cache or a worker gave it."""
 
     source: PageSource
-    written: list[Written]
     notebook: Notebook | None = None
-    key: str | None = None
+    key: str | None = None  # the execution cache's key
     result: RunResult | None = None
+    file_key: str = ""  # the stage cache's key of the file as loaded
+    _written: list[Written] | None = field(default=None, repr=False)
+
+    @property
+    def written(self) -> list[Written]:
+        """The written value of each bound number, parsed (`load_page` did it once, so a value
+        that is not a number was an error there)."""
+        if self._written is None:
+            self._written = [_written(self.source.src, b) for b in self.source.bound]
+        return self._written
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Parsed values are slower to unpickle than to parse again, and only a plan needs them.
+        return {**self.__dict__, "_written": None}
 
 
 def decode_page(raw: bytes | str, src: str) -> str:
@@ -64,7 +77,9 @@ def load_page(src: str, raw: bytes | str) -> LoadedPage:
             f"[[{b.body}]] cannot be checked: the page has `execute: false`",
             "write the plain number, cite it as [[value @ source]], or let the page run",
         )
-    return LoadedPage(source, [_written(src, b) for b in source.bound], notebook)
+    page = LoadedPage(source, notebook)
+    page.written  # noqa: B018 - a written value that is not a number stops the page here
+    return page
 
 
 def _written(src: str, binding: Any) -> Written:
