@@ -43,8 +43,9 @@ def decode_page(raw: bytes | str, src: str) -> str:
         ) from None
 
 
-def load_page(src: str, raw: bytes | str) -> LoadedPage:
-    """Decode, split the front matter (or lay out the notebook), collect; read written numbers."""
+def load_page(src: str, raw: bytes | str, *, execute: bool = True) -> LoadedPage:
+    """Decode, split the front matter (or lay out the notebook), collect; read written numbers.
+    `execute`: whether the page runs when its front matter does not say (`execute_pages`)."""
     text = decode_page(raw, src)
     notebook = None
     if src.endswith(".ipynb"):
@@ -54,15 +55,19 @@ def load_page(src: str, raw: bytes | str) -> LoadedPage:
         markdown, offset = notebook.markdown, 0
     else:
         meta, markdown, offset = split_front_matter(text)
-    source = collect_page(markdown, src=src, meta=meta, offset=offset)
+    source = collect_page(markdown, src=src, meta=meta, offset=offset, execute=execute)
     source.cells = notebook.cells if notebook is not None else None
+    if notebook is not None and "execute" in meta and not source.execute:
+        source.why_not_run = '`"llmbook": {"execute": false}` in its metadata'
     if not source.execute and source.bound:
         b = source.bound[0]
         raise AuthorError(
             src,
             b.line,
-            f"[[{b.body}]] cannot be checked: the page has `execute: false`",
-            "write the plain number, cite it as [[value @ source]], or let the page run",
+            f"[[{b.body}]] cannot be checked: the page does not run ({source.why_not_run})",
+            "write the plain number, cite it as [[value @ source]], mark it illustrative "
+            "[[~value]], or let the page run (`execute: true` in its front matter, or a pattern "
+            "of `execute_pages` in mkdocs.yml that matches it)",
         )
     return LoadedPage(source, [_written(src, b) for b in source.bound], notebook)
 
