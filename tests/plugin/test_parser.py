@@ -174,7 +174,10 @@ def test_api_references_of_mkdocstrings_and_mkautodoc_stay_text(line):
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        (":::insigt 标题", "docs/a.md:1: unknown directive :::insigt Fix: did you mean :::insight?"),
+        (
+            ":::insigt 标题",
+            "docs/a.md:1: unknown directive :::insigt Fix: did you mean :::insight?",
+        ),
         ("::: insigt", "docs/a.md:1: unknown directive :::insigt Fix: did you mean :::insight?"),
         (":::httpx.Client", "docs/a.md:1: malformed directive line ':::httpx.Client' Fix: "),
         ("::: httpx.Client 标题", "docs/a.md:1: malformed directive line '::: httpx.Client 标题'"),

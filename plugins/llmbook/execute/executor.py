@@ -46,7 +46,9 @@ class Executor:
         self.root = os.path.dirname(os.path.abspath(config_file)) if config_file else os.getcwd()
         self.execute = bool(plugin_config["execute"]) and not _off("LLMBOOK_EXECUTE")
         self.runs_page = page_selector(
-            plugin_config["execute_pages"], root=self.root, docs_dir=docs_dir_of(mkdocs_config, self.root)
+            plugin_config["execute_pages"],
+            root=self.root,
+            docs_dir=docs_dir_of(mkdocs_config, self.root),
         )
         self.seed = int(plugin_config["execute_seed"])
         self.timeout = float(plugin_config["execute_timeout"])

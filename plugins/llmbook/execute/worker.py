@@ -17,6 +17,7 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg", force=True)
 import matplotlib.pyplot  # noqa: E402,F401
+
 from llmbook.execute.fonts import register_fonts  # noqa: E402
 
 register_fonts()  # the book's CJK font, by path: every forked page draws with it
