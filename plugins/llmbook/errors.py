@@ -7,13 +7,11 @@ author edits, so every error, from any stage, reads `notebook.ipynb:cell 4, line
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from mkdocs.exceptions import PluginError
 
 __all__ = [
     "AuthorError",
-    "Where",
     "describe_line",
     "forget_line_maps",
     "location",
@@ -56,16 +54,3 @@ class AuthorError(PluginError):
         if fix:
             text += f" Fix: {fix}"
         super().__init__(text)
-
-
-@dataclass(frozen=True)
-class Where:
-    """A page as a stage sees it: its path, and the lines above the text the stage reads (the
-    front matter the engine removed). Every author error of the stage is made here, once."""
-
-    src: str
-    offset: int = 0
-
-    def error(self, line: int, message: str, fix: str | None = None) -> AuthorError:
-        """The error at `line` of the stage's text (1-based), named by its line in the file."""
-        return AuthorError(self.src, line + self.offset, message, fix)

@@ -1,9 +1,8 @@
 """`$…$` and `$$…$$` → MathML at build time, so a page needs no script and no network for its math.
 
-Runs on the page's Markdown before Python-Markdown sees it: each formula becomes a stash token, the
-MathML itself goes into the page's stash. Code (fenced blocks, inline code spans) is left alone. The
-line count never changes: a display formula of n lines becomes its token padded with empty lines, so
-later stages still report true line numbers.
+Runs on the page's Markdown before Python-Markdown sees it: each formula becomes a stash token (an
+edit of the page's lines, see `edits.py`), the MathML itself goes into the page's stash. Code
+(fenced blocks, inline code spans) is left alone.
 
 Inside a formula, a bound number `[[expr = 2.1]]` shows its written value (the executor checks it).
 """
@@ -14,12 +13,13 @@ import re
 from dataclasses import dataclass
 
 from llmbook.bindings import BINDING_RE, parse_body
-from llmbook.errors import Where
+from llmbook.edits import LineEdits
+from llmbook.errors import AuthorError
 from llmbook.latex import FormulaError, latex_to_mathml
-from llmbook.lexer import Lexed, code_spans, lex
+from llmbook.lexer import code_spans, lex
 from llmbook.stash import Stash
 
-__all__ = ["display_lines", "math_spans", "render_math"]
+__all__ = ["display_lines", "math_spans", "render_math", "render_math_text"]
 
 # A line's container prefix (indentation, blockquote markers) and a display formula after it.
 _DISPLAY_OPEN = re.compile(r"^(?P<prefix>[ \t]*(?:>[ \t]?)*)\$\$")
@@ -32,33 +32,37 @@ _INLINE_DISPLAY = re.compile(r"(?<!\\)\$\$(?P<tex>(?:\\.|[^$\\])+?)\$\$")
 
 
 def render_math(
-    markdown: str,
-    *,
-    src: str,
-    stash: Stash,
-    line_offset: int = 0,
-    plain: frozenset[int] = frozenset(),
-    lexed: Lexed | None = None,
-) -> str:
-    """Replace every formula outside code by a stash token holding its MathML; same line count.
-
-    `line_offset` is added to reported lines (the front matter MkDocs removed above `markdown`);
-    lines in `plain` (1-based) hold no math (the live preview shows them as written). `lexed`:
-    the page as written, when `markdown` is it with numbers put in (same lines of code).
-    """
-    code = (lexed or lex(markdown)).code_lines(quotes=True)
-    return _render_math(
-        markdown, where=Where(src, line_offset), stash=stash, plain=plain, code=code
-    )
+    edits: LineEdits, *, src: str, stash: Stash, plain: frozenset[int] = frozenset()
+) -> None:
+    """Every formula outside code of the page `edits` is for becomes a stash token holding its
+    MathML (a display block's token on its first line, its other lines blank). Lines in `plain`
+    (file lines) hold no math: the live preview shows them as written."""
+    lexed = edits.lexed
+    lines, first = list(lexed.lines), lexed.first
+    blocks, inline = _regions(lines, src, first, plain, lexed.code_lines(quotes=True))
+    for block in blocks:
+        rows = _display_block(lines, block, src=src, first=first, stash=stash)
+        for index, row in enumerate(rows, start=block.start):
+            edits.replace_line(first + index, row)
+    for index, spans in inline.items():
+        _inline(edits, first + index, spans, src=src, stash=stash)
 
 
-def display_lines(markdown: str, *, plain: frozenset[int] = frozenset()) -> frozenset[int]:
-    """0-based indexes of the lines of display formulas (`$$` on lines of their own)."""
-    lexed = lex(markdown)
-    blocks, _ = _regions(
-        list(lexed.lines), None, plain, lexed.code_lines(quotes=True), inline=False
-    )
-    return frozenset(i for b in blocks for i in range(b.start, b.end + 1))
+def render_math_text(markdown: str, *, src: str, stash: Stash, first: int = 1) -> str:
+    """`markdown` (starting on file line `first`) with its formulas as stash tokens."""
+    edits = LineEdits(lex(markdown, first))
+    render_math(edits, src=src, stash=stash)
+    return edits.markdown()
+
+
+def display_lines(
+    markdown: str, *, first: int = 1, plain: frozenset[int] = frozenset()
+) -> frozenset[int]:
+    """File lines of display formulas (`$$` on lines of their own)."""
+    lexed = lex(markdown, first)
+    code = lexed.code_lines(quotes=True)
+    blocks, _ = _regions(list(lexed.lines), None, first, plain, code, inline=False)
+    return frozenset(first + i for b in blocks for i in range(b.start, b.end + 1))
 
 
 @dataclass(frozen=True)
@@ -79,14 +83,16 @@ class _Span:
 
 def _regions(
     lines: list[str],
-    where: Where | None,
+    src: str | None,
+    first: int,
     plain: frozenset[int] = frozenset(),
     code: frozenset[int] = frozenset(),
     inline: bool = True,
 ) -> tuple[list[_Display], dict[int, list[_Span]]]:
-    """Where the page's math is: display blocks, and (`inline`) formulas within lines (`code`
-    excluded). Without `where`, an unclosed display block is no block (the parser's view)."""
-    code = code | {number - 1 for number in plain}
+    """Where the page's math is, as positions in `lines`: display blocks, and (`inline`) formulas
+    within lines (`code` positions and `plain` file lines excluded). Without `src`, an unclosed
+    display block is no block (the parser's view)."""
+    code = code | {line - first for line in plain}
     blocks: list[_Display] = []
     spans: dict[int, list[_Span]] = {}
     index = 0
@@ -94,7 +100,7 @@ def _regions(
         line = lines[index]
         opening = _DISPLAY_OPEN.match(line) if index not in code else None
         if opening and line.count("$$") == 1:  # `$$ x $$` on one line is handled inline
-            block = _display_end(lines, index, opening.group("prefix"), where)
+            block = _display_end(lines, index, opening.group("prefix"), src, first)
             if block is None:
                 index += 1
                 continue
@@ -109,15 +115,17 @@ def _regions(
     return blocks, spans
 
 
-def _display_end(lines: list[str], start: int, prefix: str, where: Where | None) -> _Display | None:
+def _display_end(
+    lines: list[str], start: int, prefix: str, src: str | None, first: int
+) -> _Display | None:
     """The block opened by the lone `$$` of line `start` ends at the next line ending in `$$`."""
     for end in range(start + 1, len(lines)):
         if _strip_prefix(lines[end], prefix).rstrip().endswith("$$"):
             return _Display(start, end, prefix)
-    if where is None:
+    if src is None:
         return None
-    raise where.error(
-        start + 1, "display math `$$` is never closed.", "end the formula with a line `$$`"
+    raise AuthorError(
+        src, first + start, "display math `$$` is never closed.", "end the formula with a line `$$`"
     )
 
 
@@ -136,41 +144,29 @@ def _line_spans(line: str) -> list[_Span]:
 
 
 def math_spans(
-    markdown: str, *, src: str = "", line_offset: int = 0, plain: frozenset[int] = frozenset()
+    markdown: str, *, src: str = "", first: int = 1, plain: frozenset[int] = frozenset()
 ) -> dict[int, list[tuple[int, int]]]:
-    """Per 0-based line, the (start, end) offsets that are math (a display block's lines whole)."""
-    lexed = lex(markdown)
+    """Per file line, the (start, end) offsets that are math (a display block's lines whole)."""
+    lexed = lex(markdown, first)
     lines = list(lexed.lines)
     code = lexed.code_lines(quotes=True)
-    blocks, inline = _regions(lines, Where(src, line_offset), plain, code)
-    found = {i: [(span.start, span.end) for span in spans] for i, spans in inline.items()}
+    blocks, inline = _regions(lines, src, first, plain, code)
+    found = {first + i: [(span.start, span.end) for span in spans] for i, spans in inline.items()}
     for block in blocks:
         for i in range(block.start, block.end + 1):
-            found[i] = [(0, len(lines[i]))]
+            found[first + i] = [(0, len(lines[i]))]
     return found
 
 
-def _render_math(
-    markdown: str, *, where: Where, stash: Stash, plain: frozenset[int], code: frozenset[int]
-) -> str:
-    lines = markdown.split("\n")
-    out = list(lines)
-    blocks, inline = _regions(lines, where, plain, code)
-    for block in blocks:
-        out[block.start : block.end + 1] = _display_block(lines, block, where=where, stash=stash)
-    for index, spans in inline.items():
-        out[index] = _inline(lines[index], spans, line_no=index + 1, where=where, stash=stash)
-    assert len(out) == len(lines), "render_math must keep the line count"
-    return "\n".join(out)
-
-
-def _display_block(lines: list[str], block: _Display, *, where: Where, stash: Stash) -> list[str]:
+def _display_block(
+    lines: list[str], block: _Display, *, src: str, first: int, stash: Stash
+) -> list[str]:
     """The replacement lines of a `$$` block: its token, padded to the block's line count."""
     start, end, prefix = block.start, block.end, block.prefix
     body = [lines[start][len(prefix) :].strip()[2:]]
     body += [_strip_prefix(lines[i], prefix) for i in range(start + 1, end + 1)]
     tex = "\n".join(body).rstrip()[:-2]
-    html = _convert(tex, display=True, where=where, line=start + 1)
+    html = _convert(tex, display=True, src=src, line=first + start)
     blank = prefix.rstrip()
     count = end - start + 1
 
@@ -191,38 +187,25 @@ def _strip_prefix(line: str, prefix: str) -> str:
     return line.lstrip(" \t>")
 
 
-def _inline(line: str, spans: list[_Span], *, line_no: int, where: Where, stash: Stash) -> str:
-    """The line with each formula as MathML; `\\$` outside math and code writes a dollar."""
+def _inline(edits: LineEdits, line: int, spans: list[_Span], *, src: str, stash: Stash) -> None:
+    """Each formula of the line as MathML; `\\$` outside math and code writes a dollar."""
+    text = edits.text(line)
     # A heading's text also becomes its table-of-contents label, which never sees the stash:
     # there the MathML goes in as inline HTML, whose tags the label drops ("O(n2)").
-    place = _inline_html if _HEADING.match(line) else stash.put
-    code = code_spans(line)
-    pieces, last = [], 0
+    place = _inline_html if _HEADING.match(text) else stash.put
     for span in spans:
-        pieces.append(_unescape_dollars(line, last, span.start, code))
-        html = _convert(span.tex, display=span.display, where=where, line=line_no)
+        html = _convert(span.tex, display=span.display, src=src, line=line)
         if span.display:
             tag = "div" if span.alone else "span"
-            pieces.append(
-                place(f'<{tag} class="llmbook-math llmbook-math--display">{html}</{tag}>')
-            )
+            html = f'<{tag} class="llmbook-math llmbook-math--display">{html}</{tag}>'
         else:
-            pieces.append(place(f'<span class="llmbook-math">{html}</span>'))
-        last = span.end
-    pieces.append(_unescape_dollars(line, last, len(line), code))
-    return "".join(pieces)
-
-
-def _unescape_dollars(line: str, start: int, end: int, code: list[tuple[int, int]]) -> str:
-    pieces, last = [], start
-    for a, b in code:
-        if b <= start or a >= end:
-            continue
-        pieces.append(line[last:a].replace("\\$", "$"))
-        pieces.append(line[a:b])
-        last = b
-    pieces.append(line[last:end].replace("\\$", "$"))
-    return "".join(pieces)
+            html = f'<span class="llmbook-math">{html}</span>'
+        edits.replace(line, span.start, span.end, place(html))
+    kept = code_spans(text) + [(span.start, span.end) for span in spans]
+    for dollar in re.finditer(r"\\\$", text):
+        a, b = dollar.span()
+        if not any(x <= a < y for x, y in kept) and not edits.taken(line, a, b):
+            edits.replace(line, a, b, "$")
 
 
 def _inline_html(html: str) -> str:
@@ -233,12 +216,13 @@ def _inline_html(html: str) -> str:
     )
 
 
-def _convert(tex: str, *, display: bool, where: Where, line: int) -> str:
+def _convert(tex: str, *, display: bool, src: str, line: int) -> str:
     shown = " ".join(tex.split())
     try:
         return latex_to_mathml(_bindings_to_written(tex), display=display)
     except FormulaError as exc:
-        raise where.error(
+        raise AuthorError(
+            src,
             line,
             f"the formula `{shown}` cannot be rendered: {exc}.",
             "fix the LaTeX (balanced braces, \\left with \\right, commands latex2mathml knows)",

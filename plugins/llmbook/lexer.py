@@ -9,9 +9,11 @@ bindings), so a fence or a code span means the same thing everywhere:
   an unclosed fence runs to the end of the page;
 - an inline code span is a run of backticks closed by an equally long run.
 
-`lex(text)` lexes a page's text once: every stage that reads the same text (collect, coverage,
-the directive parser, the math stage) gets the same `Lexed`, and `LEXED.count` counts the texts
-actually lexed.
+`lex(text, first)` lexes a page's text once: every stage that reads the same text (collect,
+coverage, the directive parser, the math stage) gets the same `Lexed`, and `LEXED.count` counts the
+texts actually lexed. `first` is the line of the author's file the text starts on (after the front
+matter the engine removed): what a stage hands on is named by file line, and `Lexed` alone turns a
+file line into a position in its text.
 """
 
 from __future__ import annotations
@@ -87,11 +89,22 @@ def mask_code(line: str) -> str:
 
 @dataclass(frozen=True)
 class Lexed:
-    """A page's text, lexed once."""
+    """A page's text, lexed once. Fences are positions in `lines`; `first` is the file line of
+    `lines[0]`."""
 
     lines: tuple[str, ...]
     fences: tuple[Fence, ...]  # outside blockquotes: code that runs, opaque to directives
     quoted_fences: tuple[Fence, ...]  # blockquotes too: opaque to the math stage
+    first: int = 1
+
+    @property
+    def numbers(self) -> range:
+        """The file lines of the text."""
+        return range(self.first, self.first + len(self.lines))
+
+    def text(self, line: int) -> str:
+        """The text of file line `line`."""
+        return self.lines[line - self.first]
 
     def code_lines(self, *, quotes: bool = False) -> frozenset[int]:
         """0-based indexes of every line inside (and of) a fence."""
@@ -99,17 +112,36 @@ class Lexed:
         last = len(self.lines) - 1
         return frozenset(i for f in found for i in range(f.start, min(f.end, last) + 1))
 
+    def fence_end(self, line: int) -> int:
+        """The file line that ends the fence holding file line `line` (itself outside fences)."""
+        index = line - self.first
+        for fence in self.fences:
+            if fence.contains(index):
+                return self.first + min(fence.end, len(self.lines) - 1)
+        return line
+
 
 class _Counter:
     count = 0
+
+    @staticmethod
+    def forget() -> None:
+        """Forget the texts already lexed (tests count from a clean slate)."""
+        _lex.cache_clear()
 
 
 LEXED = _Counter()  # how many texts `lex` lexed (not those it had already)
 
 
+def lex(text: str, first: int = 1) -> Lexed:
+    """The fences of `text`, which starts on file line `first`; a text already lexed is not
+    lexed again."""
+    found = _lex(text)
+    return found if first == 1 else Lexed(found.lines, found.fences, found.quoted_fences, first)
+
+
 @functools.lru_cache(maxsize=16)
-def lex(text: str) -> Lexed:
-    """The fences of `text`; a text already lexed is not lexed again."""
+def _lex(text: str) -> Lexed:
     LEXED.count += 1
     lines = text.split("\n")
     return Lexed(tuple(lines), tuple(fences(lines)), tuple(fences(lines, quotes=True)))

@@ -15,6 +15,7 @@ from typing import TypeVar
 from mkdocs.plugins import get_plugin_logger
 
 from llmbook.directives.nodes import Block
+from llmbook.edits import LineEdits
 from llmbook.errors import AuthorError
 from llmbook.lexer import Lexed
 from llmbook.stash import Stash
@@ -27,24 +28,25 @@ log = get_plugin_logger(__name__)
 
 @dataclass(frozen=True)
 class PageError:
-    line: int  # 1-based line of the page's Markdown (front matter removed)
+    line: int  # the line in the author's file
     text: str  # the exact text of the build error: `docs/x.md:LINE: … Fix: …`
 
 
 def recover(
-    attempt: Callable[[frozenset[int], list[AuthorError]], T], *, src: str, offset: int, count: int
+    attempt: Callable[[frozenset[int], list[AuthorError]], T], *, src: str, lines: range
 ) -> tuple[T | None, list[AuthorError], frozenset[int]]:
     """Run `attempt(plain, errors)` until it passes, each time adding the line of the author
-    error it raised to `plain` (lines to take as plain text) and the error to `errors`; (its
-    result or None, the errors, plain). Each line is given up once at most, so this ends."""
+    error it raised to `plain` (file lines to take as plain text) and the error to `errors`; (its
+    result or None, the errors, plain). Each of the page's `lines` is given up once at most, so
+    this ends."""
     plain: set[int] = set()
     errors: list[AuthorError] = []
     while True:
         try:
             return attempt(frozenset(plain), list(errors)), errors, frozenset(plain)
         except AuthorError as error:
-            line = error.line - offset
-            if error.src != src or line in plain or not 1 <= line <= count:
+            line = error.line
+            if error.src != src or line in plain or line not in lines:
                 return None, errors + [error], frozenset(plain)
             errors.append(error)
             plain.add(line)
@@ -52,27 +54,25 @@ def recover(
 
 def preview_page(
     render: Callable[[frozenset[int], list[PageError]], str],
-    markdown: str,
+    page: Lexed,
     errors: list[PageError],
     *,
     src: str,
-    offset: int,
     stash: Stash,
 ) -> str:
-    """The page with its `errors` shown: `render(plain, errors)` renders it with those lines as
+    """The `page` with its `errors` shown: `render(plain, errors)` renders it with those lines as
     text and those boxes. An error met while rendering is logged, its line shown as written with
     its box, and the page rendered again; the list of all of them goes on top."""
 
     def attempt(plain: frozenset[int], found: list[AuthorError]) -> str:
-        return render(plain, errors + [PageError(e.line - offset, str(e)) for e in found])
+        return render(plain, errors + [PageError(e.line, str(e)) for e in found])
 
-    count = markdown.count("\n") + 1
-    body, found, _ = recover(attempt, src=src, offset=offset, count=count)
+    body, found, _ = recover(attempt, src=src, lines=page.numbers)
     for error in found:
         log.error(str(error))
-    errors = errors + [PageError(e.line - offset, str(e)) for e in found]
+    errors = errors + [PageError(e.line, str(e)) for e in found]
     if body is None:
-        return stash.put(fallback_html(errors, markdown))
+        return stash.put(fallback_html(errors, "\n".join(page.lines)))
     return stash.put(summary_html(errors)) + "\n\n" + body if errors else body
 
 
@@ -105,39 +105,30 @@ def fallback_html(errors: list[PageError], markdown: str) -> str:
 
 
 def place_boxes(
-    doc: Block,
-    lexed: Lexed,
-    per_line: list[list[str]],
-    errors: list[PageError],
-    put: Callable[[str], str],
+    doc: Block, edits: LineEdits, errors: list[PageError], put: Callable[[str], str]
 ) -> None:
-    """Put each error's box after its line, in place. A line inside fenced code moves to the
-    fence's end; inside a directive whose body has its own structure (a quiz, a shape flow), the
-    box stands before that directive, so the page still renders as the build would."""
-    last = len(lexed.lines) - 1
-    ends = {i: f.end for f in lexed.fences for i in range(f.start, min(f.end, last) + 1)}
+    """Put each error's box after its line. A line inside fenced code moves to the fence's end;
+    inside a directive whose body has its own structure (a quiz, a shape flow), the box stands
+    before that directive, so the page still renders as the build would."""
+    lines = edits.lexed.numbers
     for number, error in enumerate(errors, start=1):
-        index = error.line - 1
-        if not 0 <= index < len(per_line):
+        if error.line not in lines:
             continue  # front matter or past the end: listed at the top only
-        index = min(ends.get(index, index), len(per_line) - 1)
-        index = _outside_structured(doc, index)
-        line = per_line[index][0]
-        indent = line[: len(line) - len(line.lstrip())]
-        per_line[index].extend(["", indent + put(_box(error, number)), ""])
+        line = _outside_structured(doc, edits.lexed.fence_end(error.line))
+        edits.after(line, put(_box(error, number)))
 
 
-def _outside_structured(node: Block, index: int) -> int:
-    """`index`, or the opener line of the outermost directive around it that is not free Markdown
+def _outside_structured(node: Block, line: int) -> int:
+    """`line`, or the opener line of the outermost directive around it that is not free Markdown
     (whatever follows an opener's line stands before its block)."""
     from llmbook.directives import get_directive
 
     for block in node.blocks():
-        if block.line - 1 < index <= block.end_line - 1:
+        if block.line < line <= block.end_line:
             directive = get_directive(block.name)
-            if index == block.end_line - 1:  # its closing `:::` holds no text
-                return block.line - 1
+            if line == block.end_line:  # its closing `:::` holds no text
+                return block.line
             if directive is None or not directive.FLOW:
-                return block.line - 1
-            return _outside_structured(block, index)
-    return index
+                return block.line
+            return _outside_structured(block, line)
+    return line

@@ -21,6 +21,7 @@ from mkdocs.plugins import get_plugin_logger
 from llmbook.assets import SITE_PREFIX
 from llmbook.demos.cache import DemoCache
 from llmbook.directives import SiteIndex, apply_line_edits, parse_structure, render_tree
+from llmbook.edits import LineEdits
 from llmbook.errors import forget_line_maps
 from llmbook.execute import Executor
 from llmbook.execute.figures import Figure
@@ -112,20 +113,16 @@ class Site:
         if not self.forgiving:
             return self._render_cached(markdown, page, stash)
         plan = self.report.plans.get(page.src)
-        offset = plan.page.offset if plan is not None else 0
-        errors = [
-            PageError(e.line - offset, str(e)) for e in self.report.failures if e.src == page.src
-        ]
+        errors = [PageError(e.line, str(e)) for e in self.report.failures if e.src == page.src]
         if plan is not None:
-            errors += [
-                PageError(n.binding.line - offset, n.mismatch) for n in plan.numbers if n.mismatch
-            ]
+            errors += [PageError(n.binding.line, n.mismatch) for n in plan.numbers if n.mismatch]
         errors.sort(key=lambda e: e.line)
 
         def render(plain: frozenset[int], shown: list[PageError]) -> str:
             return self._render(markdown, page, stash, plain=plain, errors=shown)
 
-        return preview_page(render, markdown, errors, src=page.src, offset=offset, stash=stash)
+        first = plan.page.first if plan is not None else 1
+        return preview_page(render, lex(markdown, first), errors, src=page.src, stash=stash)
 
     def _render_cached(self, markdown: str, page: PageRef, stash: Stash) -> str:
         """The page from the render cache when none of its inputs changed; else rendered, and
@@ -200,35 +197,28 @@ class Site:
         errors: list[PageError] | None = None,
     ) -> str:
         plan = self.report.plans.get(page.src)
-        offset = plan.page.offset if plan is not None else 0
-        lexed = lex(markdown)
-        source = list(lexed.lines)
-        # Parsed once; the later stages edit its lines; each directive is validated and rendered
-        # once, on what they left.
+        lexed = lex(markdown, plan.page.first if plan is not None else 1)
+        # Parsed once; the later stages say what they make of its lines; each directive is
+        # validated and rendered once, on what they left.
         if plan is not None and plan.doc is not None and not plain and plan.text == markdown:
             doc = plan.doc  # the tree the check stage parsed
         else:
-            doc = parse_structure(markdown, src=page.src, line_offset=offset, plain=plain)
-        if plan is not None:  # numbers where collect found them; math then writes formulas
-            lines = plan.numbers_in(source, stash=stash, math=plan.math)
-            markdown = "\n".join(lines)
-        lines = render_math(
-            markdown, src=page.src, stash=stash, line_offset=offset, plain=plain, lexed=lexed
-        ).split("\n")
-        per_line, tail = [[line] for line in lines], []
+            doc = parse_structure(markdown, src=page.src, first=lexed.first, plain=plain)
+        edits = LineEdits(lexed)
+        if plan is not None:  # numbers where collect found them; formulas write their own
+            plan.put_numbers(edits, stash=stash, math=plan.math)
+        render_math(edits, src=page.src, stash=stash, plain=plain)
         if plan is not None:
-            per_line, tail = plan.edits(lines, stash=stash, figure_url=self._figure_url(page))
+            plan.put_outputs(edits, stash=stash, figure_url=self._figure_url(page))
         if errors:
-            place_boxes(doc, lexed, per_line, errors, stash.put)
-        doc = apply_line_edits(doc, per_line, tail)
+            place_boxes(doc, edits, errors, stash.put)
         return render_tree(
-            doc,
+            apply_line_edits(doc, edits),
             src=page.src,
             stash=stash,
             site=self.index,
             page=page.engine_page,
             demo_cache=self.demo_cache,
-            line_offset=offset,
         )
 
     def _figure_url(self, page: PageRef) -> Callable[[Figure], str]:
@@ -265,7 +255,7 @@ class Site:
             outputs = {}
             if plan is not None and plan.result is not None:
                 for pos, run in plan.result.blocks.items():
-                    cell = notebook.cells[plan.page.blocks[pos].index][0] - 1
+                    cell = plan.page.cell_of(plan.page.blocks[pos].line)
                     outputs[cell] = (run.output, [(f.svg, f.alt) for f in run.figures])
             target = Path(site_dir) / (Path(self.root) / src).resolve().relative_to(docs)
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,7 @@ PAGE = "```python\nx = 1\n```\n\n[[x = 1]] and [[x * 2 = 2.0]]\n"
 
 
 def _key(text: str, **kw: object) -> str:
-    page = collect_page(text, src="docs/p.md", meta={}, offset=0)
+    page = collect_page(text, src="docs/p.md", meta={})
     return page_key(page, seed=kw.get("seed", 0), llmkit=kw.get("llmkit", "h"))
 
 

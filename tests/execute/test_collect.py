@@ -44,7 +44,7 @@ PAGE = textwrap.dedent(
 
 
 def test_blocks_modes_and_lines() -> None:
-    page = collect_page(PAGE, src="docs/p.md", meta={}, offset=0)
+    page = collect_page(PAGE, src="docs/p.md", meta={})
     got = [(b.line, b.lang, b.mode, b.code) for b in page.blocks]
     assert got == [
         (3, "python", "hidden", "x = 1"),
@@ -59,7 +59,7 @@ def test_blocks_modes_and_lines() -> None:
 
 
 def test_bindings_outside_code_including_math() -> None:
-    page = collect_page(PAGE, src="docs/p.md", meta={}, offset=0)
+    page = collect_page(PAGE, src="docs/p.md", meta={})
     got = [(b.line, b.expr, b.written, b.source) for b in page.bindings]
     assert got == [
         (29, "x + 1", "2", None),
@@ -68,17 +68,17 @@ def test_bindings_outside_code_including_math() -> None:
     ]
 
 
-def test_front_matter_offsets_the_lines() -> None:
+def test_front_matter_moves_the_first_line() -> None:
     text = "---\nexecute: false\ntitle: t\n---\n\n```python\nx = 1\n```\n"
-    meta, body, offset = split_front_matter(text)
-    assert meta == {"execute": False, "title": "t"} and offset == 5
-    page = collect_page(body, src="docs/p.md", meta=meta, offset=offset)
+    meta, body, first = split_front_matter(text)
+    assert meta == {"execute": False, "title": "t"} and first == 6
+    page = collect_page(body, src="docs/p.md", meta=meta, first=first)
     assert page.blocks[0].line == 6 and not page.execute and not page.needs_execution()
 
 
 def test_bad_front_matter_value() -> None:
     with pytest.raises(AuthorError) as error:
-        collect_page("x\n", src="docs/p.md", meta={"execute": "maybe"}, offset=0)
+        collect_page("x\n", src="docs/p.md", meta={"execute": "maybe"})
     assert str(error.value) == (
         "docs/p.md:1: front matter `execute: maybe` is not true or false Fix: write `execute: false`"
     )
@@ -86,7 +86,7 @@ def test_bad_front_matter_value() -> None:
 
 def test_malformed_binding_names_its_line() -> None:
     with pytest.raises(AuthorError) as error:
-        collect_page("a\n\nsee [[just words]] here\n", src="docs/p.md", meta={}, offset=0)
+        collect_page("a\n\nsee [[just words]] here\n", src="docs/p.md", meta={})
     assert str(error.value).startswith(
         "docs/p.md:3: [[just words]] is neither a bound number `[[expr = value]]`"
     )
@@ -96,11 +96,9 @@ def test_unclosed_fence_and_unknown_marker() -> None:
     with pytest.raises(
         AuthorError, match=r"^docs/p.md:2: code block opened with ``` is never closed"
     ):
-        collect_page("a\n```python\nx = 1\n", src="docs/p.md", meta={}, offset=0)
+        collect_page("a\n```python\nx = 1\n", src="docs/p.md", meta={})
     with pytest.raises(AuthorError, match=r"^docs/p.md:1: unknown marker <!--pytest.mark.xfail-->"):
-        collect_page(
-            "<!--pytest.mark.xfail-->\n```python\nx\n```\n", src="docs/p.md", meta={}, offset=0
-        )
+        collect_page("<!--pytest.mark.xfail-->\n```python\nx\n```\n", src="docs/p.md", meta={})
 
 
 def test_expected_output_needs_a_python_block() -> None:
@@ -108,4 +106,4 @@ def test_expected_output_needs_a_python_block() -> None:
     with pytest.raises(
         AuthorError, match=r"^docs/p.md:1: <!--pytest-codeblocks:expected-output-->"
     ):
-        collect_page(text, src="docs/p.md", meta={}, offset=0)
+        collect_page(text, src="docs/p.md", meta={})

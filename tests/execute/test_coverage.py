@@ -13,7 +13,7 @@ from llmbook.formulas import math_spans
 
 
 def cover(markdown: str):  # noqa: ANN201
-    page = collect_page(markdown, src="docs/p.md", meta={}, offset=0)
+    page = collect_page(markdown, src="docs/p.md", meta={})
     return page_coverage(page, math_spans(markdown))
 
 

@@ -215,7 +215,6 @@ def test_concurrent_exits_each_report_their_own_status(tmp_path) -> None:
             f"```python\nimport os\nos._exit({n % 3})\n```\n",
             src=f"docs/p{n}.md",
             meta={},
-            offset=0,
         )
         for n in range(90)
     ]

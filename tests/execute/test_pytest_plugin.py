@@ -62,7 +62,13 @@ def test_notebooks_are_collected_and_checked(pytester: pytest.Pytester, monkeypa
 
     monkeypatch.setenv("LLMBOOK_CACHE", "0")
     cells = [
-        {"cell_type": "code", "metadata": {}, "source": ["x = 3"], "outputs": []},
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "source": ["x = 3"],
+            "outputs": [],
+            "execution_count": None,
+        },
         {"cell_type": "markdown", "metadata": {}, "source": ["三 [[x = 4]]"]},
     ]
     (pytester.path / "docs").mkdir()

@@ -6,7 +6,9 @@ import re
 import textwrap
 
 from llmbook.bindings import BINDING_RE
+from llmbook.edits import LineEdits
 from llmbook.formulas import math_spans, render_math
+from llmbook.lexer import lex
 from llmbook.stash import engine_stash
 
 from .conftest import render
@@ -74,14 +76,15 @@ def test_numbers_leave_bindings_in_math_to_the_math_stage(run_md) -> None:
     stash, restore = engine_stash()
     # Numbers go in where collect found them; a binding inside a formula stays for the math
     # stage, which writes its written value into the formula.
-    lines = plan.numbers_in(page.split("\n"), stash=stash, math=math_spans(page))
-    out = restore("\n".join(lines))
+    edits = LineEdits(lex(page))
+    plan.put_numbers(edits, stash=stash, math=math_spans(page))
+    out = restore(edits.markdown())
     assert "公式 $h = [[half = 0.707]]$" in out
     assert len(re.findall('class="llmbook-num"', out)) == 1  # only the prose one became a span
     assert len(re.findall('class="llmbook-num llmbook-cited"', out)) == 1
     assert "代码 `[[half = 0.7]]`" in out  # inline code shows it as written
-    rendered = render_math("\n".join(lines), src="docs/page.md", stash=stash)
-    assert not BINDING_RE.search(restore(rendered).replace("`[[half = 0.7]]`", ""))
+    render_math(edits, src="docs/page.md", stash=stash)
+    assert not BINDING_RE.search(restore(edits.markdown()).replace("`[[half = 0.7]]`", ""))
 
 
 def test_drifted_number_is_marked_not_silent(run_md) -> None:
@@ -113,7 +116,7 @@ def test_a_page_is_lexed_and_parsed_once(run_md, monkeypatch) -> None:
         llmbook.directives, "parse_tree", lambda *a, **k: parsed.append(1) or parse_tree(*a, **k)
     )
     page = textwrap.dedent(PAGE) + "\n:::key 要点\n公式 $y = 2$。\n:::\n"
-    lexer.lex.cache_clear()
+    lexer.LEXED.forget()
     before = lexer.LEXED.count
     html = render_markdown(page, plan=run_md(page), extensions=["pymdownx.superfences"])
     assert lexer.LEXED.count - before == 1

@@ -41,6 +41,7 @@ from llmbook.directives.base import Context, Directive, get_directive, known_nam
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.directives.parser import OPENER, parse_tree
 from llmbook.directives.site_index import SiteIndex
+from llmbook.edits import LineEdits
 from llmbook.stash import Stash
 
 if TYPE_CHECKING:
@@ -63,14 +64,14 @@ __all__ = [
 
 
 def _parse(
-    markdown: str, ctx_src: str, line_offset: int = 0, plain: frozenset[int] = frozenset()
+    markdown: str, src: str, first: int = 1, plain: frozenset[int] = frozenset()
 ) -> Document:
     return parse_tree(
         markdown,
-        src=ctx_src,
+        src=src,
         known=lambda name: get_directive(name) is not None,
         names=known_names(),
-        line_offset=line_offset,
+        first=first,
         plain=plain,
     )
 
@@ -86,17 +87,17 @@ def check_tree(ctx: Context, parent: Block | None = None) -> None:
 
 
 def parse_structure(
-    markdown: str, *, src: str, line_offset: int = 0, plain: frozenset[int] = frozenset()
+    markdown: str, *, src: str, first: int = 1, plain: frozenset[int] = frozenset()
 ) -> Document:
-    """The page's directive tree (structure and names checked, not yet each directive's content);
-    lines in `plain` (1-based) are text."""
-    return _parse(markdown, src, line_offset, plain)
+    """The page's directive tree (structure and names checked, not yet each directive's content),
+    `markdown` starting on file line `first`; lines in `plain` (file lines) are text."""
+    return _parse(markdown, src, first, plain)
 
 
-def parse_directives(markdown: str, *, src: str, line_offset: int = 0) -> Document:
+def parse_directives(markdown: str, *, src: str, first: int = 1) -> Document:
     """The page's directive tree, every directive validated; AuthorError (`src:LINE`) otherwise."""
-    doc = parse_structure(markdown, src=src, line_offset=line_offset)
-    check_tree(Context(src=src, doc=doc, line_offset=line_offset))
+    doc = parse_structure(markdown, src=src, first=first)
+    check_tree(Context(src=src, doc=doc))
     return doc
 
 
@@ -108,37 +109,40 @@ def render_directives(
     site: SiteIndex | None = None,
     page: Any = None,
     demo_cache: DemoCache | None = None,
+    first: int = 1,
 ) -> str:
-    """The page with every directive block replaced by Material HTML (via `stash`) around its body."""
+    """The page (starting on file line `first`) with every directive block replaced by Material
+    HTML (via `stash`) around its body."""
     if ":::" not in markdown:
         return markdown
-    doc = _parse(markdown, src)
+    doc = _parse(markdown, src, first)
     return render_tree(doc, src=src, stash=stash, site=site, page=page, demo_cache=demo_cache)
 
 
-def apply_line_edits(doc: Document, per_line: list[list[str]], tail: list[str]) -> Document:
-    """A new tree: what the later stages made of each source line written into `doc`'s shape
+def apply_line_edits(doc: Document, edits: LineEdits) -> Document:
+    """A new tree: what the later stages made of each file line written into `doc`'s shape
     (`doc` stays as parsed, so the parse can be shared).
 
-    `per_line[i]` replaces line i + 1 (math as stash tokens, checked numbers, outputs after a
-    fence); a directive's title is re-read from its edited opener line; `tail` ends the page.
+    Each line becomes what `edits` made of it (math as stash tokens, checked numbers, outputs
+    after a fence); a directive's title is re-read from its edited opener line; the edits' tail
+    ends the page.
     """
+    per_line = edits.lines()
 
     def edited(block: Block) -> list[Text | Block]:
         children: list[Text | Block] = []
         for child in block.children:
             if isinstance(child, Text):
-                first = child.line - 1
                 rows = [
-                    (i + 1, line)
-                    for i in range(first, first + len(child.lines))
-                    for line in per_line[i]
+                    (number, line)
+                    for number in range(child.line, child.line + len(child.lines))
+                    for line in per_line[number]
                 ]
                 children.append(Text([line for _, line in rows], child.line, [n for n, _ in rows]))
                 continue
             # What a stage put after an opener (the live preview's error box) stands before the
             # block, in its parent's text.
-            opener, *after = per_line[child.line - 1]
+            opener, *after = per_line[child.line]
             if after:
                 children.append(Text(after, child.line, [child.line] * len(after)))
             match = OPENER.match(opener)
@@ -149,8 +153,8 @@ def apply_line_edits(doc: Document, per_line: list[list[str]], tail: list[str]) 
         return children
 
     root = replace(doc, children=edited(doc))
-    if tail:
-        root.children.append(Text(list(tail), len(per_line) + 1))
+    if edits.tail:
+        root.children.append(Text(list(edits.tail), edits.lexed.numbers.stop))
     return root
 
 
@@ -162,7 +166,6 @@ def render_tree(
     site: SiteIndex | None = None,
     page: Any = None,
     demo_cache: DemoCache | None = None,
-    line_offset: int = 0,
 ) -> str:
     """The page's Markdown from its parsed tree, as the later stages left its lines: every
     directive validated (keeping what it parsed on its node), then rendered, once."""
@@ -172,7 +175,6 @@ def render_tree(
         stash=stash,
         site=site,
         page=page,
-        line_offset=line_offset,
         demo_cache=demo_cache,
     )
     check_tree(ctx)

@@ -109,12 +109,12 @@ class Context:
     stash: Stash | None = None
     site: SiteIndex | None = None
     page: Any = None  # mkdocs Page (None in unit tests)
-    line_offset: int = 0  # added to every reported line (sources nested in a page, e.g. the guide)
     demo_cache: DemoCache | None = None  # rendered demo frames kept between builds (None: off)
     _fragments: FragmentRenderer | None = field(default=None, repr=False)
 
     def error(self, line: int, message: str, fix: str | None = None) -> AuthorError:
-        return AuthorError(self.src, line + self.line_offset, message, fix)
+        """The author error at file line `line` of the page."""
+        return AuthorError(self.src, line, message, fix)
 
     @property
     def page_key(self) -> str:

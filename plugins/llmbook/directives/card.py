@@ -39,7 +39,7 @@ class Card(Directive):
             if match and int(match.group("number")) == number:
                 raise ctx.error(
                     node.line,
-                    f"card number {number} is used twice (lines {other.line + ctx.line_offset} and {node.line + ctx.line_offset})",
+                    f"card number {number} is used twice (lines {other.line} and {node.line})",
                     "number the cards 1, 2, 3, … once each",
                 )
 

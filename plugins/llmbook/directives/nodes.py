@@ -1,4 +1,5 @@
-"""Plain data between the `:::` parser and the directives: text runs and blocks, with line numbers."""
+"""Plain data between the `:::` parser and the directives: text runs and blocks, each located by
+its line in the author's file."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ class Text:
     """Consecutive source lines that are not directive syntax (fenced code included, as is)."""
 
     lines: list[str]
-    line: int  # 1-based number of the first line
-    # Each line's source line, once later stages inserted lines (outputs after a fence); None:
+    line: int  # file line of the first line
+    # Each line's file line, once later stages inserted lines (outputs after a fence); None:
     # consecutive from `line`.
     numbers: list[int] | None = None
 
@@ -24,11 +25,11 @@ class Block:
 
     name: str
     arg: str
-    line: int  # line of the opener
+    line: int  # file line of the opener
     indent: str  # whitespace before the opener's `:::`
     opener: str  # the opener line as written
     children: list[Text | Block] = field(default_factory=list)
-    end_line: int = 0  # line of the closing `:::`
+    end_line: int = 0  # file line of the closing `:::`
     data: object = None  # what the directive parsed from its body when it was validated
 
     def blocks(self, name: str | None = None) -> list[Block]:

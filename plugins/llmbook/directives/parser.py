@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from llmbook.directives.nodes import Block, Document, Text
-from llmbook.errors import Where
+from llmbook.errors import AuthorError
 from llmbook.formulas import display_lines
 from llmbook.lexer import Fence, lex
 
@@ -31,26 +31,26 @@ def parse_tree(
     src: str,
     known: Callable[[str], bool],
     names: list[str],
-    line_offset: int = 0,
+    first: int = 1,
     plain: frozenset[int] = frozenset(),
 ) -> Document:
-    """Split `markdown` into a tree; raise AuthorError for broken structure or an unknown name.
+    """Split `markdown` (starting on file line `first`) into a tree whose nodes carry their file
+    lines; raise AuthorError for broken structure or an unknown name.
 
-    Lines in `plain` (1-based) are text whatever they hold: the live preview shows a line it could
-    not parse as it stands, with its error beside it."""
-    where = Where(src, line_offset)
+    Lines in `plain` (file lines) are text whatever they hold: the live preview shows a line it
+    could not parse as it stands, with its error beside it."""
     doc = Document()
     stack: list[Block] = [doc]
-    lexed = lex(markdown)
+    lexed = lex(markdown, first)
     lines = list(lexed.lines)
     in_fence: dict[int, Fence] = {}
     for fence in lexed.fences:
         for index in range(fence.start, min(fence.end, len(lines) - 1) + 1):
-            in_fence[index] = fence
-    in_math = display_lines(markdown, plain=plain)  # the math stage's own rule
+            in_fence[first + index] = fence
+    in_math = display_lines(markdown, first=first, plain=plain)  # the math stage's own rule
     shown_open: list[int] = []  # the stack depth under each opener in `plain`
-    for number, line in enumerate(lines, start=1):
-        if number - 1 in in_fence:
+    for number, line in enumerate(lines, start=first):
+        if number in in_fence:
             _append_text(stack[-1], line, number)
             continue
         if number in plain:  # an opener shown as text: its `:::` closer is text too
@@ -62,24 +62,26 @@ def parse_tree(
             shown_open.pop()
             _append_text(stack[-1], line, number)
             continue
-        if number - 1 in in_math:
+        if number in in_math:
             _append_text(stack[-1], line, number)
             continue
         if line.lstrip().startswith(":::") and not _autodoc(line, known, names):
-            _directive_line(line, number, stack, where=where, known=known, names=names)
+            _directive_line(line, number, stack, src=src, known=known, names=names)
             continue
         _append_text(stack[-1], line, number)
     unclosed = [f for f in in_fence.values() if f.end >= len(lines)]
     if len(stack) > 1 and unclosed:
-        raise where.error(
-            unclosed[0].start + 1,
+        raise AuthorError(
+            src,
+            first + unclosed[0].start,
             f"code fence {unclosed[0].fence} opened here is never closed, so "
             f":::{stack[-1].name} cannot close",
             f"close the code block with a line {unclosed[0].fence} before the block's :::",
         )
     if len(stack) > 1:
         block = stack[-1]
-        raise where.error(
+        raise AuthorError(
+            src,
             block.line,
             f":::{block.name} block opened here is never closed",
             "add a line with a bare ::: where the block ends",
@@ -92,13 +94,14 @@ def _directive_line(
     number: int,
     stack: list[Block],
     *,
-    where: Where,
+    src: str,
     known: Callable[[str], bool],
     names: list[str],
 ) -> None:
     if _CLOSER.match(line):
         if len(stack) == 1:
-            raise where.error(
+            raise AuthorError(
+                src,
                 number,
                 "stray ::: closes no open block",
                 "remove it, or open a block above it with :::name",
@@ -107,7 +110,8 @@ def _directive_line(
         return
     match = OPENER.match(line)
     if match is None:
-        raise where.error(
+        raise AuthorError(
+            src,
             number,
             f"malformed directive line {line.strip()!r}",
             "a directive line is :::name followed by its title, or a bare ::: to close a block",
@@ -116,8 +120,8 @@ def _directive_line(
     if not known(name):
         close = difflib.get_close_matches(name, names, n=1)
         hint = f"did you mean :::{close[0]}? Else " if close else ""
-        raise where.error(
-            number, f"unknown directive :::{name}", f"{hint}use one of: {', '.join(names)}"
+        raise AuthorError(
+            src, number, f"unknown directive :::{name}", f"{hint}use one of: {', '.join(names)}"
         )
     block = Block(name, match.group("arg") or "", number, match.group("indent"), line)
     stack[-1].children.append(block)

@@ -71,7 +71,7 @@ def _add_option(data: QuizData, letter: str, text: str, number: int, ctx: Contex
         if seen == letter:
             raise ctx.error(
                 number,
-                f"quiz option {letter} appears twice (lines {first + ctx.line_offset} and {number + ctx.line_offset})",
+                f"quiz option {letter} appears twice (lines {first} and {number})",
                 "give every option its own letter: A, B, C, …",
             )
     expected = _LETTERS[len(data.options)] if len(data.options) < len(_LETTERS) else None

@@ -15,7 +15,7 @@ __all__ = ["Showcase"]
 
 
 def _example(node: Block, ctx: Context) -> tuple[str, int]:
-    """(content of the single fence, line of the fence's opener)."""
+    """(content of the single fence, file line of its first line)."""
     numbered = node.text_lines()
     lines = [s for _, s in numbered]
     found = fences(lines)
@@ -28,7 +28,7 @@ def _example(node: Block, ctx: Context) -> tuple[str, int]:
         )
     fence = found[0]
     body = lines[fence.start + 1 : fence.end]
-    return "\n".join(body), numbered[fence.start][0]
+    return "\n".join(body), numbered[fence.start][0] + 1
 
 
 @register
@@ -40,21 +40,22 @@ class Showcase(Directive):
     def validate(self, node: Block, ctx: Context) -> None:
         from llmbook.directives import parse_directives
 
-        source, start = _example(node, ctx)
-        parse_directives(source, src=ctx.src, line_offset=ctx.line_offset + start)
+        source, first = _example(node, ctx)
+        parse_directives(source, src=ctx.src, first=first)
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         from llmbook.directives import render_directives
 
-        source, start = _example(node, ctx)
+        source, first = _example(node, ctx)
         assert ctx.stash is not None
         if "$" in source:
-            from llmbook.formulas import render_math
+            from llmbook.formulas import render_math_text
 
-            source = render_math(source, src=ctx.src, stash=ctx.stash)
+            source = render_math_text(source, src=ctx.src, stash=ctx.stash, first=first)
         rendered = render_directives(
             source,
             src=ctx.src,
+            first=first,
             stash=ctx.stash,
             site=ctx.site,
             page=ctx.page,

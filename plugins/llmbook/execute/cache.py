@@ -73,7 +73,7 @@ def page_key(page: PageSource, *, seed: int, llmkit: str) -> str:
         "python": sys.version,
         "torch": version("torch"),
         "matplotlib": version("matplotlib"),
-        "blocks": [[b.index, b.line, b.mode, b.code] for b in page.blocks if b.runs],
+        "blocks": [[b.line, b.mode, b.code] for b in page.blocks if b.runs],
         "bound": [[b.line, b.expr] for b in page.bound],
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()

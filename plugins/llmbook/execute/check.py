@@ -53,7 +53,7 @@ def bare_plan(page: LoadedPage, *, strict: bool) -> Plan:
 def _cover(plan: Plan, *, strict: bool, forgiving: bool) -> None:
     """Sort the page's numbers; on a strict page an unaccounted one is an author error."""
     source = plan.page
-    text, where = plan.text, {"src": source.src, "line_offset": source.offset}
+    text, where = plan.text, {"src": source.src, "first": source.first}
 
     def read(stage: Callable[..., T]) -> T | None:
         """The stage's view of the page; in the preview, lines it cannot read are plain text."""
@@ -62,8 +62,7 @@ def _cover(plan: Plan, *, strict: bool, forgiving: bool) -> None:
         found, _, _ = recover(
             lambda plain, _: stage(text, **where, plain=plain),
             src=source.src,
-            offset=source.offset,
-            count=len(source.lines),
+            lines=range(source.first, source.first + len(source.lines)),
         )
         return found
 

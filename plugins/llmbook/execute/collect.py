@@ -27,11 +27,10 @@ _EXPECTED_MARKER = "pytest-codeblocks:expected-output"
 
 @dataclass(frozen=True)
 class CodeBlock:
-    """One fenced code block. Indexes are 0-based into the page's Markdown; `line` is 1-based in the file."""
+    """One fenced code block, located by file lines."""
 
-    index: int  # index of the opening fence line
-    end: int  # index of the closing fence line (== last line of the page when unclosed)
     line: int  # file line of the opening fence
+    end_line: int  # file line of the closing fence
     lang: str
     info: str  # the info string as written, e.g. "python hidden title='x'"
     code: str
@@ -51,11 +50,12 @@ class CodeBlock:
 
 @dataclass
 class PageSource:
-    """Everything the later stages need from one page; `offset` = lines of front matter removed."""
+    """Everything the later stages need from one page, located by file lines: `lines` is the
+    text the engine renders (front matter removed), starting on file line `first`."""
 
     src: str
     lines: list[str]
-    offset: int
+    first: int
     execute: bool
     # front matter `numbers: strict` (every number accounted for) or `numbers: report` (only
     # reported); None: as the site says (`numbers_strict`)
@@ -64,6 +64,15 @@ class PageSource:
     bindings: list[RawBinding] = field(default_factory=list)  # `.line` is the file line
     cells: list[tuple[int, int]] | None = None  # a notebook's (cell, line in cell) per line
     why_not_run: str = ""  # when `execute` is false: what decided it, for messages
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def cell_of(self, line: int) -> int:
+        """A notebook page's 0-based cell holding file line `line`."""
+        assert self.cells is not None, "only a notebook page has cells"
+        return self.cells[line - self.first][0] - 1
 
     @property
     def python_blocks(self) -> list[CodeBlock]:
@@ -78,10 +87,10 @@ class PageSource:
 
 
 def split_front_matter(text: str) -> tuple[dict, str, int]:
-    """(meta, body, offset) exactly as MkDocs splits a page; `offset` counts the removed lines."""
+    """(meta, body, first) exactly as MkDocs splits a page; `first` is the body's file line."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     body, meta = get_data(text)
-    return meta, body, text.count("\n") - body.count("\n")
+    return meta, body, text.count("\n") - body.count("\n") + 1
 
 
 def _execute_flag(meta: dict, src: str, default: bool) -> bool:
@@ -107,20 +116,21 @@ def _strict_flag(meta: dict, src: str) -> bool | None:
 
 
 def collect_page(
-    markdown: str, *, src: str, meta: dict, offset: int, execute: bool = True
+    markdown: str, *, src: str, meta: dict, first: int = 1, execute: bool = True
 ) -> PageSource:
-    """Read blocks, markers and bindings from the Markdown MkDocs hands over (front matter removed);
-    `execute`: whether the page runs when its front matter does not say (`execute_pages`)."""
+    """Read blocks, markers and bindings from the Markdown MkDocs hands over (front matter
+    removed: it starts on file line `first`); `execute`: whether the page runs when its front
+    matter does not say (`execute_pages`)."""
     lines = markdown.split("\n")
     runs = _execute_flag(meta, src, execute)
-    page = PageSource(src, lines, offset, runs, _strict_flag(meta, src))
+    page = PageSource(src, lines, first, runs, _strict_flag(meta, src))
     if not runs:
         page.why_not_run = (
             "`execute: false` in its front matter"
             if "execute" in meta
             else "it matches no pattern of `execute_pages` in mkdocs.yml"
         )
-    starts = {fence.start: fence for fence in lex(markdown).fences}
+    starts = {fence.start: fence for fence in lex(markdown, first).fences}
     marker: tuple[str, int] | None = None
     i = 0
     while i < len(lines):
@@ -132,10 +142,10 @@ def collect_page(
             continue
         found = _MARKER.match(text)
         if found:
-            marker = (found.group("name"), offset + i + 1)
+            marker = (found.group("name"), first + i)
         elif text.strip():
             marker = None
-            page.bindings.extend(_bindings_on(text, offset + i + 1, src))
+            page.bindings.extend(_bindings_on(text, first + i, src))
         i += 1
     _link_expected_outputs(page)
     return page
@@ -147,7 +157,7 @@ def _read_block(page: PageSource, fence: Fence, marker: tuple[str, int] | None) 
     code = "\n".join(line[len(indent) :] if line.startswith(indent) else line for line in body)
     words = info.split()
     lang = words[0].lstrip(".{").lower() if words else ""
-    line = page.offset + start + 1
+    line = page.first + start
     mode = "other"
     if lang in _PYTHON_LANGS:
         modes = [w for w in words[1:] if w in _MODES]
@@ -176,7 +186,7 @@ def _read_block(page: PageSource, fence: Fence, marker: tuple[str, int] | None) 
             f"code block opened with {fence.fence} is never closed",
             f"close it with a line {fence.fence}",
         )
-    return CodeBlock(start, end, line, lang, info, code, indent, mode)
+    return CodeBlock(line, page.first + end, lang, info, code, indent, mode)
 
 
 def _link_expected_outputs(page: PageSource) -> None:

@@ -75,7 +75,7 @@ class Coverage:
 def page_coverage(
     page: PageSource, math: dict[int, list[tuple[int, int]]], doc: Block | None = None
 ) -> Coverage:
-    """Sort the page's numbers; `math` gives the formulas' spans per 0-based line, `doc` the
+    """Sort the page's numbers; `math` gives the formulas' spans per file line, `doc` the
     page's directive tree (parsed here when not given)."""
     coverage = Coverage()
     for b in page.bindings:
@@ -85,15 +85,15 @@ def page_coverage(
             coverage.cited += 1
         else:
             coverage.illustrative += 1
-    code_lines = {i for block in page.blocks for i in range(block.index, block.end + 1)}
+    code_lines = {n for block in page.blocks for n in range(block.line, block.end_line + 1)}
     shapeflow = _shapeflow_lines(page, doc)
-    for index, text in enumerate(page.lines):
-        if index in code_lines or index in shapeflow:
+    for line, text in enumerate(page.lines, start=page.first):
+        if line in code_lines or line in shapeflow:
             continue
         numbers = list(_NUMBER.finditer(text))
         if not numbers:
             continue
-        hidden = _hidden_spans(text, math.get(index, []))
+        hidden = _hidden_spans(text, math.get(line, []))
         for number in numbers:
             if any(a <= number.start() < b for a, b in hidden):
                 continue
@@ -101,7 +101,6 @@ def page_coverage(
             if quantity is None and _structural(text, number):
                 coverage.structural += 1
             else:
-                line = page.offset + index + 1
                 coverage.unaccounted.append(Unaccounted(line, quantity or number.group(0)))
     return coverage
 
@@ -155,14 +154,14 @@ def _structural(text: str, number: re.Match[str]) -> bool:
 
 
 def _shapeflow_lines(page: PageSource, doc: Block | None) -> set[int]:
-    """Lines (0-based) of `:::shapeflow` blocks: the shape checker owns their numbers."""
+    """File lines of `:::shapeflow` blocks: the shape checker owns their numbers."""
     if doc is None:
         from llmbook.directives import parse_structure
 
-        doc = parse_structure("\n".join(page.lines), src=page.src, line_offset=page.offset)
+        doc = parse_structure(page.text, src=page.src, first=page.first)
     return {
-        index
+        line
         for block in doc.walk()
         if block.name == "shapeflow"
-        for index in range(block.line - 1, block.end_line)
+        for line in range(block.line, block.end_line + 1)
     }

@@ -52,10 +52,10 @@ def load_page(src: str, raw: bytes | str, *, execute: bool = True) -> LoadedPage
         notebook = read_notebook(text, src=src)
         register_line_map(src, notebook.where)
         meta = notebook.data.get("metadata", {}).get("llmbook", {})
-        markdown, offset = notebook.markdown, 0
+        markdown, first = notebook.markdown, 1
     else:
-        meta, markdown, offset = split_front_matter(text)
-    source = collect_page(markdown, src=src, meta=meta, offset=offset, execute=execute)
+        meta, markdown, first = split_front_matter(text)
+    source = collect_page(markdown, src=src, meta=meta, first=first, execute=execute)
     source.cells = notebook.cells if notebook is not None else None
     if notebook is not None and "execute" in meta and not source.execute:
         source.why_not_run = '`"llmbook": {"execute": false}` in its metadata'

@@ -1,8 +1,9 @@
 """Render stage: the plan of edits a page gets once its code ran and its numbers were checked.
 
-`numbers_in` turns the bindings of the prose into checked, cited or illustrative numbers (before
-the math stage); `edits` puts outputs and figures under their fences, drops `python hidden` blocks,
-labels blocks that did not run, and notes the page's count at its end.
+`put_numbers` turns the bindings of the prose into checked, cited or illustrative numbers;
+`put_outputs` puts outputs and figures under their fences, drops `python hidden` blocks, labels
+blocks that did not run, and notes the page's count at its end. Both say what they change as
+edits of the page's file lines (`edits.py`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from html import escape
 
 from llmbook.bindings import RawBinding
 from llmbook.directives.nodes import Document
+from llmbook.edits import LineEdits
 from llmbook.errors import AuthorError
 from llmbook.execute.collect import CodeBlock, PageSource
 from llmbook.execute.coverage import Coverage
@@ -44,14 +46,16 @@ class Plan:
     result: RunResult | None = None
     numbers: list[CheckedNumber] = field(default_factory=list)
     coverage: Coverage | None = None
-    math: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # formula spans per line
+    math: dict[int, list[tuple[int, int]]] = field(
+        default_factory=dict
+    )  # formula spans per file line
     unaccounted: list[AuthorError] = field(default_factory=list)  # on a strict page
     doc: Document | None = None  # the page's directive tree, as the check stage parsed it
 
     @property
     def text(self) -> str:
         """The page's Markdown (front matter removed), as the plan was made for it."""
-        return "\n".join(self.page.lines)
+        return self.page.text
 
     @property
     def mismatches(self) -> list[str]:
@@ -62,12 +66,12 @@ class Plan:
         """How many numbers of this page the build checked."""
         return len(self.numbers)
 
-    def numbers_in(
-        self, lines: list[str], *, stash: Stash, math: dict[int, list[tuple[int, int]]]
-    ) -> list[str]:
-        """The page's lines with each `[[…]]` of its prose as a checked or cited number, found
-        where the collect stage found it. Those inside math (`math`: spans per line) stay: the
-        math stage writes their written value into the formula."""
+    def put_numbers(
+        self, edits: LineEdits, *, stash: Stash, math: dict[int, list[tuple[int, int]]]
+    ) -> None:
+        """Each `[[…]]` of the prose becomes a checked or cited number, where the collect stage
+        found it. Those inside math (`math`: spans per file line) stay: the math stage writes
+        their written value into the formula."""
         html: dict[tuple[int, int], str] = {}
         for number in self.numbers:
             html[(number.binding.line, number.binding.start)] = _number_html(number)
@@ -78,53 +82,27 @@ class Plan:
                 html[(b.line, b.start)] = _illustrative_html(b)
             elif self.result is None:  # the live preview of a page whose code failed
                 html[(b.line, b.start)] = _unchecked_html(b)
-        lines = list(lines)
-        by_line: dict[int, list[RawBinding]] = {}
         for b in self.page.bindings:
-            by_line.setdefault(b.line - self.page.offset - 1, []).append(b)
-        for index, found in by_line.items():
-            text = lines[index]
-            for b in sorted(found, key=lambda b: b.start, reverse=True):
-                inside = any(a <= b.start < e for a, e in math.get(index, ()))
-                if inside or (b.line, b.start) not in html:
-                    continue
-                if text[b.start : b.end] != f"[[{b.body}]]":
-                    raise RuntimeError(f"{self.page.src}:{b.line}: the page changed after collect")
-                text = text[: b.start] + stash.put(html[(b.line, b.start)]) + text[b.end :]
-            lines[index] = text
-        return lines
+            inside = any(a <= b.start < e for a, e in math.get(b.line, ()))
+            if inside or (b.line, b.start) not in html:
+                continue
+            if edits.text(b.line)[b.start : b.end] != f"[[{b.body}]]":
+                raise RuntimeError(f"{self.page.src}:{b.line}: the page changed after collect")
+            edits.replace(b.line, b.start, b.end, stash.put(html[(b.line, b.start)]))
 
-    def edits(
-        self,
-        lines: list[str],
-        *,
-        stash: Stash,
-        figure_url: Callable[[Figure], str] | None = None,
-    ) -> tuple[list[list[str]], list[str]]:
-        """What each line of the page becomes (itself, its outputs after it, blank for a hidden
-        block), and the lines after the page (numbers are already in, see `numbers_in`). With `figure_url`, figures are linked as SVG files
-        (smaller pages, faster search indexing); without, they are inlined."""
-        if len(lines) != len(self.page.lines):
-            raise RuntimeError(
-                f"{self.page.src}: the plan is for {len(self.page.lines)} lines, "
-                f"the page has {len(lines)}"
-            )
-        lines = list(lines)
-        after: dict[int, list[str]] = {}
+    def put_outputs(
+        self, edits: LineEdits, *, stash: Stash, figure_url: Callable[[Figure], str] | None = None
+    ) -> None:
+        """Outputs and figures after their fences, `python hidden` blocks blank, blocks that did
+        not run labelled, the page's count at its end. With `figure_url`, figures are linked as
+        SVG files (smaller pages, faster search indexing); without, they are inlined."""
+        if list(edits.lexed.lines) != self.page.lines or edits.lexed.first != self.page.first:
+            raise RuntimeError(f"{self.page.src}: the plan was made for another text")
         for pos, block in enumerate(self.page.blocks):
-            self._block(pos, block, lines, after, stash, figure_url)
-        per_line: list[list[str]] = []
-        for index, line in enumerate(lines):
-            out = [line]
-            indent = line[: len(line) - len(line.lstrip())]
-            for token in after.get(index, ()):
-                out.extend(["", indent + token, ""])
-            per_line.append(out)
-        tail: list[str] = []
+            self._block(pos, block, edits, stash, figure_url)
         note = self.footer()
         if note:
-            tail = ["", stash.put(f'<p class="llmbook-numcount">{note}</p>')]
-        return per_line, tail
+            edits.tail = ["", stash.put(f'<p class="llmbook-numcount">{note}</p>')]
 
     def footer(self) -> str:
         """The page's last line: where its numbers come from (empty when it states none)."""
@@ -147,24 +125,25 @@ class Plan:
         self,
         pos: int,
         block: CodeBlock,
-        lines: list[str],
-        after: dict[int, list[str]],
+        edits: LineEdits,
         stash: Stash,
         figure_url: Callable[[Figure], str] | None,
     ) -> None:
         if block.mode == "hidden":
-            for index in range(block.index, block.end + 1):
-                lines[index] = ""
+            for line in range(block.line, block.end_line + 1):
+                edits.replace_line(line, "")
             return
         if block.lang in ("python", "py", "python3"):
-            opening = lines[block.index]
+            opening = edits.text(block.line)
             stripped = opening.lstrip()
             fence = stripped[: len(stripped) - len(stripped.lstrip(stripped[0]))]
             words = [w for w in block.info.split() if w not in ("norun", "hidden")]
-            lines[block.index] = opening[: len(opening) - len(stripped)] + fence + " ".join(words)
+            shown = opening[: len(opening) - len(stripped)] + fence + " ".join(words)
+            if shown != opening:
+                edits.replace_line(block.line, shown)
         if block.mode in _NOT_RUN:
             html = f'<p class="llmbook-norun">{_NOT_RUN[block.mode]}</p>'
-            after.setdefault(block.end, []).append(stash.put(html))
+            edits.after(block.end_line, stash.put(html))
             return
         run = self.result.blocks.get(pos) if self.result and block.mode == "run" else None
         if run is None:
@@ -174,14 +153,14 @@ class Plan:
                 '<div class="llmbook-output"><span class="llmbook-output-label">输出</span>'
                 f"<pre><code>{escape(run.output.rstrip())}</code></pre>{_cut_note(run.cut)}</div>"
             )
-            after.setdefault(block.end, []).append(stash.put(html))
+            edits.after(block.end_line, stash.put(html))
         for figure in run.figures:
             shown = figure.svg
             if figure_url is not None:
                 alt = escape(figure.alt, quote=True)
                 shown = f'<img src="{escape(figure_url(figure))}" alt="{alt}" loading="lazy">'
             html = f'<figure class="llmbook-figure">{shown}</figure>'
-            after.setdefault(block.end, []).append(stash.put(html))
+            edits.after(block.end_line, stash.put(html))
 
 
 def _number_html(number: CheckedNumber) -> str:

@@ -94,7 +94,7 @@ def run_page(
     linecache.cache[page.src] = (
         0,
         None,
-        [""] * page.offset + [t + "\n" for t in page.lines],
+        [""] * (page.first - 1) + [t + "\n" for t in page.lines],
         page.src,
     )
     with figure_context():
