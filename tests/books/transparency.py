@@ -35,7 +35,10 @@ def build(config_file: Path, site_dir: Path, *, llmbook: bool) -> None:
     overrides: dict[str, Any] = {"site_dir": str(site_dir)}
     if llmbook:
         overrides["plugins"] = [*(raw.get("plugins") or ["search"]), LLMBOOK]
-        overrides["markdown_extensions"] = ["llmbook.extension", *raw.get("markdown_extensions", [])]
+        overrides["markdown_extensions"] = [
+            "llmbook.extension",
+            *raw.get("markdown_extensions", []),
+        ]
     cwd = os.getcwd()
     os.chdir(config_file.parent)
     try:
