@@ -7,6 +7,7 @@ tested with; pyproject.toml declares the real range (torch>=2.4) for users with 
 from __future__ import annotations
 
 import os
+import shutil
 
 import nox
 
@@ -25,8 +26,30 @@ def _install(session: nox.Session, extra: str) -> None:
 def tests(session: nox.Session) -> None:
     """Everything: llmkit against HF, the plugin, the executed chapters, the browser."""
     _install(session, "test")
+    _browser(session)
     session.run("pytest", *session.posargs, env={"LLMBOOK_CACHE": "0"})
     session.run("pytest", "--codeblocks", "README.md", "-p", "no:llmbook", "-o", "testpaths=")
+
+
+# What the browser tests need beyond pip: the browser, and fonts for its screenshots of the pages.
+BROWSER = "/usr/bin/chromium"
+BROWSER_PACKAGES = ("chromium", "fonts-noto-cjk", "fonts-dejavu-extra")
+
+
+def _browser(session: nox.Session) -> None:
+    """Install the browser with apt-get where we can (root on Debian); else say once what the
+    browser tests need (they skip without it)."""
+    if os.path.exists(BROWSER):
+        return
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {"DEBIAN_FRONTEND": "noninteractive"}
+        session.run("apt-get", "update", "-qq", external=True, env=env)
+        session.run("apt-get", "install", "-y", "-qq", *BROWSER_PACKAGES, external=True, env=env)
+        return
+    session.warn(
+        f"The browser tests need {BROWSER} and skip without it: install it with "
+        f"`apt-get install {' '.join(BROWSER_PACKAGES)}` (as root), then run `nox -s tests` again."
+    )
 
 
 @nox.session(python=PYTHON)

@@ -17,6 +17,9 @@ class LLMBookConfig(Config):
 
     # Execution of the chapters' code (env LLMBOOK_EXECUTE=0 switches it off).
     execute = c.Type(bool, default=True)
+    # Pages that run, as glob patterns relative to docs_dir (`**` spans folders); `[]`: none. A
+    # page's front matter `execute: true|false` overrides it.
+    execute_pages = c.ListOfItems(c.Type(str), default=["**"])
     execute_timeout = c.Type((int, float), default=120)  # seconds per block or bound expression
     execute_page_timeout = c.Type((int, float), default=600)  # seconds per page
     execute_workers = c.Type(int, default=0)  # pages run at once; 0 = the CPU count

@@ -27,6 +27,7 @@ class LLMBookExtension(Extension):
         # The build's Site (from the MkDocs plugin); an object, so not one of Python-Markdown's
         # string/bool config options.
         self._site = site
+        self._rendered: Any = None  # the page whose pipeline ran last (MkDocs)
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:
@@ -52,6 +53,11 @@ class _PagePreprocessor(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         site, page = self.extension.context(self.md)
+        if self.extension._site is not None:
+            if page is self.extension._rendered:
+                # Another tool's Markdown inside this page (mkdocstrings' docstrings): not a page.
+                return lines
+            self.extension._rendered = page
         # normalize_whitespace appended two empty lines: the page's own lines come first.
         extra = 0
         while extra < 2 and len(lines) > extra and lines[-1 - extra] == "":

@@ -63,7 +63,9 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         extensions = [e for e in extensions if not isinstance(e, LLMBookExtension)]
         if self.config.enabled:
             extensions.append(LLMBookExtension(site=self.site))
-        config.markdown_extensions = extensions
+        # In place: a plugin that kept the list (mkdocstrings renders docstrings with its own
+        # Markdown, made from it) gets the bound extension too, which leaves that text alone.
+        config.markdown_extensions[:] = extensions
         config.mdx_configs.pop(_EXTENSION, None)
         register_assets(config)
         return config

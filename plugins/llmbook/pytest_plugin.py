@@ -67,7 +67,7 @@ class PageItem(pytest.Item):
         src = os.path.relpath(self.path, self.config.rootpath).replace(os.sep, "/")
         plan = _executor(self.config).run_page(self.path.read_bytes(), src=src)
         if not plan.page.execute:
-            pytest.skip(f"{src}: `execute: false` in its front matter")
+            pytest.skip(f"{src}: does not run: {plan.page.why_not_run}")
         if plan.mismatches:
             raise DriftError(plan.mismatches)
 

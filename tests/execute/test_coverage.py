@@ -126,3 +126,42 @@ def test_footer_and_log_agree(run_md, caplog) -> None:
     ) in html
     assert '<span class="llmbook-num llmbook-illustrative" title="示意数字' in html
     assert '</span><span class="llmbook-illustrative-label">示意</span>' in html
+
+
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        ("训练 524k 步", ["524k"]),
+        ("128K 上下文", ["128K"]),
+        ("4k tokens，4k/8k 两档", ["4k", "4k", "8k"]),
+        ("7B 与 70B 两个尺寸，1.5B 也有", ["7B", "70B", "1.5B"]),
+        ("7B-70B 之间", ["7B", "70B"]),
+        ("128K。", ["128K"]),
+    ],
+)
+def test_digits_glued_to_a_magnitude_letter_are_quantities(line: str, found: list[str]) -> None:
+    assert unaccounted(line + "\n") == found
+
+
+@pytest.mark.parametrize(
+    "line", ["Llama-2-7B 与 Qwen2.5-7B", "Mistral-7B、LLaMA-3-8B", "fp16 与 H100", "L2-C2"]
+)
+def test_a_magnitude_inside_a_model_name_stays_a_name(line: str) -> None:
+    cov = cover(line + "\n")
+    assert cov.unaccounted == [] and cov.structural > 0
+
+
+def test_a_bound_or_cited_magnitude_is_accounted_for() -> None:
+    cov = cover("训练 [[524k @ Shazeer 2020, Table 1]] 步，共 [[2**19 = 524k]] 个。\n")
+    assert (cov.checked, cov.cited, cov.unaccounted) == (1, 1, [])
+
+
+def test_a_strict_page_names_the_quantity_with_its_letter(run_md) -> None:
+    with pytest.raises(BuildFailed) as error:
+        run_md("---\nnumbers: strict\n---\n训练 524k 步。\n")
+    assert str(error.value).split("\n") == [
+        "1 page failed:",
+        "docs/page.md:4: the number 524k is neither checked, cited nor marked. Fix: bind it to its "
+        "computation [[expr = 524k]], cite it [[524k @ paper, table]], or mark it illustrative "
+        "[[~524k]]",
+    ]

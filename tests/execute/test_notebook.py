@@ -21,7 +21,7 @@ def notebook(*cells: tuple[str, str], tags: dict[int, list[str]] | None = None) 
             }
             for i, (kind, text) in enumerate(cells)
         ],
-        "metadata": {"kernelspec": {"name": "python3"}},
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
         "nbformat": 4,
         "nbformat_minor": 5,
     }
@@ -113,3 +113,31 @@ def test_the_executed_notebook_holds_outputs_and_figures() -> None:
         },
     ]
     assert [c["source"] for c in out["cells"]] == [c["source"] for c in json.loads(NB)["cells"]]
+
+
+def test_the_executed_notebook_validates_against_the_schema() -> None:
+    import nbformat
+
+    nb = read_notebook(NB, src="docs/nb.ipynb")
+    text = executed_notebook(nb, {1: ("4.0\n", [("<svg/>", "图")]), 4: ("[2.0]\n", [])})
+    nbformat.validate(nbformat.reads(text, as_version=4))
+    # Cells written without ids (4.5 needs them) get stable ones, the same every build.
+    assert [c["id"] for c in json.loads(text)["cells"]] == [f"cell-{n}" for n in range(1, 6)]
+
+
+def test_a_notebook_that_breaks_the_schema_names_the_cell_and_field(run_md) -> None:
+    data = json.loads(NB)
+    del data["cells"][1]["outputs"]
+    with pytest.raises(AuthorError) as error:
+        run_md(json.dumps(data), src="docs/bad.ipynb")
+    assert str(error.value) == (
+        "docs/bad.ipynb:1: the notebook does not follow the nbformat 4 schema: cell 2: "
+        "'outputs' is a required property Fix: re-save it from Jupyter, or fix that field"
+    )
+
+
+def test_an_older_notebook_is_read_as_version_4() -> None:
+    data = json.loads(NB)
+    data["nbformat_minor"] = 2
+    nb = read_notebook(json.dumps(data), src="docs/old.ipynb")
+    assert nb.data.nbformat == 4 and "id" not in nb.data.cells[0]

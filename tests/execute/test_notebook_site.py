@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import nbformat
 import pytest
 import yaml
 
@@ -102,6 +103,10 @@ def test_the_notebook_builds_identically_twice_with_its_download(
     outputs = [c["outputs"] for c in executed["cells"] if c["cell_type"] == "code"]
     assert outputs[0][0]["output_type"] == "stream"
     assert outputs[1][0]["data"]["text/plain"] == ["随机数"]
+    # The download is a valid notebook by the Jupyter schema, read back as Jupyter reads it.
+    downloaded = nbformat.read(tmp_path / "site1" / "nb.ipynb", as_version=4)
+    nbformat.validate(downloaded)
+    assert [c.get("id") for c in downloaded.cells] == ["cell-1", "cell-2", "cell-3", "cell-4"]
 
 
 def test_a_drifted_number_in_a_notebook_fails_the_build_at_its_cell(

@@ -94,3 +94,31 @@ def test_tensors_and_arrays_become_plain_numbers() -> None:
 def test_rewrite_keeps_the_written_style(written: str, computed: object, new: str) -> None:
     assert rewrite(parse_written(written), computed) == new
     assert check(parse_written(new), computed) is None
+
+
+@pytest.mark.parametrize(
+    ("written", "computed", "message"),
+    [
+        ("524k", 523_600, None),  # 523.6 thousands rounds to 524
+        ("524k", 523_400, "written 524k, computed 523400 (rounds to 523k)"),
+        ("128K", 131_072, "written 128K, computed 131072 (rounds to 131K)"),
+        ("6.7B", 6_738_415_616, None),
+        ("1.5M", 1_549_999, None),
+        ("2T", 2.4e12, None),
+    ],
+)
+def test_magnitude_letters_scale_and_keep_the_written_precision(
+    written: str, computed: object, message: str | None
+) -> None:
+    assert check(parse_written(written), computed) == message
+
+
+def test_rewrite_keeps_the_magnitude_letter() -> None:
+    assert rewrite(parse_written("524k"), 131_072) == "131k"
+    assert rewrite(parse_written("6.7B"), 8.03e9) == "8.0B"
+
+
+@pytest.mark.parametrize("written", ["524kB", "1e3k", "5%k", "k"])
+def test_not_a_magnitude(written: str) -> None:
+    with pytest.raises(ValueError):
+        parse_written(written)

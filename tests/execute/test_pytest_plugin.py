@@ -28,7 +28,7 @@ def test_pages_become_tests_reported_at_their_markdown_line(
             '*File "docs/chapters/broken.md", line 5, in <module>',
             "docs/drift.md:5: written 0.6, computed 0.5 (rounds to 0.5)",
             "docs/drift.md:5: written 49%, computed 0.5 (rounds to 50%)",
-            "*docs/quoted.md: `execute: false` in its front matter*",
+            "*docs/quoted.md: does not run: `execute: false` in its front matter*",
         ]
     )
 
@@ -62,7 +62,13 @@ def test_notebooks_are_collected_and_checked(pytester: pytest.Pytester, monkeypa
 
     monkeypatch.setenv("LLMBOOK_CACHE", "0")
     cells = [
-        {"cell_type": "code", "metadata": {}, "source": ["x = 3"], "outputs": []},
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "source": ["x = 3"],
+            "outputs": [],
+            "execution_count": None,
+        },
         {"cell_type": "markdown", "metadata": {}, "source": ["三 [[x = 4]]"]},
     ]
     (pytester.path / "docs").mkdir()

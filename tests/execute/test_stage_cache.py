@@ -83,8 +83,9 @@ def test_a_warm_build_reuses_both_stages_and_gets_the_same_plan(make_executor, c
             {"load": 2, "plan": 2},
         ),
         (lambda text, opts: (text, {"numbers_strict": True}), {"load": 1, "plan": 2}),
+        (lambda text, opts: (text, {"execute_pages": ["other/*.md"]}), {"load": 2, "plan": 1}),
     ],
-    ids=["prose", "code", "same-results", "front-matter", "site-strict"],
+    ids=["prose", "code", "same-results", "front-matter", "site-strict", "execute-pages"],
 )
 def test_each_input_of_a_stage_makes_it_run_again(make_executor, counted, change, stages) -> None:
     _build(make_executor, PAGE)

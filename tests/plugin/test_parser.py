@@ -153,3 +153,45 @@ def test_display_math_is_what_the_math_stage_reads(render) -> None:
     )
     assert 'class="admonition success llmbook-key"' in page
     assert "<summary>提示</summary>" in page and "<math" in page
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "::: httpx.Client",
+        "::: package.module.func",
+        "::: mypackage",  # a single name, neither ours nor near one of ours
+        "  :::   a._private.Name  ",
+    ],
+)
+def test_api_references_of_mkdocstrings_and_mkautodoc_stay_text(line):
+    source = f"# API\n\n{line}\n    options:\n      show_source: false\n\n:::key 要点\nx\n:::\n"
+    doc = parse_directives(source, src="docs/a.md")
+    assert [b.name for b in doc.blocks()] == ["key"]
+    assert line in doc.children[0].lines
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            ":::insigt 标题",
+            "docs/a.md:1: unknown directive :::insigt Fix: did you mean :::insight?",
+        ),
+        ("::: insigt", "docs/a.md:1: unknown directive :::insigt Fix: did you mean :::insight?"),
+        (":::httpx.Client", "docs/a.md:1: malformed directive line ':::httpx.Client' Fix: "),
+        ("::: httpx.Client 标题", "docs/a.md:1: malformed directive line '::: httpx.Client 标题'"),
+    ],
+)
+def test_a_typo_of_ours_is_still_an_error_with_a_suggestion(line, expected):
+    with pytest.raises(AuthorError) as caught:
+        parse_directives(f"{line}\nx\n:::\n", src="docs/a.md")
+    assert str(caught.value).startswith(expected)
+    if "did you mean" in expected:
+        assert str(caught.value).endswith(" Else use one of: " + _NAMES)
+
+
+_NAMES = (
+    "answer, background, card, chain, demo, fold, hint, insight, interview, key, math, objectives, "
+    "progress, quiz, related, shapeflow, showcase, step, tab, tabs, unfold, walkthrough, warning"
+)

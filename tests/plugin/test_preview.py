@@ -52,7 +52,9 @@ PAGES = {
 }
 
 DRIFT = "docs/index.md:7: written 64, computed 128 (rounds to 128)"
-DIRECTIVE = "docs/index.md:9: unknown directive :::insigt Fix: use one of:"
+DIRECTIVE = (
+    "docs/index.md:9: unknown directive :::insigt Fix: did you mean :::insight? Else use one of:"
+)
 FAILING = "docs/fails.md:5: AttributeError: 'int' object has no attribute 'no_such_name'"
 TIMEOUT = "docs/slow.md:3: block timed out after 3 s"
 

@@ -7,6 +7,7 @@ them is a directive.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 
@@ -19,6 +20,9 @@ __all__ = ["OPENER", "parse_tree"]
 
 OPENER = re.compile(r"^(?P<indent>\s*):::\s*(?P<name>[A-Za-z][\w-]*)(?:\s+(?P<arg>.*?))?\s*$")
 _CLOSER = re.compile(r"^\s*:::\s*$")
+# mkdocstrings' and mkautodoc's API references, `::: package.module.Name`: a space after `:::`,
+# then a (dotted) Python name alone on its line.
+_AUTODOC = re.compile(r"^\s*:::[ \t]+(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]*$")
 
 
 def parse_tree(
@@ -61,7 +65,7 @@ def parse_tree(
         if number in in_math:
             _append_text(stack[-1], line, number)
             continue
-        if line.lstrip().startswith(":::"):
+        if line.lstrip().startswith(":::") and not _autodoc(line, known, names):
             _directive_line(line, number, stack, src=src, known=known, names=names)
             continue
         _append_text(stack[-1], line, number)
@@ -114,12 +118,26 @@ def _directive_line(
         )
     name = match.group("name")
     if not known(name):
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f"did you mean :::{close[0]}? Else " if close else ""
         raise AuthorError(
-            src, number, f"unknown directive :::{name}", f"use one of: {', '.join(names)}"
+            src, number, f"unknown directive :::{name}", f"{hint}use one of: {', '.join(names)}"
         )
     block = Block(name, match.group("arg") or "", number, match.group("indent"), line)
     stack[-1].children.append(block)
     stack.append(block)
+
+
+def _autodoc(line: str, known: Callable[[str], bool], names: list[str]) -> bool:
+    """Whether the line is another tool's `::: python.name` (left as text): a dotted name, or a
+    single one that is not ours and not a near miss of ours (a typo stays an error)."""
+    match = _AUTODOC.match(line)
+    if match is None:
+        return False
+    name = match.group("name")
+    if "." in name:
+        return True
+    return not known(name) and not difflib.get_close_matches(name, names, n=1)
 
 
 def _append_text(parent: Block, line: str, number: int) -> None:

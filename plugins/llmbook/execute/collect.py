@@ -63,6 +63,7 @@ class PageSource:
     blocks: list[CodeBlock] = field(default_factory=list)
     bindings: list[RawBinding] = field(default_factory=list)  # `.line` is the file line
     cells: list[tuple[int, int]] | None = None  # a notebook's (cell, line in cell) per line
+    why_not_run: str = ""  # when `execute` is false: what decided it, for messages
 
     @property
     def text(self) -> str:
@@ -92,8 +93,8 @@ def split_front_matter(text: str) -> tuple[dict, str, int]:
     return meta, body, text.count("\n") - body.count("\n") + 1
 
 
-def _execute_flag(meta: dict, src: str) -> bool:
-    value = meta.get("execute", True)
+def _execute_flag(meta: dict, src: str, default: bool) -> bool:
+    value = meta.get("execute", default)
     if isinstance(value, bool):
         return value
     raise AuthorError(
@@ -114,11 +115,21 @@ def _strict_flag(meta: dict, src: str) -> bool | None:
     )
 
 
-def collect_page(markdown: str, *, src: str, meta: dict, first: int = 1) -> PageSource:
+def collect_page(
+    markdown: str, *, src: str, meta: dict, first: int = 1, execute: bool = True
+) -> PageSource:
     """Read blocks, markers and bindings from the Markdown MkDocs hands over (front matter
-    removed: it starts on file line `first`)."""
+    removed: it starts on file line `first`); `execute`: whether the page runs when its front
+    matter does not say (`execute_pages`)."""
     lines = markdown.split("\n")
-    page = PageSource(src, lines, first, _execute_flag(meta, src), _strict_flag(meta, src))
+    runs = _execute_flag(meta, src, execute)
+    page = PageSource(src, lines, first, runs, _strict_flag(meta, src))
+    if not runs:
+        page.why_not_run = (
+            "`execute: false` in its front matter"
+            if "execute" in meta
+            else "it matches no pattern of `execute_pages` in mkdocs.yml"
+        )
     starts = {fence.start: fence for fence in lex(markdown, first).fences}
     marker: tuple[str, int] | None = None
     i = 0

@@ -15,7 +15,8 @@ Structural rules (kept small on purpose; each has a test):
 3. years: 1900–2099, as a whole number (`2017 年`, `Vaswani 2017`);
 4. ordinals and references: a number after 第, or after Step / Card / Lesson / Chapter / 课 / 章 /
    节 / 步, and `10.3 节`-style section references;
-5. names: digits inside a word with letters (`LLaMA-2-7B`, `fp16`, `Qwen2.5`, `H100`, `L2-C2`);
+5. names: digits inside a word with letters (`LLaMA-2-7B`, `fp16`, `Qwen2.5`, `H100`, `L2-C2`),
+   except a quantity with a magnitude letter standing alone (`524k`, `128K`, `7B`, `4k/8k`);
 6. card and step numbers in `:::card N` / `:::step N` headers;
 7. shape flows: `:::shapeflow` bodies are checked by their own symbolic checker.
 """
@@ -46,6 +47,8 @@ _HEADING_NUMBER = re.compile(r"^\s*#{1,6}\s+(\d+(?:\.\d+)*\.?)(?=\s)")
 _LIST_MARKER = re.compile(r"^\s*(?:>\s*)*\d+[.)](?=\s)")
 _ORDINAL_BEFORE = re.compile(r"(?:第|Step|step|Card|card|Lesson|lesson|Chapter|chapter)\s*$")
 _ORDINAL_AFTER = re.compile(r"^\s*(?:课|章|节|步)")
+# A magnitude letter glued to digits (`524k`, `128K`, `7B`): a quantity, not a name.
+_MAGNITUDE = re.compile(r"\d+(?:[.,]\d+)*(?P<mag>[kKMBT])")
 
 
 @dataclass(frozen=True)
@@ -94,10 +97,11 @@ def page_coverage(
         for number in numbers:
             if any(a <= number.start() < b for a, b in hidden):
                 continue
-            if _structural(text, number):
+            quantity = _quantity(text, number)
+            if quantity is None and _structural(text, number):
                 coverage.structural += 1
             else:
-                coverage.unaccounted.append(Unaccounted(line, number.group(0)))
+                coverage.unaccounted.append(Unaccounted(line, quantity or number.group(0)))
     return coverage
 
 
@@ -108,6 +112,21 @@ def _hidden_spans(text: str, math: list[tuple[int, int]]) -> list[tuple[int, int
     for pattern in _SKIP:
         spans += [m.span() for m in pattern.finditer(text)]
     return spans
+
+
+def _quantity(text: str, number: re.Match[str]) -> str | None:
+    """`524k` when the number has a magnitude letter and its word is only such quantities
+    (`4k/8k`, `7B-70B`); None otherwise, and inside a name (`Llama-2-7B`, `Qwen2.5-7B`)."""
+    glued = _MAGNITUDE.match(text, number.start())
+    if glued is None or glued.end() != number.end() + 1:
+        return None
+    for word in _WORD.finditer(text):
+        if word.start() <= number.start() < word.end():
+            parts = re.split(r"[-/]", word.group(0).rstrip("."))
+            if all(re.fullmatch(r"\d+(?:[.,]\d+)*[kKMBT]?", part) for part in parts):
+                return glued.group(0)
+            return None
+    return None
 
 
 def _structural(text: str, number: re.Match[str]) -> bool:

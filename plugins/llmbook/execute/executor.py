@@ -24,6 +24,7 @@ from llmbook.execute.check import bare_plan, plan_page
 from llmbook.execute.coverage import Coverage
 from llmbook.execute.engine import Engine, Limits, default_workers
 from llmbook.execute.load import LoadedPage, load_page
+from llmbook.execute.pages import docs_dir_of, page_selector
 from llmbook.execute.render import Plan
 from llmbook.execute.report import BuildFailed, DriftError, Report
 from llmbook.execute.run import RunResult
@@ -45,6 +46,11 @@ class Executor:
         config_file = getattr(mkdocs_config, "config_file_path", None) if mkdocs_config else None
         self.root = os.path.dirname(os.path.abspath(config_file)) if config_file else os.getcwd()
         self.execute = bool(plugin_config["execute"]) and not _off("LLMBOOK_EXECUTE")
+        self.runs_page = page_selector(
+            plugin_config["execute_pages"],
+            root=self.root,
+            docs_dir=docs_dir_of(mkdocs_config, self.root),
+        )
         self.seed = int(plugin_config["execute_seed"])
         self.timeout = float(plugin_config["execute_timeout"])
         limits = Limits(
@@ -79,7 +85,11 @@ class Executor:
         loaded: list[LoadedPage] = []
         for src, raw in pages:
             try:
-                page = self.stages.load(src, raw) if self.stages else load_page(src, raw)
+                runs = self.runs_page(src)
+                if self.stages is not None:
+                    page = self.stages.load(src, raw, execute=runs)
+                else:
+                    page = load_page(src, raw, execute=runs)
             except AuthorError as error:
                 report.failures.append(error)
                 continue

@@ -1,7 +1,8 @@
 """Figures a block leaves open, as deterministic inline SVG with alt text.
 
 Determinism: `svg.hashsalt` is fixed per figure (page, block, index), the SVG carries no date, and
-glyphs are drawn as paths so the reader needs no font (Chinese labels use Noto Sans CJK SC).
+glyphs are drawn as paths so the reader needs no font (Chinese labels use Noto Sans CJK SC, which
+the project installs: `fonts.py`; a character no figure font has fails the block).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+
+from llmbook.execute.fonts import glyphs_checked, register_fonts
 
 __all__ = ["Figure", "figure_context", "take_figures"]
 
@@ -40,11 +43,12 @@ def figure_context() -> Iterator[None]:
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
+    register_fonts()
     plt.close("all")
     # Notebooks end cells with plt.show(): figures are taken after each block, show() adds nothing.
     plt.show = lambda *args, **kwargs: None
     try:
-        with matplotlib.rc_context(RC):
+        with matplotlib.rc_context(RC), glyphs_checked():
             yield
     finally:
         plt.close("all")
@@ -60,7 +64,8 @@ def _alt(fig: object) -> str:
 
 
 def take_figures(salt: str) -> list[Figure] | str:
-    """Render and close the open figures; returns an error text if one has no alt text."""
+    """Render and close the open figures; returns an error text if one has no alt text, raises
+    `fonts.MissingGlyph` if one draws a character no figure font has."""
     if "matplotlib.pyplot" not in __import__("sys").modules:
         return []
     import matplotlib
@@ -74,8 +79,12 @@ def take_figures(salt: str) -> list[Figure] | str:
             plt.close("all")
             return "a figure has no alt text (no label, no title)"
         buffer = io.StringIO()
-        with matplotlib.rc_context({"svg.hashsalt": f"{salt}:{number}"}):
-            fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+        try:
+            with matplotlib.rc_context({"svg.hashsalt": f"{salt}:{number}"}), glyphs_checked():
+                fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+        except Exception:
+            plt.close("all")
+            raise
         figures.append(Figure(_clean(buffer.getvalue(), alt), alt))
         plt.close(fig)
     return figures

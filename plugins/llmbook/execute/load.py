@@ -56,8 +56,9 @@ def decode_page(raw: bytes | str, src: str) -> str:
         ) from None
 
 
-def load_page(src: str, raw: bytes | str) -> LoadedPage:
-    """Decode, split the front matter (or lay out the notebook), collect; read written numbers."""
+def load_page(src: str, raw: bytes | str, *, execute: bool = True) -> LoadedPage:
+    """Decode, split the front matter (or lay out the notebook), collect; read written numbers.
+    `execute`: whether the page runs when its front matter does not say (`execute_pages`)."""
     text = decode_page(raw, src)
     notebook = None
     if src.endswith(".ipynb"):
@@ -67,15 +68,19 @@ def load_page(src: str, raw: bytes | str) -> LoadedPage:
         markdown, first = notebook.markdown, 1
     else:
         meta, markdown, first = split_front_matter(text)
-    source = collect_page(markdown, src=src, meta=meta, first=first)
+    source = collect_page(markdown, src=src, meta=meta, first=first, execute=execute)
     source.cells = notebook.cells if notebook is not None else None
+    if notebook is not None and "execute" in meta and not source.execute:
+        source.why_not_run = '`"llmbook": {"execute": false}` in its metadata'
     if not source.execute and source.bound:
         b = source.bound[0]
         raise AuthorError(
             src,
             b.line,
-            f"[[{b.body}]] cannot be checked: the page has `execute: false`",
-            "write the plain number, cite it as [[value @ source]], or let the page run",
+            f"[[{b.body}]] cannot be checked: the page does not run ({source.why_not_run})",
+            "write the plain number, cite it as [[value @ source]], mark it illustrative "
+            "[[~value]], or let the page run (`execute: true` in its front matter, or a pattern "
+            "of `execute_pages` in mkdocs.yml that matches it)",
         )
     page = LoadedPage(source, notebook)
     page.written  # noqa: B018 - a written value that is not a number stops the page here

@@ -4,12 +4,19 @@ Markdown cells are copied as they are (directives, math and `[[…]]` bindings w
 code cells become python fences (cell tags `hidden` / `norun` give the fence's mode). A line map
 sends every error back to `notebook.ipynb:cell N, line M`. After the build runs the page, the
 executed notebook (outputs and figures filled in, nothing else changed) is what readers download.
+
+Read, validated and written with nbformat, the Jupyter project's own library: an older notebook is
+converted to version 4, one that breaks the schema is an author error, and the download is checked
+against the schema before it is written.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass
+
+import nbformat
 
 from llmbook.errors import AuthorError
 
@@ -21,7 +28,7 @@ _MODES = ("hidden", "norun")
 @dataclass
 class Notebook:
     src: str
-    data: dict
+    data: nbformat.NotebookNode  # version 4, validated
     markdown: str
     cells: list[
         tuple[int, int]
@@ -59,9 +66,10 @@ def read_notebook(text: str, *, src: str) -> Notebook:
         raise AuthorError(
             src, 1, "the notebook has no list of cells", "re-save it from Jupyter (nbformat 4)"
         )
+    data = _validated(_with_ids(data), src)
     lines: list[str] = []
     cells: list[tuple[int, int]] = []
-    for index, cell in enumerate(data["cells"]):
+    for index, cell in enumerate(data.cells):
         number = index + 1
         body = _source(cell).rstrip("\n").split("\n")
         kind = cell.get("cell_type")
@@ -85,28 +93,65 @@ def read_notebook(text: str, *, src: str) -> Notebook:
 def executed_notebook(
     notebook: Notebook, outputs: dict[int, tuple[str, list[tuple[str, str]]]]
 ) -> str:
-    """The notebook with outputs: `outputs[cell index] = (printed text, [(svg, alt), …])`."""
-    data = json.loads(json.dumps(notebook.data))
+    """The notebook with outputs: `outputs[cell index] = (printed text, [(svg, alt), …])`,
+    validated against the notebook schema."""
+    data = copy.deepcopy(notebook.data)
     count = 0
-    for index, cell in enumerate(data["cells"]):
-        if cell.get("cell_type") != "code":
+    for index, cell in enumerate(data.cells):
+        if cell.cell_type != "code":
             continue
-        cell["outputs"], cell["execution_count"] = [], None
-        if index not in outputs or cell.get("cell_type") != "code":
+        cell.outputs, cell.execution_count = [], None
+        if index not in outputs:
             continue
         count += 1
-        cell["execution_count"] = count
+        cell.execution_count = count
         text, figures = outputs[index]
         if text:
-            cell["outputs"].append(
-                {"name": "stdout", "output_type": "stream", "text": text.splitlines(True)}
-            )
+            cell.outputs.append(nbformat.v4.new_output("stream", name="stdout", text=text))
         for svg, alt in figures:
-            cell["outputs"].append(
-                {
-                    "output_type": "display_data",
-                    "metadata": {},
-                    "data": {"image/svg+xml": svg.splitlines(True), "text/plain": [alt]},
-                }
-            )
-    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+            shown = {"image/svg+xml": svg, "text/plain": alt}
+            cell.outputs.append(nbformat.v4.new_output("display_data", data=shown, metadata={}))
+    nbformat.validate(data)
+    return nbformat.writes(data).rstrip("\n") + "\n"
+
+
+def _with_ids(data: dict) -> dict:
+    """Cells of a 4.5+ notebook need ids; one written without (by hand, by a script) gets
+    `cell-N` (stable across builds, unlike nbformat's own random repair)."""
+    major, minor = data.get("nbformat"), data.get("nbformat_minor", 0)
+    if not (isinstance(major, int) and isinstance(minor, int)) or (major, minor) < (4, 5):
+        return data
+    taken = {c.get("id") for c in data["cells"] if isinstance(c, dict)}
+    for number, cell in enumerate(data["cells"], start=1):
+        if isinstance(cell, dict) and "id" not in cell and f"cell-{number}" not in taken:
+            cell["id"] = f"cell-{number}"
+    return data
+
+
+def _validated(data: dict, src: str) -> nbformat.NotebookNode:
+    """The notebook as nbformat reads it (converted to version 4); AuthorError naming the cell
+    and the field when it breaks the schema."""
+    try:
+        node = nbformat.from_dict(data)
+        if node.get("nbformat") != 4:
+            node = nbformat.convert(node, 4)
+        nbformat.validate(node)
+    except nbformat.ValidationError as error:
+        path = list(error.absolute_path)
+        if path[:1] == ["cells"] and len(path) > 1:
+            path[:2] = [f"cell {path[1] + 1}"]
+        where = "".join(f"{part}: " for part in path)
+        raise AuthorError(
+            src,
+            1,
+            f"the notebook does not follow the nbformat 4 schema: {where}{error.message}",
+            "re-save it from Jupyter, or fix that field",
+        ) from None
+    except (ValueError, KeyError, TypeError, AttributeError) as error:  # versions nbformat lacks
+        raise AuthorError(
+            src,
+            1,
+            f"nbformat cannot read the notebook: {error}",
+            "re-save it from Jupyter (nbformat 4)",
+        ) from None
+    return node

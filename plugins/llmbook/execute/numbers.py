@@ -2,7 +2,9 @@
 
 Precision is the written one: `2.1` is compared half-up at one decimal, `2.3e-10` at two significant
 digits, `75%` is 0.75 at whole percents, `2,147,483,648` an integer with thousands separators, and a
-vector `[0.365, 0.730]` element by element after a length check.
+vector `[0.365, 0.730]` element by element after a length check. A magnitude letter scales a
+number and keeps its precision in written units: `524k` is 524 thousands (k or K = 10³, M = 10⁶,
+B = 10⁹, T = 10¹²), so 523,600 rounds to it and 523,400 does not.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ _SCALAR = re.compile(
     r"^(?P<sign>[-+\u2212]?)"
     r"(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
     r"(?:(?P<e>[eE])(?P<exp>[-+]?\d+))?"
-    r"(?P<pct>%)?$"
+    r"(?:(?P<pct>%)|(?P<mag>[kKMBT]))?$"
 )
+MAGNITUDES = {"k": 10**3, "K": 10**3, "M": 10**6, "B": 10**9, "T": 10**12}
 
 
 @dataclass(frozen=True)
@@ -34,12 +37,15 @@ class Scalar:
     grouped: bool = False
     exp_letter: str = "e"
     exp_plus: bool = False
+    magnitude: str = ""  # "k", "K", "M", "B" or "T": the value is in those units
 
     def round(self, x: float | int) -> Decimal:
         """`x` rounded half-up to this number's written precision (in written units)."""
         d = Decimal(x) if isinstance(x, int) else Decimal(repr(float(x)))
         if self.kind == "percent":
             d *= 100
+        if self.magnitude:
+            d /= MAGNITUDES[self.magnitude]
         if self.kind == "sci":
             if d == 0:
                 return Decimal(0)
@@ -59,7 +65,7 @@ class Scalar:
             mant = d.scaleb(-exp).quantize(Decimal(1).scaleb(1 - self.places)) if d else Decimal(0)
             sign = "+" if self.exp_plus and exp >= 0 else ""
             return f"{mant:f}{self.exp_letter}{sign}{exp}"
-        return f"{d:,f}" if self.grouped else f"{d:f}"
+        return (f"{d:,f}" if self.grouped else f"{d:f}") + self.magnitude
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,7 @@ def _parse_scalar(text: str) -> Scalar:
         not match
         or (match.group("pct") and match.group("e"))
         or (match.group("e") and "," in match.group("num"))
+        or (match.group("e") and match.group("mag"))
     ):
         raise ValueError(text)
     sign = "-" if match.group("sign") in ("-", "\u2212") else ""
@@ -95,7 +102,8 @@ def _parse_scalar(text: str) -> Scalar:
         )
     places = len(digits.split(".")[1]) if "." in digits else 0
     kind = "percent" if match.group("pct") else "fixed"
-    return Scalar(text.strip(), value, kind, places, grouped="," in num)
+    magnitude = match.group("mag") or ""
+    return Scalar(text.strip(), value, kind, places, grouped="," in num, magnitude=magnitude)
 
 
 def parse_written(text: str) -> Written:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from llmbook.errors import AuthorError, describe_line
 from llmbook.execute.collect import CodeBlock, PageSource
 from llmbook.execute.figures import Figure, figure_context, take_figures
+from llmbook.execute.fonts import MissingGlyph
 from llmbook.execute.numbers import to_plain
 
 __all__ = ["BlockResult", "RunResult", "run_page", "steps"]
@@ -143,7 +144,11 @@ def _run_block(
             exec(code, namespace)
     except (Exception, SystemExit) as error:
         raise _block_error(page, block, error) from None
-    figures = take_figures(f"{page.src}:{block.line}")
+    try:
+        figures = take_figures(f"{page.src}:{block.line}")
+    except MissingGlyph as error:
+        where = f"a figure of the python block at line {block.line}"
+        raise AuthorError(page.src, block.line, f"{where}: {error}", MissingGlyph.FIX) from None
     if isinstance(figures, str):
         raise AuthorError(
             page.src,

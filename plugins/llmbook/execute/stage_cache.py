@@ -5,7 +5,8 @@ A warm build of a large book otherwise spends tens of milliseconds a page re-rea
 already knew (collecting bindings, parsing directives and formulas, sorting numbers). Two entries
 per page, in `.llmbook-cache/stages/`:
 
-- the loaded page, under a key of the file's bytes, its path and llmbook's own files;
+- the loaded page, under a key of the file's bytes, its path, whether the site runs it
+  (`execute_pages`) and llmbook's own files;
 - its plan, under that key plus the page's execution results and the site's `numbers_strict`.
 
 A page that fails a stage stores nothing (its error is raised again on every build). The live
@@ -37,17 +38,18 @@ class StageCache:
         self.salt = salt  # llmbook's own files: a change of any stage's code is a new key
         self.hits = 0
 
-    def load(self, src: str, raw: bytes | str) -> LoadedPage:
-        """The page as `load_page` makes it, from the cache when its file did not change."""
+    def load(self, src: str, raw: bytes | str, *, execute: bool = True) -> LoadedPage:
+        """The page as `load_page` makes it, from the cache when its file (and whether the site
+        runs it, `execute_pages`) did not change."""
         data = raw.encode() if isinstance(raw, str) else raw
-        key = _hash(_FORMAT, self.salt.encode(), src.encode(), data)
+        key = _hash(_FORMAT, self.salt.encode(), src.encode(), str(execute).encode(), data)
         stored = self._read(src, "load", key)
         if stored is not None:
             if stored.notebook is not None:  # what load_page registers, registered again
                 register_line_map(src, stored.notebook.where)
             self.hits += 1
             return stored
-        page = load_page(src, raw)
+        page = load_page(src, raw, execute=execute)
         page.file_key = key
         self._write(src, "load", key, page)
         return page

@@ -20,6 +20,10 @@ import matplotlib.pyplot  # noqa: E402,F401
 import numpy  # noqa: E402,F401
 import torch  # noqa: E402
 
+from llmbook.execute.fonts import register_fonts  # noqa: E402
+
+register_fonts()  # the book's CJK font, by path: every forked page draws with it
+
 # Every page runs with deterministic algorithms; switching them on imports torch._inductor (~3 s),
 # so it is done once, here, and every forked page starts with it on.
 torch.use_deterministic_algorithms(True)
