@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import signal
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -22,6 +24,7 @@ from multiprocessing.connection import wait
 from llmbook.errors import AuthorError
 from llmbook.execute.collect import PageSource
 from llmbook.execute.run import RunResult
+from llmbook.execute.sandbox import Confinement, end_descendants
 
 __all__ = ["Engine", "Limits", "PageOutcome"]
 
@@ -30,6 +33,7 @@ __all__ = ["Engine", "Limits", "PageOutcome"]
 # this process (multiprocessing.process._cleanup), so a start in one thread races the
 # join/is_alive/exitcode of another thread's process. Every start and every poll holds this lock.
 _POLL_LOCK = threading.Lock()
+_CLEAN_UP_SECONDS = 5.0  # for a finished page's process to end what the page started
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,7 @@ class Limits:
     page_timeout: float = 600.0  # seconds for the whole page
     output_limit: int = 100_000  # characters of printed output kept per block
     memory_mb: int = 0  # address-space cap per page process; 0 = none
+    file_size_mb: int = 0  # largest file a page may write; 0 = none
 
 
 @dataclass
@@ -85,11 +90,24 @@ def _how_it_died(exitcode: int | None) -> str:
 class Engine:
     """Runs pages; `run` returns one PageOutcome per page, in the pages' order."""
 
-    def __init__(self, *, workers: int, limits: Limits, seed: int, cwd: str) -> None:
+    def __init__(
+        self,
+        *,
+        workers: int,
+        limits: Limits,
+        seed: int,
+        root: str,
+        preamble: str = "",
+        site_dir: str | None = None,
+        confine: bool = True,
+    ) -> None:
         self.workers = max(1, workers)
         self.limits = limits
         self.seed = seed
-        self.cwd = cwd
+        self.root = root  # the project: pages read it, never write it; paths are relative to it
+        self.preamble = preamble
+        protected = (root,) if site_dir is None else (root, site_dir)
+        self.confinement = Confinement(confine, protected, limits.file_size_mb)
 
     def run(self, pages: list[PageSource]) -> list[PageOutcome]:
         if not pages:
@@ -101,9 +119,14 @@ class Engine:
             return list(pool.map(lambda page: self._run_one(context, page), pages))
 
     def _run_one(self, context, page: PageSource) -> PageOutcome:  # noqa: ANN001
+        scratch = tempfile.mkdtemp(prefix="llmbook-page-")
         options = {
             "env": dict(os.environ),
-            "cwd": self.cwd,
+            "root": self.root,
+            "path": os.path.join(self.root, page.src),
+            "scratch": scratch,
+            "confinement": self.confinement,
+            "preamble": self.preamble,
             "seed": self.seed,
             "output_limit": self.limits.output_limit,
             "memory_mb": self.limits.memory_mb,
@@ -117,6 +140,10 @@ class Engine:
         try:
             return self._watch(page, process, receiver)
         finally:
+            # After its result the process ends the page's descendants itself; give it a moment,
+            # then end them here (a page past its time) before the process itself.
+            wait([process.sentinel], timeout=_CLEAN_UP_SECONDS)
+            end_descendants(process.pid)
             with _POLL_LOCK:
                 if process.is_alive():
                     process.kill()
@@ -124,6 +151,7 @@ class Engine:
             with _POLL_LOCK:
                 process.join()
             receiver.close()
+            shutil.rmtree(scratch, ignore_errors=True)
 
     def _watch(self, page: PageSource, process, receiver) -> PageOutcome:  # noqa: ANN001
         limits = self.limits
@@ -149,7 +177,7 @@ class Engine:
                 if message[0] == "done":
                     return PageOutcome(result=message[1])
                 _, line, problem, fix = message
-                return PageOutcome(error=AuthorError(page.src, line, problem, fix))
+                return PageOutcome(error=AuthorError(page.src, line or first_line, problem, fix))
             line, kind, pos = step
             if process.sentinel in ready:
                 if receiver in watched and receiver.poll(0):
@@ -168,6 +196,7 @@ class Engine:
                         "in mkdocs.yml",
                     )
                 )
+            end_descendants(process.pid)
             process.kill()
             if page_left <= block_left:
                 why = (
