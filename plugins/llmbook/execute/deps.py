@@ -30,6 +30,13 @@ class UseRecorder:
 
     def __init__(self, root: str) -> None:
         self.root = os.path.realpath(root)
+        # An environment inside the project (.venv, .nox) holds installed packages, not the
+        # project's files: what they are is in the key as versions (torch, matplotlib).
+        installed = (sys.prefix, sys.exec_prefix)
+        # This package's own sources are read when a library inspects the stack (torch does):
+        # the machinery that runs the page, not what the page used.
+        here = os.path.dirname(os.path.abspath(__file__))
+        self._skipped = {os.path.realpath(p) + os.sep for p in (*installed, here)}
         self._opened: set[str] = set()
         self._modules_before = set(sys.modules)
         sys.addaudithook(self._hook)
@@ -59,6 +66,8 @@ class UseRecorder:
         for path in self._opened | self._imported():
             real = os.path.realpath(path)
             if not real.startswith(self.root + os.sep) or "__pycache__" in real.split(os.sep):
+                continue
+            if any(real.startswith(prefix) for prefix in self._skipped):
                 continue
             if os.path.isfile(real):
                 used[Path(os.path.relpath(real, self.root)).as_posix()] = file_hash(real)
