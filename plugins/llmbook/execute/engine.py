@@ -33,7 +33,6 @@ __all__ = ["Engine", "Limits", "PageOutcome"]
 # this process (multiprocessing.process._cleanup), so a start in one thread races the
 # join/is_alive/exitcode of another thread's process. Every start and every poll holds this lock.
 _POLL_LOCK = threading.Lock()
-_CLEAN_UP_SECONDS = 5.0  # for a finished page's process to end what the page started
 
 
 @dataclass(frozen=True)
@@ -140,9 +139,7 @@ class Engine:
         try:
             return self._watch(page, process, receiver)
         finally:
-            # After its result the process ends the page's descendants itself; give it a moment,
-            # then end them here (a page past its time) before the process itself.
-            wait([process.sentinel], timeout=_CLEAN_UP_SECONDS)
+            # Whatever the page started ends with it: below the process, a subreaper, then itself.
             end_descendants(process.pid)
             with _POLL_LOCK:
                 if process.is_alive():
@@ -196,7 +193,7 @@ class Engine:
                         "in mkdocs.yml",
                     )
                 )
-            end_descendants(process.pid)
+            end_descendants(process.pid)  # first: killed, it would leave them to init
             process.kill()
             if page_left <= block_left:
                 why = (

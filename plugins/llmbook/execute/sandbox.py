@@ -16,7 +16,6 @@ import resource
 import signal
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 
 __all__ = [
@@ -24,6 +23,7 @@ __all__ = [
     "end_descendants",
     "landlock_abi",
     "limit_file_size",
+    "reap_children",
     "restrict_writes",
     "scratch_plan",
     "become_subreaper",
@@ -165,10 +165,15 @@ def _parents() -> dict[int, int]:
         if not name.isdigit():
             continue
         try:
-            with open(f"/proc/{name}/stat", "rb") as handle:
-                stat = handle.read()
+            fd = os.open(f"/proc/{name}/stat", os.O_RDONLY)
         except OSError:
             continue  # it ended meanwhile
+        try:
+            stat = os.read(fd, 512)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
         state, ppid = stat[stat.rindex(b")") + 2 :].split()[:2]  # the name may hold spaces
         if state != b"Z":
             found[int(name)] = int(ppid)
@@ -184,28 +189,27 @@ def _descendants(root: int) -> list[int]:
     return below
 
 
-def end_descendants(root: int, *, reap: bool = False) -> None:
-    """Kill every process below `root` until none is left (a dying parent's children move up to
-    the subreaper `root`, so a second look finds them); `reap` when `root` is this process."""
+def end_descendants(root: int) -> None:
+    """SIGKILL every process below `root`. A process with SIGKILL pending can fork no more, so
+    looking again until no new one appears finds every child made meanwhile (a dying parent's
+    children move up to the subreaper `root`, still below it)."""
     if not sys.platform.startswith("linux"):
         return
-    for _ in range(100):
-        found = _descendants(root)
-        if not found:
-            break
-        for pid in found:
+    killed: set[int] = set()
+    while True:
+        fresh = [pid for pid in _descendants(root) if pid not in killed]
+        if not fresh:
+            return
+        for pid in fresh:
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        if reap:
-            _reap()
-        time.sleep(0.001)
-    if reap:
-        _reap()
+        killed.update(fresh)
 
 
-def _reap() -> None:
+def reap_children() -> None:
+    """Collect the exit status of this process's ended children (no zombies left behind)."""
     while True:
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)

@@ -83,7 +83,8 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
             os._exit(status)  # never back into multiprocessing's bootstrap: this is a forked copy
     conn.close()
     _, status = os.waitpid(pid, 0)
-    sandbox.end_descendants(os.getpid(), reap=True)
+    sandbox.end_descendants(os.getpid())
+    sandbox.reap_children()
     code = os.waitstatus_to_exitcode(status)
     if code < 0:  # killed by a signal: die of the same one, so the parent names it
         signal.signal(-code, signal.SIG_DFL)
