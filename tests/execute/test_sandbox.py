@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from llmbook.errors import AuthorError
-from llmbook.execute.sandbox import landlock_abi, scratch_plan
+from llmbook.execute.sandbox import landlock_abi, restrict_writes, scratch_plan
 from mkdocs.exceptions import PluginError
 
 needs_landlock = pytest.mark.skipif(landlock_abi() == 0, reason="this kernel has no Landlock")
@@ -213,3 +213,32 @@ def test_the_sandbox_can_be_switched_off(make_executor, project: Path) -> None:
     code = f"open({str(target)!r}, 'w').write('生成')\n"
     make_executor(cache=False, execute_sandbox="off").run_page(_page(code), src="docs/page.md")
     assert target.read_text(encoding="utf-8") == "生成"
+
+
+@needs_landlock
+def test_restrict_writes_confines_the_process_and_its_children(tmp_path: Path) -> None:
+    allowed, denied = tmp_path / "allowed", tmp_path / "denied"
+    allowed.mkdir()
+    denied.mkdir()
+    pid = os.fork()
+    if pid == 0:  # the restriction is for good: only in a child of the test
+        code = 3
+        try:
+            restrict_writes([str(allowed)])
+            (allowed / "x.txt").write_text("ok", encoding="utf-8")
+            try:
+                (denied / "x.txt").write_text("no", encoding="utf-8")
+                code = 2
+            except PermissionError:
+                code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert (allowed / "x.txt").exists() and not (denied / "x.txt").exists()
+
+
+def test_restrict_writes_refuses_without_landlock(monkeypatch) -> None:
+    monkeypatch.setattr("llmbook.execute.sandbox.landlock_abi", lambda: 0)
+    with pytest.raises(OSError, match="^this kernel has no Landlock$"):
+        restrict_writes([])

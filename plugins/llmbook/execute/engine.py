@@ -5,7 +5,8 @@ costs milliseconds. The parent watches each one through a pipe: the worker names
 it runs it, so when the worker is killed (a step past `execute_timeout`, the page past
 `execute_page_timeout`) or dies (os._exit, a segfault, the OOM killer) the error names the page and
 the block that was running. A thread pool of `workers` threads, one per running page, is the whole
-scheduler; results come back in the order of the pages given, whatever finished first.
+scheduler; results come back in the order of the pages given, whatever finished first. What a
+page's process may write, and the end of every process it started, are `sandbox.py`'s.
 """
 
 from __future__ import annotations

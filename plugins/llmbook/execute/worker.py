@@ -77,6 +77,10 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
         try:
             _run(conn, page, options)
             status = 0
+        except BaseException:  # a fault of the runner itself: the parent reports the exit
+            import traceback
+
+            traceback.print_exc()
         finally:
             sys.stdout.flush()
             sys.stderr.flush()
