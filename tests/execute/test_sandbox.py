@@ -88,7 +88,7 @@ def test_the_site_directory_outside_the_project_is_protected(tmp_path: Path) -> 
     assert not (site / "index.html").exists()
 
 
-def test_scratch_temp_and_cache_stay_writable(make_executor, project, monkeypatch) -> None:
+def test_scratch_temp_cache_and_devices_stay_writable(make_executor, project, monkeypatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(project.parent / f"{project.name}-cache"))
     code = """
         import os, subprocess, tempfile
@@ -101,6 +101,7 @@ def test_scratch_temp_and_cache_stay_writable(make_executor, project, monkeypatc
         os.makedirs(cache, exist_ok=True)
         open(os.path.join(cache, 'c.txt'), 'w').write('cache')
         subprocess.run(['true'], stdout=subprocess.DEVNULL, check=True)
+        open('/dev/zero', 'wb').write(b'x')  # a device (a GPU driver's) opened for writing
         print(sorted(os.listdir(here)))
     """
     plan = make_executor(cache=False).run_page(_page(code), src="docs/page.md")
@@ -131,7 +132,7 @@ def test_the_project_temp_dir_is_left_out_when_it_holds_the_project(tmp_path: Pa
     assert temp not in writable and page_temp == os.path.join(scratch, "tmp")
     writable, page_temp = scratch_plan(scratch, ("/nowhere/project",))
     assert temp in writable and page_temp == temp
-    assert {scratch, "/dev/null", "/dev/shm"} <= set(writable)
+    assert {scratch, "/dev/shm"} <= set(writable)
 
 
 def test_a_too_large_file_fails_the_page(make_executor) -> None:
@@ -236,6 +237,27 @@ def test_restrict_writes_confines_the_process_and_its_children(tmp_path: Path) -
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert (allowed / "x.txt").exists() and not (denied / "x.txt").exists()
+
+
+@needs_landlock
+def test_no_file_can_be_made_or_removed_among_the_devices(tmp_path: Path) -> None:
+    pid = os.fork()
+    if pid == 0:
+        code = 3
+        try:
+            restrict_writes([str(tmp_path)])
+            with open("/dev/null", "w") as handle:
+                handle.write("x")
+            try:
+                open("/dev/llmbook-test", "w")
+                code = 2
+            except PermissionError:
+                code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert not os.path.exists("/dev/llmbook-test")
 
 
 def test_restrict_writes_refuses_without_landlock(monkeypatch) -> None:

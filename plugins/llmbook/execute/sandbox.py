@@ -74,8 +74,9 @@ def _check(result: int, what: str) -> int:
     return result
 
 
-def restrict_writes(writable: list[str]) -> None:
-    """From now on this process and its children may change files only beneath `writable`."""
+def restrict_writes(writable: list[str], devices: str = "/dev") -> None:
+    """From now on this process and its children may change files only beneath `writable`, and
+    write to the existing files beneath `devices` (a GPU driver opens /dev/nvidia* for writing)."""
     abi = landlock_abi()
     if abi == 0:
         raise OSError("this kernel has no Landlock")
@@ -85,14 +86,14 @@ def restrict_writes(writable: list[str]) -> None:
         libc.syscall(_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(8), 0), "ruleset"
     )
     try:
-        for path in writable:
+        files_only = handled & (_WRITE_FILE | _TRUNCATE)  # no creating, removing or renaming
+        rules = [(path, handled if os.path.isdir(path) else files_only) for path in writable]
+        for path, rights in [*rules, (devices, files_only)]:
             try:
                 fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
             except FileNotFoundError:
                 continue
             try:
-                # A rule on a file (/dev/null) may only carry rights that apply to files.
-                rights = handled if os.path.isdir(path) else handled & (_WRITE_FILE | _TRUNCATE)
                 rule = _PathBeneath(rights, fd)
                 _check(libc.syscall(_ADD_RULE, ruleset, _PATH_BENEATH, ctypes.byref(rule), 0), path)
             finally:
@@ -129,7 +130,7 @@ def scratch_plan(scratch: str, protected: tuple[str, ...]) -> tuple[list[str], s
     temp = os.path.realpath(tempfile.gettempdir())
     cache = os.path.realpath(_user_cache_dir())
     guarded = [os.path.realpath(p) for p in protected]
-    writable = [scratch, "/dev/shm", "/dev/null"]  # shm: multiprocessing's semaphores
+    writable = [scratch, "/dev/shm"]  # shm: multiprocessing's semaphores
     page_temp = temp
     if any(_inside(p, temp) for p in guarded):
         page_temp = os.path.join(scratch, "tmp")
