@@ -7,6 +7,7 @@ import logging
 import os
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -216,47 +217,50 @@ def test_the_sandbox_can_be_switched_off(make_executor, project: Path) -> None:
     assert target.read_text(encoding="utf-8") == "生成"
 
 
+def _confined_child(writable: list[str], attempt: Callable[[], bool]) -> bool:
+    """`attempt()` in a child of the test confined to `writable` (a restriction is for good)."""
+    pid = os.fork()
+    if pid == 0:
+        code = 3
+        try:
+            restrict_writes(writable)
+            code = 0 if attempt() else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+def _refused_write(path: Path | str) -> bool:
+    try:
+        open(path, "w").close()
+    except PermissionError:
+        return True
+    return False
+
+
 @needs_landlock
 def test_restrict_writes_confines_the_process_and_its_children(tmp_path: Path) -> None:
     allowed, denied = tmp_path / "allowed", tmp_path / "denied"
     allowed.mkdir()
     denied.mkdir()
-    pid = os.fork()
-    if pid == 0:  # the restriction is for good: only in a child of the test
-        code = 3
-        try:
-            restrict_writes([str(allowed)])
-            (allowed / "x.txt").write_text("ok", encoding="utf-8")
-            try:
-                (denied / "x.txt").write_text("no", encoding="utf-8")
-                code = 2
-            except PermissionError:
-                code = 0
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
+
+    def attempt() -> bool:
+        (allowed / "x.txt").write_text("ok", encoding="utf-8")
+        return _refused_write(denied / "x.txt")
+
+    assert _confined_child([str(allowed)], attempt)
     assert (allowed / "x.txt").exists() and not (denied / "x.txt").exists()
 
 
 @needs_landlock
-def test_no_file_can_be_made_or_removed_among_the_devices(tmp_path: Path) -> None:
-    pid = os.fork()
-    if pid == 0:
-        code = 3
-        try:
-            restrict_writes([str(tmp_path)])
-            with open("/dev/null", "w") as handle:
-                handle.write("x")
-            try:
-                open("/dev/llmbook-test", "w")
-                code = 2
-            except PermissionError:
-                code = 0
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
+def test_no_file_can_be_made_among_the_devices(tmp_path: Path) -> None:
+    def attempt() -> bool:
+        with open("/dev/null", "w") as handle:
+            handle.write("x")
+        return _refused_write("/dev/llmbook-test")
+
+    assert _confined_child([str(tmp_path)], attempt)
     assert not os.path.exists("/dev/llmbook-test")
 
 
