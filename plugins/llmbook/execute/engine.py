@@ -25,7 +25,7 @@ from multiprocessing.connection import wait
 from llmbook.errors import AuthorError
 from llmbook.execute.collect import PageSource
 from llmbook.execute.run import RunResult
-from llmbook.execute.sandbox import Confinement, end_descendants
+from llmbook.execute.sandbox import Confinement, end_descendants, scratch_plan
 
 __all__ = ["Engine", "Limits", "PageOutcome"]
 
@@ -120,11 +120,13 @@ class Engine:
 
     def _run_one(self, context, page: PageSource) -> PageOutcome:  # noqa: ANN001
         scratch = tempfile.mkdtemp(prefix="llmbook-page-")
+        writable, temp = scratch_plan(scratch, self.confinement.protected)
         options = {
-            "env": dict(os.environ),
+            "env": {**os.environ, "TMPDIR": temp},
             "root": self.root,
             "path": os.path.join(self.root, page.src),
             "scratch": scratch,
+            "writable": writable,
             "confinement": self.confinement,
             "preamble": self.preamble,
             "seed": self.seed,

@@ -52,11 +52,9 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
     os.environ.clear()
     os.environ.update(options["env"])
     confinement: sandbox.Confinement = options["confinement"]
-    writable, temp = sandbox.scratch_plan(options["scratch"], confinement.protected)
-    os.environ["TMPDIR"] = temp
     import tempfile
 
-    tempfile.tempdir = temp  # the forkserver computed its own before this page's environment
+    tempfile.tempdir = None  # the forkserver's own, cached: read TMPDIR of the page's environment
     os.chdir(options["scratch"])
     sys.path.insert(0, os.path.dirname(options["path"]))  # modules beside the page, as a script
     sys.dont_write_bytecode = True  # no __pycache__ written into the project by the page's imports
@@ -65,7 +63,7 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
     sandbox.become_subreaper()
     if confinement.landlock:
         try:
-            sandbox.restrict_writes(writable)
+            sandbox.restrict_writes(options["writable"])
         except OSError as error:
             fix = "set `execute_sandbox: off` in mkdocs.yml to run pages without it"
             conn.send(("fail", None, f"the page's sandbox could not be set up: {error}", fix))
