@@ -28,6 +28,14 @@ class LLMBookConfig(Config):
     execute_memory_mb = c.Type(int, default=8192)
     execute_seed = c.Type(int, default=0)
 
+    # What a page starts with and what its process may do (docs/guide/executable.md).
+    # Python run in each executed page's namespace before its first block.
+    execute_preamble = c.Type(str, default="import llmkit\nfrom llmkit import *\n")
+    # Writes confined to the page's scratch, temp and cache directories (Landlock): `auto` where
+    # the kernel has it (said once in the log where not), `required` fails without it, `off`.
+    execute_sandbox = c.Choice(("auto", "required", "off"), default="auto")
+    execute_file_size_mb = c.Type(int, default=1024)  # largest file a page may write; 0 = none
+
     # Every number of a page must be checked, cited or marked illustrative (a page can ask for it
     # with `numbers: strict` in its front matter); otherwise unaccounted ones are only reported.
     numbers_strict = c.Type(bool, default=False)

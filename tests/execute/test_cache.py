@@ -7,8 +7,9 @@ import threading
 from pathlib import Path
 
 import pytest
-from llmbook.execute.cache import PageCache, llmkit_hash, page_key
+from llmbook.execute.cache import FileHashes, PageCache, llmkit_hash, page_key
 from llmbook.execute.collect import collect_page
+from llmbook.execute.deps import file_hash
 from llmbook.execute.figures import Figure
 from llmbook.execute.run import BlockResult, RunResult
 
@@ -17,20 +18,32 @@ PAGE = "```python\nx = 1\n```\n\n[[x = 1]] and [[x * 2 = 2.0]]\n"
 
 def _key(text: str, **kw: object) -> str:
     page = collect_page(text, src="docs/p.md", meta={})
-    return page_key(page, seed=kw.get("seed", 0), llmkit=kw.get("llmkit", "h"))
+    return page_key(page, seed=kw.get("seed", 0), preamble=kw.get("preamble", "import math"))
 
 
 def _result(n: int = 1) -> RunResult:
-    return RunResult({0: BlockResult("out\n" * n, [Figure("<svg/>", "图")])}, [1, 2.0])
+    blocks = {0: BlockResult("out\n" * n, [Figure("<svg/>", "图")])}
+    return RunResult(blocks, [1, 2.0], {"docs/_helpers.py": "ab12"})
 
 
-def test_key_covers_code_expressions_seed_and_llmkit_not_written_values() -> None:
+def test_key_covers_code_expressions_seed_and_preamble_not_written_values() -> None:
     base = _key(PAGE)
     assert _key(PAGE.replace("= 2.0]]", "= 3.0]]")) == base  # only re-checked, not re-run
     assert _key(PAGE.replace("x = 1\n```", "x = 2\n```")) != base
     assert _key(PAGE.replace("x * 2", "x * 3")) != base
     assert _key(PAGE, seed=1) != base
-    assert _key(PAGE, llmkit="other") != base
+    assert _key(PAGE, preamble="import numpy") != base
+
+
+def test_file_hashes_tell_a_changed_or_missing_file(tmp_path: Path) -> None:
+    (tmp_path / "data.txt").write_text("1\n", encoding="utf-8")
+    used = {"data.txt": file_hash(tmp_path / "data.txt")}
+    assert FileHashes(tmp_path).unchanged(used)
+    assert FileHashes(tmp_path).unchanged({})
+    (tmp_path / "data.txt").write_text("2\n", encoding="utf-8")
+    assert not FileHashes(tmp_path).unchanged(used)
+    (tmp_path / "data.txt").unlink()
+    assert not FileHashes(tmp_path).unchanged(used)
 
 
 def test_llmkit_hash_follows_its_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -58,6 +71,7 @@ def test_round_trip_and_foreign_or_broken_entries(tmp_path: Path) -> None:
         "[]",
         '{"key": "k1"}',
         '{"key": "k1", "blocks": {"0": 5}, "values": []}',
+        '{"key": "k1", "blocks": {}, "values": []}',  # format 1: no files used recorded
     ]:
         entry.write_text(broken, encoding="utf-8")
         assert cache.load("docs/p.md", "k1") is None

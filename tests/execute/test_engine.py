@@ -114,7 +114,7 @@ def test_an_undecodable_page_names_the_byte_and_line(run_md) -> None:
     )
 
 
-def test_nothing_leaks_from_one_page_to_the_next(make_executor, tmp_path) -> None:
+def test_nothing_leaks_from_one_page_to_the_next(make_executor) -> None:
     polluter = (
         "```python\nimport os, torch, llmkit\ntorch.set_default_dtype(torch.float64)\n"
         "torch.manual_seed(123)\nos.environ['LLMBOOK_LEAK'] = '1'\nos.chdir('/')\n"
@@ -124,7 +124,7 @@ def test_nothing_leaks_from_one_page_to_the_next(make_executor, tmp_path) -> Non
         "```python\nimport os, torch\n```\n\n"
         "[[torch.ones(1).element_size() = 4]] [[torch.rand(1).item() = 0.4963]] "
         "[[int('LLMBOOK_LEAK' in os.environ) = 0]] [[kv_cache_bytes(1, 1, 1, 1) = 4]] "
-        f"[[int(os.getcwd() == {str(tmp_path)!r}) = 1]]\n"
+        "[[int(os.path.basename(os.getcwd()).startswith('llmbook-page-')) = 1]]\n"
     )
     pages = [("docs/a.md", polluter), ("docs/b.md", checker)]
     for options in ({"cache": False}, {"cache": True}, {"cache": True}):
@@ -218,7 +218,7 @@ def test_concurrent_exits_each_report_their_own_status(tmp_path) -> None:
         )
         for n in range(90)
     ]
-    engine = Engine(workers=4, limits=Limits(block_timeout=60), seed=0, cwd=str(tmp_path))
+    engine = Engine(workers=4, limits=Limits(block_timeout=60), seed=0, root=str(tmp_path))
     outcomes = engine.run(pages)
     codes = [re.search(r"exited with code (\d+)", str(o.error)).group(1) for o in outcomes]
     assert codes == [str(n % 3) for n in range(90)]

@@ -186,14 +186,6 @@ def test_cache_is_reused_then_invalidated_by_code(make_executor, tmp_path: Path)
     assert changed.executed == ["docs/p.md"]
 
 
-def test_cache_is_invalidated_by_llmkit_source(make_executor, monkeypatch) -> None:
-    make_executor().run_page(PAGE, src="docs/p.md")
-    monkeypatch.setattr("llmbook.execute.executor.llmkit_hash", lambda: "another llmkit")
-    executor = make_executor()
-    executor.run_page(PAGE, src="docs/p.md")
-    assert executor.executed == ["docs/p.md"]
-
-
 def test_corrupt_cache_entry_is_ignored_and_rebuilt(make_executor, tmp_path: Path) -> None:
     make_executor().run_page(PAGE, src="docs/p.md")
     (entry,) = (tmp_path / ".llmbook-cache").glob("*.json")

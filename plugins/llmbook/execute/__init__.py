@@ -5,8 +5,11 @@ Stages, each a small module with plain data between them:
     collect  (fences, markers, `[[…]]` bindings with their exact lines, front matter)
     notebook (a `.ipynb` laid out as Markdown, errors mapped back to its cells)
     engine   (each page in its own worker process, in parallel, killed past its limits)
+    sandbox  (what a page's process may write, and the end of every process it started)
     run      (inside the worker: one namespace per page, tracebacks at Markdown lines, SVG figures)
-    cache    (results on disk, keyed by the page's code, llmkit's source and the versions)
+    cache    (results on disk, keyed by the page's code, preamble and versions; stale when a file
+              the page used changed)
+    deps     (inside the worker: the project's files a page opened or imported)
     numbers  (a computed value against the written precision)
     check    (the validate stage: coverage, every bound number, expected outputs → the plan)
     render   (the plan: outputs, figures and checked numbers written into the page)

@@ -1,8 +1,10 @@
 """On-disk cache of execution results, one JSON file per page.
 
-The key covers everything that can change a result: the page's code (blocks, their modes and the
-bound expressions, not the written numbers), the seed, the hash of llmkit's source, and the Python,
-torch and matplotlib versions. Writes are atomic (temp file + rename), so two builds at once or a
+The key covers what is known before the page runs: the page's code (blocks, their modes and the
+bound expressions, not the written numbers), the seed, the preamble, and the Python, torch and
+matplotlib versions. What the page turned out to use, every file of the project it opened or
+imported (`deps.py`), is stored with the result under its content hash: the entry is stale when
+any of those files changed. Writes are atomic (temp file + rename), so two builds at once or a
 crash never leave a half-written entry; an unreadable or foreign entry is treated as missing.
 """
 
@@ -19,13 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from llmbook.execute.collect import PageSource
+from llmbook.execute.deps import file_hash
 from llmbook.execute.figures import Figure
 from llmbook.execute.run import BlockResult, RunResult
 
 __all__ = [
+    "FileHashes",
     "PageCache",
     "llmbook_hash",
     "llmkit_hash",
+    "package_hash",
     "page_key",
     "read_json",
     "result_digest",
@@ -34,7 +39,7 @@ __all__ = [
     "write_json_atomic",
 ]
 
-_FORMAT = 1
+_FORMAT = 2  # 2: the files a page used are stored with its result
 
 
 @functools.cache  # installed versions do not change while a process runs
@@ -46,14 +51,19 @@ def version(dist: str) -> str:
         return "none"
 
 
-def llmkit_hash() -> str:
-    """Hash of every file of the llmkit package, found without importing it (no torch import)."""
+def package_hash(name: str) -> str:
+    """Hash of every file of an installed package, found without importing it."""
     from importlib.util import find_spec
 
-    spec = find_spec("llmkit")
+    spec = find_spec(name)
     if spec is None or not spec.submodule_search_locations:
         return "missing"
     return tree_hash(Path(next(iter(spec.submodule_search_locations))), "*.py")
+
+
+def llmkit_hash() -> str:
+    """The render and demo caches still key on llmkit's source; the execution cache does not."""
+    return package_hash("llmkit")
 
 
 def tree_hash(root: Path, pattern: str) -> str:
@@ -66,12 +76,12 @@ def tree_hash(root: Path, pattern: str) -> str:
     return digest.hexdigest()
 
 
-def page_key(page: PageSource, *, seed: int, llmkit: str) -> str:
+def page_key(page: PageSource, *, seed: int, preamble: str) -> str:
     parts = {
         "format": _FORMAT,
         "src": page.src,
         "seed": seed,
-        "llmkit": llmkit,
+        "preamble": preamble,
         "python": sys.version,
         "torch": version("torch"),
         "matplotlib": version("matplotlib"),
@@ -102,6 +112,23 @@ def write_json_atomic(path: Path, data: Any) -> None:
         raise
 
 
+class FileHashes:
+    """Content hashes of the project's files, each read once per build."""
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(root)
+        self._known: dict[str, str] = {}
+
+    def unchanged(self, used: dict[str, str]) -> bool:
+        """Whether every file a cached result used still has the content it had then."""
+        for name, digest in used.items():
+            if name not in self._known:
+                self._known[name] = file_hash(self.root / name)
+            if self._known[name] != digest:
+                return False
+        return True
+
+
 class PageCache:
     """Results stored under `root`, one file per page, holding the key it was computed for."""
 
@@ -122,7 +149,8 @@ class PageCache:
                 )
                 for pos, b in data["blocks"].items()
             }
-            return RunResult(blocks, list(data["values"]))
+            used = {str(name): str(digest) for name, digest in data["used"].items()}
+            return RunResult(blocks, list(data["values"]), used)
         except (ValueError, KeyError, TypeError, AttributeError):
             return None  # missing, half-written by a crashed writer, or from another version
 
@@ -135,6 +163,7 @@ class PageCache:
                 for pos, b in result.blocks.items()
             },
             "values": result.values,
+            "used": result.used,
         }
         write_json_atomic(self._path(src), data)
 

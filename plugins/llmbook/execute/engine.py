@@ -5,14 +5,17 @@ costs milliseconds. The parent watches each one through a pipe: the worker names
 it runs it, so when the worker is killed (a step past `execute_timeout`, the page past
 `execute_page_timeout`) or dies (os._exit, a segfault, the OOM killer) the error names the page and
 the block that was running. A thread pool of `workers` threads, one per running page, is the whole
-scheduler; results come back in the order of the pages given, whatever finished first.
+scheduler; results come back in the order of the pages given, whatever finished first. What a
+page's process may write, and the end of every process it started, are `sandbox.py`'s.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import signal
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -22,6 +25,7 @@ from multiprocessing.connection import wait
 from llmbook.errors import AuthorError
 from llmbook.execute.collect import PageSource
 from llmbook.execute.run import RunResult
+from llmbook.execute.sandbox import Confinement, end_descendants, scratch_plan
 
 __all__ = ["Engine", "Limits", "PageOutcome"]
 
@@ -38,6 +42,7 @@ class Limits:
     page_timeout: float = 600.0  # seconds for the whole page
     output_limit: int = 100_000  # characters of printed output kept per block
     memory_mb: int = 0  # address-space cap per page process; 0 = none
+    file_size_mb: int = 0  # largest file a page may write; 0 = none
 
 
 @dataclass
@@ -85,11 +90,24 @@ def _how_it_died(exitcode: int | None) -> str:
 class Engine:
     """Runs pages; `run` returns one PageOutcome per page, in the pages' order."""
 
-    def __init__(self, *, workers: int, limits: Limits, seed: int, cwd: str) -> None:
+    def __init__(
+        self,
+        *,
+        workers: int,
+        limits: Limits,
+        seed: int,
+        root: str,
+        preamble: str = "",
+        site_dir: str | None = None,
+        confine: bool = True,
+    ) -> None:
         self.workers = max(1, workers)
         self.limits = limits
         self.seed = seed
-        self.cwd = cwd
+        self.root = root  # the project: pages read it, never write it; paths are relative to it
+        self.preamble = preamble
+        protected = (root,) if site_dir is None else (root, site_dir)
+        self.confinement = Confinement(confine, protected, limits.file_size_mb)
 
     def run(self, pages: list[PageSource]) -> list[PageOutcome]:
         if not pages:
@@ -101,9 +119,16 @@ class Engine:
             return list(pool.map(lambda page: self._run_one(context, page), pages))
 
     def _run_one(self, context, page: PageSource) -> PageOutcome:  # noqa: ANN001
+        scratch = tempfile.mkdtemp(prefix="llmbook-page-")
+        writable, temp = scratch_plan(scratch, self.confinement.protected)
         options = {
-            "env": dict(os.environ),
-            "cwd": self.cwd,
+            "env": {**os.environ, "TMPDIR": temp},
+            "root": self.root,
+            "path": os.path.join(self.root, page.src),
+            "scratch": scratch,
+            "writable": writable,
+            "confinement": self.confinement,
+            "preamble": self.preamble,
             "seed": self.seed,
             "output_limit": self.limits.output_limit,
             "memory_mb": self.limits.memory_mb,
@@ -117,6 +142,8 @@ class Engine:
         try:
             return self._watch(page, process, receiver)
         finally:
+            # Whatever the page started ends with it: below the process, a subreaper, then itself.
+            end_descendants(process.pid)
             with _POLL_LOCK:
                 if process.is_alive():
                     process.kill()
@@ -124,6 +151,7 @@ class Engine:
             with _POLL_LOCK:
                 process.join()
             receiver.close()
+            shutil.rmtree(scratch, ignore_errors=True)
 
     def _watch(self, page: PageSource, process, receiver) -> PageOutcome:  # noqa: ANN001
         limits = self.limits
@@ -149,7 +177,7 @@ class Engine:
                 if message[0] == "done":
                     return PageOutcome(result=message[1])
                 _, line, problem, fix = message
-                return PageOutcome(error=AuthorError(page.src, line, problem, fix))
+                return PageOutcome(error=AuthorError(page.src, line or first_line, problem, fix))
             line, kind, pos = step
             if process.sentinel in ready:
                 if receiver in watched and receiver.poll(0):
@@ -168,6 +196,7 @@ class Engine:
                         "in mkdocs.yml",
                     )
                 )
+            end_descendants(process.pid)  # first: killed, it would leave them to init
             process.kill()
             if page_left <= block_left:
                 why = (

@@ -16,10 +16,11 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
 
 from llmbook.errors import AuthorError, location
-from llmbook.execute.cache import PageCache, llmbook_hash, llmkit_hash, page_key, result_digest
+from llmbook.execute.cache import FileHashes, PageCache, llmbook_hash, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
 from llmbook.execute.coverage import Coverage
 from llmbook.execute.engine import Engine, Limits, default_workers
@@ -28,6 +29,7 @@ from llmbook.execute.pages import docs_dir_of, page_selector
 from llmbook.execute.render import Plan
 from llmbook.execute.report import BuildFailed, DriftError, Report
 from llmbook.execute.run import RunResult
+from llmbook.execute.sandbox import landlock_abi
 from llmbook.execute.stage_cache import StageCache
 
 __all__ = ["Executor"]
@@ -37,6 +39,25 @@ log = get_plugin_logger(__name__)
 
 def _off(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("0", "false", "no", "off")
+
+
+def confine_writes(mode: str) -> bool:
+    """Whether page processes get their writes confined (`execute_sandbox`: auto, required, off)."""
+    if mode == "off":
+        return False
+    if landlock_abi() > 0:
+        return True
+    if mode == "required":
+        raise PluginError(
+            "mkdocs.yml: `execute_sandbox: required`, but this kernel has no Landlock, so page "
+            "code could write anywhere. Fix: build on Linux 5.13 or later with Landlock enabled "
+            "(`landlock` in /sys/kernel/security/lsm), or set `execute_sandbox: auto`"
+        )
+    log.info(
+        "page code runs unconfined: this kernel has no Landlock (Linux 5.13 or later), so pages "
+        "could write anywhere the build can"
+    )
+    return False
 
 
 class Executor:
@@ -58,9 +79,20 @@ class Executor:
             page_timeout=float(plugin_config["execute_page_timeout"]),
             output_limit=int(plugin_config["execute_output_limit"]),
             memory_mb=int(plugin_config["execute_memory_mb"]),
+            file_size_mb=int(plugin_config["execute_file_size_mb"]),
         )
         workers = int(plugin_config["execute_workers"]) or default_workers()
-        self.engine = Engine(workers=workers, limits=limits, seed=self.seed, cwd=self.root)
+        self.preamble = str(plugin_config["execute_preamble"])
+        site_dir = mkdocs_config.get("site_dir") if hasattr(mkdocs_config, "get") else None
+        self.engine = Engine(
+            workers=workers,
+            limits=limits,
+            seed=self.seed,
+            root=self.root,
+            preamble=self.preamble,
+            site_dir=site_dir,
+            confine=confine_writes(plugin_config["execute_sandbox"]),
+        )
         cache_dir = os.environ.get("LLMBOOK_CACHE_DIR") or plugin_config["cache_dir"]
         use_cache = bool(plugin_config["cache"]) and not _off("LLMBOOK_CACHE")
         self.cache = PageCache(os.path.join(self.root, cache_dir)) if use_cache else None
@@ -70,7 +102,7 @@ class Executor:
         self.counts: dict[str, int] = {}
         self.executed: list[str] = []  # pages actually run (not from the cache), in page order
         self._mismatches: list[str] = []
-        self._llmkit: str | None = None
+        self._hashes = FileHashes(self.root)
         # The live preview: a page whose code failed still gets a plan (its numbers unchecked), so
         # it can be rendered with its errors shown on it.
         self.forgiving = False
@@ -175,10 +207,10 @@ class Executor:
         source = page.source
         if not source.needs_execution():
             return RunResult()
-        if self._llmkit is None:
-            self._llmkit = llmkit_hash()
-        page.key = page_key(source, seed=self.seed, llmkit=self._llmkit)
+        page.key = page_key(source, seed=self.seed, preamble=self.preamble)
         page.result = self.cache.load(source.src, page.key) if self.cache else None
+        if page.result is not None and not self._hashes.unchanged(page.result.used):
+            page.result = None  # a file the page opened or imported has changed since
         if page.result is None and not self.execute:
             first = min([b.line for b in source.blocks if b.runs] + [b.line for b in source.bound])
             why = "" if self.cache else " and the cache is off"

@@ -9,6 +9,7 @@ stops native code that never returns to the interpreter.
 from __future__ import annotations
 
 import builtins
+import errno
 import io
 import linecache
 import os
@@ -27,6 +28,10 @@ from llmbook.execute.numbers import to_plain
 __all__ = ["BlockResult", "RunResult", "run_page", "steps"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+_FIX_WRITE = (
+    "a page may write only in its working directory (a fresh folder, removed after the page), "
+    "the temp directory and the user's cache directory, never in the project or the site"
+)
 _FIX_BLOCK = (
     "correct the code; a block that only quotes code can be marked `python norun` "
     "(or the whole page `execute: false` in its front matter)"
@@ -46,6 +51,8 @@ class RunResult:
 
     blocks: dict[int, BlockResult] = field(default_factory=dict)
     values: list[object] = field(default_factory=list)
+    # {file under the project root: content hash} of what the page opened or imported (deps.py)
+    used: dict[str, str] = field(default_factory=dict)
 
 
 def steps(page: PageSource) -> list[tuple[int, int, int]]:
@@ -76,16 +83,20 @@ def run_page(
     page: PageSource,
     *,
     seed: int,
+    preamble: str = "",
+    path: str | None = None,
     output_limit: int = 100_000,
     on_step: Callable[[int, int, int], None] = lambda line, kind, pos: None,
 ) -> RunResult:
     """Execute the page; AuthorError (file, line, exception, last frames) on the first failure.
 
-    `on_step(line, kind, position)` is called before each step, so the parent knows what ran last.
+    `preamble` (the `execute_preamble` option) runs first in the page's namespace; `path` is the
+    page's file, its `__file__`. `on_step(line, kind, position)` is called before each step, so
+    the parent knows what ran last.
     """
     import torch
 
-    namespace = _fresh_namespace(seed)
+    namespace = _fresh_namespace(page, seed, preamble, path)
     result = RunResult(values=[None] * len(page.bound))
     # One thread: reductions then sum in one order on every machine (byte-identical pages), and
     # the chapters' tiny tensors run faster without a thread pool fighting other processes.
@@ -107,25 +118,33 @@ def run_page(
     return result
 
 
-def _fresh_namespace(seed: int) -> dict[str, object]:
+def _fresh_namespace(
+    page: PageSource, seed: int, preamble: str, path: str | None
+) -> dict[str, object]:
     import random
 
     import numpy
     import torch
 
-    import llmkit
-
+    namespace: dict[str, object] = {"__name__": "__main__", "__builtins__": builtins}
+    if path is not None:
+        namespace["__file__"] = path
+    try:
+        with redirect_stdout(io.StringIO()):
+            exec(compile(preamble, "<execute_preamble>", "exec"), namespace)
+    except (Exception, SystemExit) as error:
+        first = [line for line, _, _ in steps(page)] or [1]
+        raise AuthorError(
+            page.src,
+            first[0],
+            f"the code every page starts with (`execute_preamble`) raised "
+            f"{type(error).__name__}: {error}",
+            "correct `execute_preamble` in the llmbook options of mkdocs.yml",
+        ) from None
+    # The seeds after the preamble: every page starts from the same random state, whatever it did.
     random.seed(seed)
     numpy.random.seed(seed)
     torch.manual_seed(seed)
-    namespace: dict[str, object] = {
-        "__name__": "__main__",
-        "__builtins__": builtins,
-        "llmkit": llmkit,
-    }
-    # The calculators are at hand in bindings: [[kv_cache_bytes(32, 32, 128, 4096) / 1e9 = 2.1]].
-    for name in getattr(llmkit, "__all__", ()):
-        namespace[name] = getattr(llmkit, name)
     return namespace
 
 
@@ -178,6 +197,10 @@ def _block_error(page: PageSource, block: CodeBlock, error: BaseException) -> Au
     if isinstance(error, MemoryError):
         head = f"MemoryError: out of memory ({at})"
         fix = "use less memory, or raise `execute_memory_mb` (the page process's cap) in mkdocs.yml"
+    elif isinstance(error, PermissionError):
+        fix = _FIX_WRITE
+    elif isinstance(error, OSError) and error.errno == errno.EFBIG:
+        fix = "write a smaller file, or raise `execute_file_size_mb` in mkdocs.yml"
     shown = "".join(traceback.format_list(frames[-4:]))
     # Frames of the page name its lines as the author sees them (a notebook's cell and line).
     shown = re.sub(

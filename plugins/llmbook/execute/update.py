@@ -3,7 +3,7 @@
     python -m llmbook.execute.update [PATH ...]     (default: every docs/**/*.md)
 
 Each value keeps its written precision and style (decimals, %, e-notation, separators), so an
-intended change (a new llmkit formula, a new preset) is one reviewed command.
+intended change (a new formula in the book's package, a new preset) is one reviewed command.
 """
 
 from __future__ import annotations

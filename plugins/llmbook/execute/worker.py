@@ -2,13 +2,16 @@
 
 The forkserver imports the heavy, unchanging libraries once (torch, numpy, matplotlib); every
 page then starts from a fork of that clean state, so nothing one page does (default dtype, seeds,
-module state, cwd, environment) reaches another. llmkit itself is imported in the page's process,
-so an edit to llmkit during `mkdocs serve` is seen by the next run.
+module state, cwd, environment) reaches another. What the page imports itself (the preamble's
+packages too) is imported in the page's process, so an edit during `mkdocs serve` is seen by the
+next run.
 """
 
 from __future__ import annotations
 
 import os
+import signal
+import sys
 
 # Before torch starts its thread pool: one thread per page (see run.py), in every forked page.
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -42,12 +45,63 @@ def _limit_memory(megabytes: int) -> None:
 
 
 def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a PageSource)
-    """Run `page` and send ("step", line, kind, pos) messages, then ("done", result) or ("fail", …)."""
+    """Confine this process, then run the page in a child of it and end whatever the page started.
+
+    This process is a child subreaper: every process the page starts, detached ones included, stays
+    below it, and it kills them all once the page's own process has ended, however it ended. Its
+    exit status is the page process's, so the parent reports a crash as the page's.
+    """
+    from llmbook.execute import sandbox
+
     os.environ.clear()
     os.environ.update(options["env"])
-    os.chdir(options["cwd"])
+    confinement: sandbox.Confinement = options["confinement"]
+    import tempfile
+
+    tempfile.tempdir = None  # the forkserver's own, cached: read TMPDIR of the page's environment
+    os.chdir(options["scratch"])
+    sys.path.insert(0, os.path.dirname(options["path"]))  # modules beside the page, as a script
+    sys.dont_write_bytecode = True  # no __pycache__ written into the project by the page's imports
     _limit_memory(options["memory_mb"])
+    sandbox.limit_file_size(confinement.file_size_mb)
+    sandbox.become_subreaper()
+    if confinement.landlock:
+        try:
+            sandbox.restrict_writes(options["writable"])
+        except OSError as error:
+            fix = "set `execute_sandbox: off` in mkdocs.yml to run pages without it"
+            conn.send(("fail", None, f"the page's sandbox could not be set up: {error}", fix))
+            conn.close()
+            return
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            _run(conn, page, options)
+            status = 0
+        except BaseException:  # a fault of the runner itself: the parent reports the exit
+            import traceback
+
+            traceback.print_exc()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)  # never back into multiprocessing's bootstrap: this is a forked copy
+    conn.close()
+    _, status = os.waitpid(pid, 0)
+    sandbox.end_descendants(os.getpid())
+    sandbox.reap_children()
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:  # killed by a signal: die of the same one, so the parent names it
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    os._exit(code)
+
+
+def _run(conn, page, options: dict) -> None:  # noqa: ANN001
+    """Run `page` and send ("step", line, kind, pos) messages, then ("done", result) or ("fail", …)."""
     from llmbook.errors import AuthorError, register_line_map
+    from llmbook.execute.deps import UseRecorder
     from llmbook.execute.run import run_page
 
     if options.get("cells"):  # a notebook: messages name its cells
@@ -55,15 +109,19 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
 
         register_line_map(page.src, lambda line: cell_line(options["cells"], line))
 
+    recorder = UseRecorder(options["root"])
     try:
         result = run_page(
             page,
             seed=options["seed"],
+            preamble=options["preamble"],
+            path=options["path"],
             output_limit=options["output_limit"],
             on_step=lambda line, kind, pos: conn.send(("step", line, kind, pos)),
         )
     except AuthorError as error:
         conn.send(("fail", error.line, error.problem, error.fix))
     else:
+        result.used = recorder.used()
         conn.send(("done", result))
     conn.close()

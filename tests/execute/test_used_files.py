@@ -1,0 +1,100 @@
+"""The execution cache follows the files a page really used: a helper module beside the pages, a
+data file, llmkit. Editing one re-runs exactly the pages that opened or imported it."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+from types import SimpleNamespace
+
+import llmbook.execute.cache
+import pytest
+from llmbook.execute import Executor
+
+from .conftest import make_config
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _page(code: str) -> str:
+    return "```python\n" + textwrap.dedent(code).strip() + "\n```\n"
+
+
+def _build(make_executor, pages: dict[str, str], **options: object) -> list[str]:
+    executor = make_executor(**options)
+    report = executor.run_pages(list(pages.items()))
+    assert report.failures == []
+    return executor.executed
+
+
+def test_a_helper_module_beside_the_pages(make_executor, tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    helper = tmp_path / "docs" / "_helpers.py"
+    helper.write_text("SCALE = 2\n", encoding="utf-8")
+    pages = {
+        "docs/a.md": _page("from _helpers import SCALE\nprint(SCALE)"),
+        "docs/b.md": _page("print(3)"),
+    }
+    assert _build(make_executor, pages) == ["docs/a.md", "docs/b.md"]
+    assert _build(make_executor, pages) == []
+    helper.write_text("SCALE = 4\n", encoding="utf-8")
+    executor = make_executor()
+    report = executor.run_pages(list(pages.items()))
+    assert executor.executed == ["docs/a.md"]
+    assert report.plans["docs/a.md"].result.blocks[0].output == "4\n"
+
+
+def test_a_data_file_read_by_a_page(make_executor, tmp_path: Path) -> None:
+    data = tmp_path / "docs" / "data" / "lengths.txt"
+    data.parent.mkdir(parents=True)
+    data.write_text("512 1024\n", encoding="utf-8")
+    reader = """
+        from pathlib import Path
+        path = Path(__file__).parent / "data" / "lengths.txt"
+        print(sum(int(n) for n in path.read_text().split()))
+    """
+    pages = {"docs/a.md": _page("print(1)"), "docs/b.md": _page(reader)}
+    assert _build(make_executor, pages) == ["docs/a.md", "docs/b.md"]
+    data.write_text("512 2048\n", encoding="utf-8")
+    executor = make_executor()
+    report = executor.run_pages(list(pages.items()))
+    assert executor.executed == ["docs/b.md"]
+    assert report.plans["docs/b.md"].result.blocks[0].output == "2560\n"
+    data.unlink()  # a file that is gone is a change too
+    with pytest.raises(Exception, match="FileNotFoundError"):
+        make_executor().run_page(pages["docs/b.md"], src="docs/b.md")
+
+
+def test_llmkit_is_tracked_by_the_pages_that_import_it(tmp_path, monkeypatch) -> None:
+    """The project itself (llmkit lives under its root): the page that imports llmkit records its
+    files, the one that does not records none; a changed llmkit file re-runs only the first."""
+    monkeypatch.setenv("LLMBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    site = SimpleNamespace(config_file_path=str(REPO / "mkdocs.yml"))
+
+    def build() -> Executor:
+        executor = Executor(make_config(execute_preamble=""), site)
+        report = executor.run_pages(list(pages.items()))
+        assert report.failures == []
+        return executor
+
+    pages = {
+        "docs/_a.md": _page("import llmkit\nprint(llmkit.kv_cache_bytes(1, 1, 1, 1))"),
+        "docs/_b.md": _page("import numpy\nprint(numpy.int64(4))"),
+    }
+    first = build()
+    assert first.executed == ["docs/_a.md", "docs/_b.md"]
+    entries = [json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "cache").iterdir()]
+    used = {entry["src"]: entry["used"] for entry in entries}
+    used_a, used_b = used["docs/_a.md"], used["docs/_b.md"]
+    assert "llmkit/__init__.py" in used_a and "llmkit/config.py" in used_a
+    assert used_b == {}
+    assert build().executed == []
+    real = llmbook.execute.cache.file_hash
+    edited = REPO / "llmkit" / "config.py"
+    monkeypatch.setattr(
+        llmbook.execute.cache,
+        "file_hash",
+        lambda path: "edited" if Path(path) == edited else real(path),
+    )
+    assert build().executed == ["docs/_a.md"]
