@@ -84,7 +84,9 @@ def test_llmkit_is_tracked_by_the_pages_that_import_it(tmp_path, monkeypatch) ->
     }
     first = build()
     assert first.executed == ["docs/_a.md", "docs/_b.md"]
-    entries = [json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "cache").iterdir()]
+    entries = [
+        json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "cache").glob("*.json")
+    ]
     used = {entry["src"]: entry["used"] for entry in entries}
     used_a, used_b = used["docs/_a.md"], used["docs/_b.md"]
     assert "llmkit/__init__.py" in used_a and "llmkit/config.py" in used_a
