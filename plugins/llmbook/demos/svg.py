@@ -57,7 +57,12 @@ class Canvas:
         """`origin`, `min_text` and `narrow` serve a phone panel (layout.py): a window onto the wide
         drawing whose text is raised to `min_text` units and whose axes label fewer ticks."""
         self.width, self.height, self.label = width, height, label
-        self.origin, self.min_text, self.narrow, self.css_class = origin, min_text, narrow, css_class
+        self.origin, self.min_text, self.narrow, self.css_class = (
+            origin,
+            min_text,
+            narrow,
+            css_class,
+        )
         self._parts: list[str] = []
 
     def _outside(self, x: float, y: float) -> bool:

@@ -1,9 +1,23 @@
-/* Keyboard reach for what the theme leaves out: a region that scrolls sideways (a wide formula, a
-   row of tab labels, a wide figure) becomes focusable so arrow keys scroll it, and the label of the
-   focused tab shows the focus ring (Material hides the radio input that actually holds focus). */
+/* Keyboard reach and legibility the theme leaves out: a region that scrolls sideways (a wide
+   formula, a row of tab labels, a wide figure) becomes focusable so arrow keys scroll it; the label
+   of the focused tab shows the focus ring (Material hides the radio input that holds focus); an
+   executed figure on a narrow screen keeps its labels legible and scrolls instead of shrinking. */
 (function () {
   "use strict";
-  var SCROLLERS = ".llmbook-math--display, .tabbed-labels, .llmbook-figure__scroll";
+  var SCROLLERS = ".llmbook-math--display, .tabbed-labels, figure.llmbook-figure";
+  // An executed matplotlib figure is never shown below this share of its own size: its 8 pt labels
+  // (the smallest the book uses) stay 9 px tall; a narrower column scrolls it sideways instead.
+  var FIGURE_MIN_SCALE = 0.85;
+
+  function sizeFigures() {
+    document.querySelectorAll("figure.llmbook-figure > img").forEach(function (img) {
+      if (!img.naturalWidth) return;
+      var column = img.parentElement.parentElement.clientWidth;
+      var least = Math.ceil(img.naturalWidth * FIGURE_MIN_SCALE);
+      img.style.width = least > column ? least + "px" : "";
+      img.style.maxWidth = least > column ? "none" : "";
+    });
+  }
 
   function markScrollers() {
     document.querySelectorAll(SCROLLERS).forEach(function (region) {
@@ -33,13 +47,21 @@
     if (label) label.classList.toggle("llmbook-tab-focus", event.type === "focusin");
   }
 
-  function init() {
+  function layout() {
+    sizeFigures();
     markScrollers();
+  }
+
+  function init() {
+    layout();
+    document.querySelectorAll("figure.llmbook-figure > img").forEach(function (img) {
+      if (!img.complete) img.addEventListener("load", layout);
+    });
   }
 
   document.addEventListener("focusin", onFocus);
   document.addEventListener("focusout", onFocus);
-  window.addEventListener("resize", markScrollers);
+  window.addEventListener("resize", layout);
   if (window.document$ && typeof window.document$.subscribe === "function") {
     window.document$.subscribe(init);
   } else if (document.readyState === "loading") {
