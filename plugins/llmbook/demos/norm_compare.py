@@ -74,7 +74,8 @@ class NormCompareDemo(Demo):
                     c.text(p.px(i) + 50, 292 + j * 18, num(values[i], 3), size=10)
             c.text(p.px(i) + 50, 268, f"第 {i + 1} 维", size=11)
         if c.narrow:
-            for j, (name, color) in enumerate(zip(("x", "LN", "RMS"), (s[2] for s in series))):
+            short = ("x", "LN", "RMS")
+            for j, (name, (_, _, color)) in enumerate(zip(short, series, strict=True)):
                 c.rect(2, 282 + j * 18, 10, 10, fill=color, stroke=None)
                 c.text(16, 292 + j * 18, name, size=10, anchor="start")
         c.line(p.x0, zero, p.x0 + p.w, zero, width=1)
