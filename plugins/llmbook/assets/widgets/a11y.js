@@ -44,7 +44,9 @@
     var input = event.target;
     if (!(input instanceof HTMLInputElement) || !input.closest(".tabbed-set")) return;
     var label = labelOf(input);
-    if (label) label.classList.toggle("llmbook-tab-focus", event.type === "focusin");
+    // Only a keyboard focus shows the ring, as :focus-visible does (a click on a label does not).
+    var keyboard = event.type === "focusin" && input.matches(":focus-visible");
+    if (label) label.classList.toggle("llmbook-tab-focus", keyboard);
   }
 
   function layout() {
