@@ -32,6 +32,15 @@ LABEL_SIZES = """() => [...document.querySelectorAll("svg text")]
 FIGURE_IMAGES = """() => [...document.querySelectorAll("figure.llmbook-figure > img")]
   .filter(i => i.getClientRects().length)
   .map(i => [i.getAttribute("src"), i.getBoundingClientRect().width])"""
+# Figures load lazily, as the reader scrolls to them: scroll to each shown one and wait for it.
+LOAD_FIGURES = """async () => {
+  for (const img of document.querySelectorAll("figure.llmbook-figure > img")) {
+    if (!img.offsetParent) continue;
+    img.scrollIntoView();
+    while (!(img.complete && img.naturalWidth)) await new Promise(r => setTimeout(r, 20));
+  }
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+}"""
 GLYPH_SCALE = re.compile(r"scale\(([\d.]+) -[\d.]+\)")
 VIEWBOX_WIDTH = re.compile(r'viewBox="[\d.]+ [\d.]+ ([\d.]+) ')
 
@@ -57,6 +66,7 @@ def labels_below(open_page, site_dir: Path, viewport: dict) -> tuple[list[str], 
         )
         page.wait_for_timeout(100)  # a stage redrawn for the new width draws in the next frame
         sizes = [(px, text, svg) for px, text, svg in page.evaluate(LABEL_SIZES)]
+        page.evaluate(LOAD_FIGURES)
         for src, shown in page.evaluate(FIGURE_IMAGES):
             font_pt, width_pt = smallest_font_pt((site_dir / rel).parent / src)
             sizes.append((font_pt * shown / width_pt, "(matplotlib)", src))
@@ -107,7 +117,7 @@ def test_the_viewport_chooses_the_figure_layout(open_page, viewport, wide_shown)
 def test_executed_figures_scroll_instead_of_shrinking_on_a_phone(open_page):
     page = open_page("lessons/lesson03-five-upgrades.html")
     page.set_viewport_size(PHONE)
-    page.wait_for_timeout(100)
+    page.evaluate(LOAD_FIGURES)
     figure = page.locator("figure.llmbook-figure").filter(has=page.locator("img:visible")).first
     natural, shown = figure.locator("img").evaluate(
         "i => [i.naturalWidth, i.getBoundingClientRect().width]"

@@ -1,21 +1,28 @@
 """The two layouts of a demo figure (demos/layout.py): the wide drawing and the phone panels.
 
-The sizes are the spec the browser test measures: shown at its narrowest (720 px, where demos.css
-switches layouts) the wide drawing's smallest label is 9 px; a phone panel shown `PHONE_FIGURE_PX`
+The sizes are the spec the browser test measures: shown at its narrowest (`WIDE_MIN_SHOWN_PX`, where
+demos.css switches layouts) the wide drawing's smallest label is 9 px; a phone panel shown `PHONE_FIGURE_PX`
 wide renders every label at `MIN_LABEL_PX` or more.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from demo_helpers import IDS, parse_svg
-from llmbook.demos.layout import MIN_LABEL_PX, PHONE_FIGURE_PX, Panel, two_layouts
+from llmbook.demos.layout import (
+    MIN_LABEL_PX,
+    PHONE_FIGURE_PX,
+    WIDE_MIN_SHOWN_PX,
+    WIDE_MIN_TEXT,
+    Panel,
+    two_layouts,
+)
 from llmbook.demos.svg import Canvas, Plot
 
 SVG = "{http://www.w3.org/2000/svg}"
-WIDE_MIN_SHOWN_PX = 720  # demos.css: @container (max-width: 719px) shows the panels instead
 
 
 def figure_svgs(markup: str) -> list:
@@ -46,7 +53,7 @@ def test_panels_are_windows_onto_the_drawing_with_raised_text():
     assert view_box(wide) == [0, 0, 800, 220] and view_box(right) == [400, 0, 400, 220]
     assert left.get("aria-label") == "左" and right.get("aria-label") == "右"
     raised = MIN_LABEL_PX * 400 / PHONE_FIGURE_PX
-    assert font_sizes(wide)[:2] == [8, 14]
+    assert font_sizes(wide)[:2] == [WIDE_MIN_TEXT, 14]  # 8 raised
     # Each panel keeps only its own text (the rest would be cut off), none under the raised size.
     assert [t.text for t in left.iter(f"{SVG}text")] == ["left"]
     assert font_sizes(left) == [pytest.approx(raised, abs=0.01)]
@@ -61,8 +68,7 @@ def test_panels_are_windows_onto_the_drawing_with_raised_text():
 @pytest.mark.parametrize("demo_id", IDS)
 def test_every_label_reads_at_9_px_in_both_layouts(rendered, demo_id):
     wide, *panels = figure_svgs(rendered[demo_id]["figure"])
-    width = view_box(wide)[2]
-    assert min(font_sizes(wide)) * WIDE_MIN_SHOWN_PX / width >= 9.0
+    assert min(font_sizes(wide)) * WIDE_MIN_SHOWN_PX / view_box(wide)[2] >= 9.0
     assert len(panels) >= 2
     for panel in panels:
         shown = min(font_sizes(panel)) * PHONE_FIGURE_PX / view_box(panel)[2]
@@ -74,3 +80,10 @@ def test_the_pre_post_norm_widget_diagram_reads_on_a_phone(rendered):
     diagram = re.search(r'<svg[^>]*data-role="blocks".*?</svg>', markup).group(0)
     svg = parse_svg(diagram)
     assert min(font_sizes(svg)) * PHONE_FIGURE_PX / view_box(svg)[2] >= MIN_LABEL_PX - 0.01
+
+
+def test_the_stylesheet_switches_layouts_where_the_wide_drawing_stops_reading():
+    css = (
+        Path(__file__).resolve().parents[2] / "plugins/llmbook/assets/demos/demos.css"
+    ).read_text(encoding="utf-8")
+    assert f"@container (max-width: {WIDE_MIN_SHOWN_PX - 1}px)" in css

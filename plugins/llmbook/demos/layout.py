@@ -13,10 +13,21 @@ from dataclasses import dataclass
 
 from llmbook.demos.svg import Canvas
 
-__all__ = ["MIN_LABEL_PX", "PHONE_FIGURE_PX", "Panel", "two_layouts"]
+__all__ = [
+    "MIN_LABEL_PX",
+    "PHONE_FIGURE_PX",
+    "WIDE_MIN_SHOWN_PX",
+    "WIDE_MIN_TEXT",
+    "Panel",
+    "two_layouts",
+]
 
-PHONE_FIGURE_PX = 310
+PHONE_FIGURE_PX = 280  # a 390 px phone shows it about 320 px wide; the authoring guide's column 290
 MIN_LABEL_PX = 9.5
+# The wide drawing's smallest text, in drawing units: at 800 units (the widest figure) shown at
+# `WIDE_MIN_SHOWN_PX`, below which demos.css switches to the panels, it is still 9 px tall.
+WIDE_MIN_TEXT = 11.5
+WIDE_MIN_SHOWN_PX = 640  # Material's content column holds a 654 px figure at 1280 px
 
 
 @dataclass(frozen=True)
@@ -31,7 +42,9 @@ def two_layouts(
     size: tuple[float, float], label: str, panels: Sequence[Panel], draw: Callable[[Canvas], None]
 ) -> str:
     """The wide SVG, then the phone panels in `div.llmbook-demo__narrow`; `draw` paints a Canvas."""
-    wide = Canvas(*size, label, css_class="llmbook-demo__svg llmbook-demo__svg--wide")
+    wide = Canvas(
+        *size, label, min_text=WIDE_MIN_TEXT, css_class="llmbook-demo__svg llmbook-demo__svg--wide"
+    )
     draw(wide)
     narrow = []
     for panel in panels:
