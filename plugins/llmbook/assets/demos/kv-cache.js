@@ -60,7 +60,8 @@
       stage.appendChild(el("rect", { x: 20, y: 18, width: Math.max(1, w * n / full), height: 22, fill: n > GPU_BYTES ? "#e53935" : "#1e88e5" }));
       var gx = 20 + w * GPU_BYTES / full;
       stage.appendChild(el("line", { x1: gx, x2: gx, y1: 10, y2: 48, stroke: "currentColor", "stroke-width": 2 }));
-      stage.appendChild(el("text", { x: gx, y: 62, "font-size": 11, "text-anchor": "middle", fill: "currentColor" }, "一张 80 GB 显卡"));
+      var nearEdge = gx > width - 50; // the label ends at the line rather than running off the stage
+      stage.appendChild(el("text", { x: gx, y: 62, "font-size": 11, "text-anchor": nearEdge ? "end" : "middle", fill: "currentColor" }, "一张 80 GB 显卡"));
       stage.appendChild(el("text", { x: 22, y: 12, "font-size": 11, fill: "currentColor" },
         "占 80 GB 的 " + (100 * n / GPU_BYTES).toFixed(1) + "%"));
     }
