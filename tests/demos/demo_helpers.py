@@ -22,3 +22,9 @@ def parse_svg(markup: str) -> ET.Element:
 def unescape_text(svg: str) -> str:
     """The figure's visible text, tags removed and entities decoded."""
     return html.unescape(re.sub(r"<[^>]+>", " ", svg))
+
+
+def layouts(figure: str) -> tuple[str, str]:
+    """A demo figure's wide drawing and its phone panels (demos/layout.py), as markup."""
+    wide, narrow = figure.split('<div class="llmbook-demo__narrow">')
+    return wide, narrow

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -83,8 +84,19 @@ def test_key_follows_sources_llmkit_title_and_description():
 
 def test_sources_are_the_demo_module_and_the_shared_drawing_modules():
     names = [p.name for p in source_paths("kv-cache")]
-    assert names == ["kv_cache.py", "base.py", "svg.py", "controls.py"]
+    assert names == ["kv_cache.py", "base.py", "svg.py", "layout.py", "controls.py"]
     assert all(p.is_file() for p in source_paths("kv-cache"))
+
+
+@pytest.mark.parametrize(
+    "demo_id", ["kv-cache", "mha-gqa", "rope", "norm-compare", "pre-post-norm", "swiglu"]
+)
+def test_every_llmbook_module_a_demo_draws_with_is_a_source(demo_id):
+    # A module missing here would leave a stale frame in the cache when it changes.
+    names = {p.name for p in source_paths(demo_id)}
+    own = source_paths(demo_id)[0].read_text(encoding="utf-8")
+    imported = set(re.findall(r"^from llmbook\.demos\.(\w+) import", own, re.M))
+    assert {f"{m}.py" for m in imported} <= names | {"catalog.py"}
 
 
 def test_sources_digest_changes_with_any_file(tmp_path):

@@ -15,6 +15,7 @@ from demo_helpers import IDS, json_blocks, parse_svg
 from llmbook.demos import get_demo, known_ids
 from llmbook.demos.svg import json_script
 
+SVG = "{http://www.w3.org/2000/svg}"
 ASSETS = Path(__file__).resolve().parents[2] / "plugins" / "llmbook" / "assets" / "demos"
 
 
@@ -25,10 +26,12 @@ def test_the_six_demos_are_registered():
 
 @pytest.mark.parametrize("demo_id", IDS)
 def test_figure_is_a_labelled_svg(rendered, demo_id):
-    root = parse_svg(rendered[demo_id]["figure"])
-    assert root.tag == "{http://www.w3.org/2000/svg}svg"
-    assert root.get("role") == "img" and root.get("aria-label")
-    assert root.find("{http://www.w3.org/2000/svg}title").text == root.get("aria-label")
+    # The wide drawing, then its phone panels (demos/layout.py): each one a labelled image.
+    svgs = parse_svg(f"<div>{rendered[demo_id]['figure']}</div>").findall(f".//{SVG}svg")
+    assert len(svgs) >= 3 and svgs[0].get("class").endswith("llmbook-demo__svg--wide")
+    for root in svgs:
+        assert root.get("role") == "img" and root.get("aria-label")
+        assert root.find(f"{SVG}title").text == root.get("aria-label")
     # Only currentColor or explicit colours; no scripts or external references in the figure.
     assert (
         "<script" not in rendered[demo_id]["figure"] and "href" not in rendered[demo_id]["figure"]

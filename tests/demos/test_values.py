@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
 import torch
 import torch.nn.functional as F
-from demo_helpers import unescape_text
+from demo_helpers import layouts, unescape_text
 from llmbook.demos import kv_cache, mha_gqa, pre_post_norm
 
 import llmkit
@@ -38,8 +39,9 @@ def test_rope_grid_matches_closed_form_rotation(grids):
 
 
 def test_rope_figure_has_the_seed_example(rendered):
-    text = unescape_text(rendered["rope"]["figure"])
-    assert text.count("q′·k′ = 0.707") == 2 and "q′·k′ = 0 " in text + " "
+    for layout in layouts(rendered["rope"]["figure"]):
+        text = unescape_text(layout)
+        assert text.count("q′·k′ = 0.707") == 2 and "q′·k′ = 0 " in text + " "
 
 
 def test_swiglu_grid_matches_closed_form(grids):
@@ -58,8 +60,9 @@ def test_swiglu_grid_matches_closed_form(grids):
 
 def test_swiglu_figure_shows_computed_not_seed_rounding(rendered):
     # The seed rounds σ(1.5) first (1.5 × 0.818 = 1.227); the exact SiLU(1.5) is 1.2264.
-    text = unescape_text(rendered["swiglu"]["figure"])
-    assert "= 1.226" in text and "= 0.981" in text and "= 1.177" in text
+    for layout in layouts(rendered["swiglu"]["figure"]):
+        text = unescape_text(layout)
+        assert "= 1.226" in text and "= 0.981" in text and "= 1.177" in text
 
 
 def test_norm_grid_matches_torch_functional(grids):
@@ -75,17 +78,19 @@ def test_norm_grid_matches_torch_functional(grids):
 
 
 def test_norm_figure_has_the_seed_example(rendered):
-    text = unescape_text(rendered["norm-compare"]["figure"])
-    for value in (
-        "0.365",
-        "0.73",
-        "1.095",
-        "1.461",
-        "-1.342",
-        "-0.447",
-        "RMS = √(mean(x²)+ε) = 2.739",
+    for layout, value in itertools.product(
+        layouts(rendered["norm-compare"]["figure"]),
+        (
+            "0.365",
+            "0.73",
+            "1.095",
+            "1.461",
+            "-1.342",
+            "-0.447",
+            "RMS = √(mean(x²)+ε) = 2.739",
+        ),
     ):
-        assert value in text
+        assert value in unescape_text(layout)
 
 
 def test_kv_counts_match_the_closed_form(grids):
@@ -123,9 +128,8 @@ def test_kv_memory_grid_matches_the_formula_and_presets(grids, rendered):
         )
     seed = [c for c in memory if c["in"].get("preset") == "llama2-7b" and c["in"]["S"] == 4096]
     assert seed[0]["out"]["bytes"] == 2_147_483_648  # the seed's "≈ 2.1 GB"
-    assert (
-        "累计 36" in rendered["kv-cache"]["figure"] and "累计 8" in rendered["kv-cache"]["figure"]
-    )
+    for layout in layouts(rendered["kv-cache"]["figure"]):
+        assert "累计 36" in layout and "累计 8" in layout
 
 
 def test_mha_gqa_wiring_and_sizes(grids, rendered):
@@ -138,9 +142,11 @@ def test_mha_gqa_wiring_and_sizes(grids, rendered):
         assert case["out"]["group"] == heads // kvh
         if "wiring" in case:
             assert case["wiring"] == [h // (heads // kvh) for h in range(heads)]
-    text = unescape_text(rendered["mha-gqa"]["figure"])
+    wide, narrow = (unescape_text(layout) for layout in layouts(rendered["mha-gqa"]["figure"]))
     for label in ("2.15 GB（MHA 的 1/1）", "0.54 GB（MHA 的 1/4）", "0.07 GB（MHA 的 1/32）"):
-        assert label in text
+        assert label in wide
+    for label in ("32）：2.15 GB（1/1）", "8）：0.54 GB（1/4）", "1）：0.07 GB（1/32）"):
+        assert label in narrow
 
 
 def test_kv_head_measurement_detects_a_wrong_grouping():

@@ -32,8 +32,8 @@ def test_cards_and_progress(render):
     out = render(LESSON, page=page)
     assert out.startswith(
         '<div class="llmbook-progress" data-llmbook-progress="lessons/l3.md" data-total="2">'
-        '<progress class="llmbook-progress__bar" max="2" value="0"></progress>'
-        '<span class="llmbook-progress__text"><span class="llmbook-progress__done">0</span> / 2 卡片已完成</span></div>'
+        '<progress class="llmbook-progress__bar" max="2" value="0" aria-label="卡片完成进度"></progress>'
+        '<span class="llmbook-progress__text" role="status"><span class="llmbook-progress__done">0</span> / 2 卡片已完成</span></div>'
     )
     assert (
         '<section class="llmbook-card" id="card-1" data-llmbook-card="lessons/l3.md#1">'

@@ -25,7 +25,12 @@ __all__ = ["DemoCache", "frame_key", "source_paths", "sources_digest"]
 
 _FORMAT = 1
 # Modules every frame is drawn with, besides the demo's own.
-_SHARED = ("llmbook.demos.base", "llmbook.demos.svg", "llmbook.demos.controls")
+_SHARED = (
+    "llmbook.demos.base",
+    "llmbook.demos.svg",
+    "llmbook.demos.layout",
+    "llmbook.demos.controls",
+)
 
 
 def source_paths(demo_id: str) -> list[Path]:

@@ -9,6 +9,7 @@ import torch
 import llmkit
 from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import button, grid_script, number, output, select, slider, widget
+from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
 
 __all__ = ["KVCacheDemo", "MODEL_PRESETS", "projection_counts"]
@@ -77,7 +78,17 @@ class KVCacheDemo(Demo):
     ID = "kv-cache"
 
     def figure_svg(self) -> str:
-        c = Canvas(780, 310, "KV Cache：每步重算的 K/V 投影数，以及显存随序列长度的增长")
+        return two_layouts(
+            (780, 310),
+            "KV Cache：每步重算的 K/V 投影数，以及显存随序列长度的增长",
+            [
+                Panel("每步重算的 K/V 投影数：无缓存与有缓存", (0, 0, 400, 310)),
+                Panel("三个预设模型的 KV Cache 显存随序列长度的增长", (400, 0, 380, 310)),
+            ],
+            self._draw_figure,
+        )
+
+    def _draw_figure(self, c: Canvas) -> None:
         steps = list(range(1, FIGURE_STEPS + 1))
         counts = [projection_counts(1, n) for n in steps]
         p = Plot(c, (50, 55, 300, 190), (0.5, FIGURE_STEPS + 0.5), (0, FIGURE_STEPS))
@@ -128,7 +139,6 @@ class KVCacheDemo(Demo):
             gb = llmkit.kv_cache_bytes_for(llmkit.PRESETS[name], 4096) / 1e9
             entries.append((f"{name}（H_kv={d['kvh']}）4K: {num(gb, 2)} GB", color))
         q.legend(485, 72, entries)
-        return str(c)
 
     def widget_html(self) -> str:
         cases: list[dict] = []

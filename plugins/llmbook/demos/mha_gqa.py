@@ -7,6 +7,7 @@ import torch
 import llmkit
 from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import button, grid_script, number, output, select, widget
+from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, num
 
 __all__ = ["MHAGQADemo", "kv_head_of_query", "divisors"]
@@ -55,40 +56,86 @@ def _wiring(c: Canvas, x0: float, width: float, heads: int, kv_heads: int, title
     c.text(x0 + width / 2, 160, f"{heads} 个 Q head → {kv_heads} 组 K/V", size=11)
 
 
+def _cache_sizes() -> tuple[str, list[tuple[str, int]], int]:
+    cfg = llmkit.PRESETS["llama2-7b"]
+    heads = cfg.num_attention_heads
+    caption = (
+        f"KV Cache：L = {cfg.num_hidden_layers}，H_q = {heads}，d_head = {cfg.head_dim}，"
+        f"S = {FIGURE_SEQ}，FP16，batch = 1"
+    )
+    sizes = [(f"MHA（H_kv = {heads}）", heads), ("GQA（H_kv = 8）", 8), ("MQA（H_kv = 1）", 1)]
+    return caption, sizes, _cache("llama2-7b", heads, FIGURE_SEQ)
+
+
+def _cache_bars(c: Canvas) -> None:
+    """The wide figure's bars: labels left of them, one row each."""
+    caption, sizes, full = _cache_sizes()
+    c.text(390, 192, caption, size=12)
+    for r, (label, kvh) in enumerate(sizes):
+        n = _cache("llama2-7b", kvh, FIGURE_SEQ)
+        y = 210 + r * 36
+        c.text(200, y + 17, label, size=11.5, anchor="end")
+        c.rect(210, y, max(1.0, 440 * n / full), 24, fill=COLORS["blue"], stroke=None, opacity=0.8)
+        c.text(
+            218 + 440 * n / full,
+            y + 17,
+            f"{num(n / 1e9, 2)} GB（MHA 的 1/{full // n}）",
+            size=11.5,
+            anchor="start",
+        )
+
+
+def _cache_bars_narrow(c: Canvas, x0: float, y0: float) -> None:
+    """The phone panel's bars: the caption on two lines, each label above its bar."""
+    caption, sizes, full = _cache_sizes()
+    first, second = caption.split("，S = ")
+    c.text(x0 + 6, y0 + 18, first, size=12, anchor="start")
+    c.text(x0 + 6, y0 + 36, "S = " + second, size=12, anchor="start")
+    for r, (label, kvh) in enumerate(sizes):
+        n = _cache("llama2-7b", kvh, FIGURE_SEQ)
+        y = y0 + 56 + r * 46
+        c.text(
+            x0 + 6,
+            y + 12,
+            f"{label}：{num(n / 1e9, 2)} GB（1/{full // n}）",
+            size=12,
+            anchor="start",
+        )
+        c.rect(
+            x0 + 6,
+            y + 18,
+            max(1.0, 310 * n / full),
+            18,
+            fill=COLORS["blue"],
+            stroke=None,
+            opacity=0.8,
+        )
+
+
 @register
 class MHAGQADemo(Demo):
     ID = "mha-gqa"
 
     def figure_svg(self) -> str:
-        c = Canvas(780, 330, "MHA、GQA、MQA 的 head 连接方式与 LLaMA-2-7B 尺寸下的 KV Cache 大小")
+        return two_layouts(
+            (780, 330),
+            "MHA、GQA、MQA 的 head 连接方式与 LLaMA-2-7B 尺寸下的 KV Cache 大小",
+            [
+                Panel("MHA：8 个 Q head 各有一组 K/V", (10, 0, 250, 172)),
+                Panel("GQA（g = 4）：8 个 Q head 共享 2 组 K/V", (260, 0, 250, 172)),
+                Panel("MQA：8 个 Q head 共享 1 组 K/V", (510, 0, 250, 172)),
+                Panel("LLaMA-2-7B 尺寸下 MHA、GQA、MQA 的 KV Cache 大小", (0, 340, 330, 200)),
+            ],
+            self._draw_figure,
+        )
+
+    def _draw_figure(self, c: Canvas) -> None:
         for k, (kvh, name) in enumerate(((8, "MHA"), (2, "GQA（g = 4）"), (1, "MQA"))):
             _wiring(c, 40 + k * 250, 200, 8, kvh, name)
-        cfg = llmkit.PRESETS["llama2-7b"]
-        heads = cfg.num_attention_heads
-        sizes = [(f"MHA（H_kv = {heads}）", heads), ("GQA（H_kv = 8）", 8), ("MQA（H_kv = 1）", 1)]
-        full = _cache("llama2-7b", heads, FIGURE_SEQ)
-        c.text(
-            390,
-            192,
-            f"KV Cache：L = {cfg.num_hidden_layers}，H_q = {heads}，d_head = {cfg.head_dim}，"
-            f"S = {FIGURE_SEQ}，FP16，batch = 1",
-            size=12,
-        )
-        for r, (label, kvh) in enumerate(sizes):
-            n = _cache("llama2-7b", kvh, FIGURE_SEQ)
-            y = 210 + r * 36
-            c.text(200, y + 17, label, size=11.5, anchor="end")
-            c.rect(
-                210, y, max(1.0, 440 * n / full), 24, fill=COLORS["blue"], stroke=None, opacity=0.8
-            )
-            c.text(
-                218 + 440 * n / full,
-                y + 17,
-                f"{num(n / 1e9, 2)} GB（MHA 的 1/{full // n}）",
-                size=11.5,
-                anchor="start",
-            )
-        return str(c)
+        if c.narrow:
+            _cache_bars_narrow(c, 0, 340)
+        else:
+            _cache_bars(c)
 
     def widget_html(self) -> str:
         cases = []

@@ -7,6 +7,7 @@ import torch
 import llmkit
 from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import grid_script, slider, widget
+from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
 
 __all__ = ["NormCompareDemo", "norm_steps"]
@@ -39,8 +40,18 @@ class NormCompareDemo(Demo):
     ID = "norm-compare"
 
     def figure_svg(self) -> str:
+        return two_layouts(
+            (760, 300),
+            "x = [1, 2, 3, 4] 经 LayerNorm 与 RMSNorm 后的结果对比",
+            [
+                Panel("x = [1, 2, 3, 4] 经 LayerNorm 与 RMSNorm 后的各维数值", (0, 0, 470, 350)),
+                Panel("LayerNorm 与 RMSNorm 的计算步骤", (470, 40, 290, 230)),
+            ],
+            self._draw_figure,
+        )
+
+    def _draw_figure(self, c: Canvas) -> None:
         s = norm_steps(list(SEED_X))
-        c = Canvas(760, 300, "x = [1, 2, 3, 4] 经 LayerNorm 与 RMSNorm 后的结果对比")
         p = Plot(c, (60, 50, 400, 200), (0, 4), (-2, 4.5))
         p.axes([], [-2, -1, 0, 1, 2, 3, 4], ylabel="值", title="x = [1, 2, 3, 4]")
         series = (
@@ -56,8 +67,17 @@ class NormCompareDemo(Demo):
                 c.rect(
                     x, min(top, zero), 22, abs(zero - top), fill=color, stroke=None, opacity=0.85
                 )
-                c.text(x + 11, top - 4 if values[i] >= 0 else top + 12, num(values[i], 3), size=9)
+                if not c.narrow:
+                    below = top + 12 if values[i] < 0 else top - 4
+                    c.text(x + 11, below, num(values[i], 3), size=10)
+                else:  # no room above the bars on a phone: one row of values per series below
+                    c.text(p.px(i) + 50, 292 + j * 18, num(values[i], 3), size=10)
             c.text(p.px(i) + 50, 268, f"第 {i + 1} 维", size=11)
+        if c.narrow:
+            short = ("x", "LN", "RMS")
+            for j, (name, (_, _, color)) in enumerate(zip(short, series, strict=True)):
+                c.rect(2, 282 + j * 18, 10, 10, fill=color, stroke=None)
+                c.text(16, 292 + j * 18, name, size=10, anchor="start")
         c.line(p.x0, zero, p.x0 + p.w, zero, width=1)
         p.legend(80, 70, [(name, color) for name, _, color in series])
 
@@ -88,7 +108,6 @@ class NormCompareDemo(Demo):
                 y += 20
                 c.text(500, y, row, size=11.5, anchor="start")
             y += 40
-        return str(c)
 
     def widget_html(self) -> str:
         vectors = (

@@ -7,6 +7,7 @@ import functools
 import llmkit
 from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import button, grid_script, output, select, widget
+from llmbook.demos.layout import MIN_LABEL_PX, PHONE_FIGURE_PX, Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
 
 __all__ = ["DEPTHS", "PrePostNormDemo", "measured_grad_norms"]
@@ -97,9 +98,18 @@ class PrePostNormDemo(Demo):
     ID = "pre-post-norm"
 
     def figure_svg(self) -> str:
-        c = Canvas(
-            780, 300, "Post-Norm 与 Pre-Norm 的残差路径（绿色），以及实测的梯度范数随深度的变化"
+        svg = two_layouts(
+            (780, 300),
+            "Post-Norm 与 Pre-Norm 的残差路径（绿色），以及实测的梯度范数随深度的变化",
+            [
+                Panel("Post-Norm 与 Pre-Norm 的残差路径（绿色）", (20, 0, 400, 300)),
+                Panel("llmkit 实测：梯度范数随深度的变化", (430, 0, 350, 300)),
+            ],
+            self._draw_figure,
         )
+        return svg.replace('data-part="grad"', 'data-part="grad" display="none"')
+
+    def _draw_figure(self, c: Canvas) -> None:
         draw_blocks(c, 0, 10)
         p = _curve(c, (500, 60, 250, 180))
         g = measured_grad_norms()
@@ -111,7 +121,6 @@ class PrePostNormDemo(Demo):
                 (f"Post-Norm（{DEPTHS[-1]} 层：{num(g['post'][-1], 1)}）", COLORS["red"]),
             ],
         )
-        return str(c).replace('data-part="grad"', 'data-part="grad" display="none"')
 
     def widget_html(self) -> str:
         g = measured_grad_norms()
@@ -127,7 +136,9 @@ class PrePostNormDemo(Demo):
             for i, d in enumerate(DEPTHS)
         ]
         tol = {"pre": 6e-3, "post": 6e-3, "ratio": 6e-3}
-        blocks = Canvas(460, 290, "两种 Block 的前向与反向路径")
+        blocks = Canvas(
+            460, 290, "两种 Block 的前向与反向路径", min_text=MIN_LABEL_PX * 460 / PHONE_FIGURE_PX
+        )
         draw_blocks(blocks, 0, 5)
         diagram = str(blocks).replace(
             'class="llmbook-demo__svg"', 'class="llmbook-widget__stage" data-role="blocks"'

@@ -9,6 +9,7 @@ import torch
 import llmkit
 from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import button, grid_script, number, output, slider, widget
+from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
 
 __all__ = ["RopeDemo", "relative_scores", "rotated_dot"]
@@ -49,7 +50,17 @@ class RopeDemo(Demo):
     ID = "rope"
 
     def figure_svg(self) -> str:
-        c = Canvas(760, 320, "RoPE：旋转后的点积只取决于相对位置；全部频率平均后随距离衰减")
+        return two_layouts(
+            (760, 320),
+            "RoPE：旋转后的点积只取决于相对位置；全部频率平均后随距离衰减",
+            [
+                Panel("θ = 45° 时 q、k 旋转后的点积只取决于 m − n", (0, 0, 390, 320)),
+                Panel("全部频率平均后点积随相对距离衰减", (390, 0, 370, 320)),
+            ],
+            self._draw_figure,
+        )
+
+    def _draw_figure(self, c: Canvas) -> None:
         c.text(190, 22, "θ = 45°，q = k = [1, 0]", size=13, weight="bold")
         for i, (m, n) in enumerate(EXAMPLE_ROWS):
             cx, cy, r = 65 + i * 125, 135, 50
@@ -85,7 +96,6 @@ class RopeDemo(Demo):
                 (f"单个频率 i={SINGLE_PAIR}（周期振荡，不衰减）", COLORS["orange"]),
             ],
         )
-        return str(c)
 
     def widget_html(self) -> str:
         cases = []

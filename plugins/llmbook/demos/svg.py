@@ -43,9 +43,31 @@ def json_script(data: object, role: str) -> str:
 class Canvas:
     """An SVG document built element by element; `str()` gives the markup."""
 
-    def __init__(self, width: float, height: float, label: str) -> None:
+    def __init__(
+        self,
+        width: float,
+        height: float,
+        label: str,
+        *,
+        origin: tuple[float, float] = (0.0, 0.0),
+        min_text: float = 0.0,
+        narrow: bool = False,
+        css_class: str = "llmbook-demo__svg",
+    ) -> None:
+        """`origin`, `min_text` and `narrow` serve a phone panel (layout.py): a window onto the wide
+        drawing whose text is raised to `min_text` units and whose axes label fewer ticks."""
         self.width, self.height, self.label = width, height, label
+        self.origin, self.min_text, self.narrow, self.css_class = (
+            origin,
+            min_text,
+            narrow,
+            css_class,
+        )
         self._parts: list[str] = []
+
+    def _outside(self, x: float, y: float) -> bool:
+        ox, oy = self.origin
+        return not (ox - 1 <= x <= ox + self.width + 1 and oy - 1 <= y <= oy + self.height + 1)
 
     def add(self, markup: str) -> None:
         self._parts.append(markup)
@@ -147,6 +169,9 @@ class Canvas:
         color: str = "currentColor",
         weight: str | None = None,
     ) -> None:
+        if self._outside(x, y):
+            return  # another panel's text, cut out of this window anyway
+        size = max(size, self.min_text)
         extra = f' font-weight="{weight}"' if weight else ""
         self.add(
             f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size)}" '
@@ -155,10 +180,11 @@ class Canvas:
 
     def __str__(self) -> str:
         label = html.escape(self.label)
+        ox, oy = self.origin
         return (
-            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(self.width)} '
-            f'{num(self.height)}" width="100%" role="img" aria-label="{label}" '
-            f'font-family="{html.escape(FONT)}" class="llmbook-demo__svg">'
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{num(ox)} {num(oy)} '
+            f'{num(self.width)} {num(self.height)}" width="100%" role="img" aria-label="{label}" '
+            f'font-family="{html.escape(FONT)}" class="{self.css_class}">'
             f"<title>{label}</title>" + "".join(self._parts) + "</svg>"
         )
 
@@ -203,9 +229,11 @@ class Plot:
             c.line(self.x0, self.py(t), self.x0 + self.w, self.py(t), width=0.5, opacity=0.2)
             label = fmt_y(t) if fmt_y else num(t)
             c.text(self.x0 - 5, self.py(t) + 4, label, size=10, anchor="end")
-        for t in xticks:
+        for i, t in enumerate(xticks):
             c.line(self.px(t), bottom, self.px(t), bottom + 4)
-            c.text(self.px(t), bottom + 15, fmt_x(t) if fmt_x else num(t), size=10)
+            # A phone panel's larger text has room for every other tick label only.
+            if not c.narrow or len(xticks) <= 3 or i % 2 == 0:
+                c.text(self.px(t), bottom + 15, fmt_x(t) if fmt_x else num(t), size=10)
         c.line(self.x0, bottom, self.x0 + self.w, bottom)
         c.line(self.x0, self.y0, self.x0, bottom)
         if xlabel:

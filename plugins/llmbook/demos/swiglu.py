@@ -7,6 +7,7 @@ import torch
 import llmkit
 from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import grid_script, number, output, slider, widget
+from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
 
 __all__ = ["SwiGLUDemo", "scalar_steps"]
@@ -48,7 +49,17 @@ class SwiGLUDemo(Demo):
     ID = "swiglu"
 
     def figure_svg(self) -> str:
-        c = Canvas(800, 300, "SiLU 与 ReLU 的曲线，以及 SwiGLU 在 x = 1.0 时的逐步计算")
+        return two_layouts(
+            (800, 300),
+            "SiLU 与 ReLU 的曲线，以及 SwiGLU 在 x = 1.0 时的逐步计算",
+            [
+                Panel("SiLU(z) 与 ReLU(z) 的曲线", (0, 0, 385, 300)),
+                Panel("SwiGLU 在 x = 1.0 时的逐步计算", (380, 0, 420, 300)),
+            ],
+            self._draw_figure,
+        )
+
+    def _draw_figure(self, c: Canvas) -> None:
         xs, silu, relu = _curves()
         p = Plot(c, (50, 50, 300, 200), (-5, 5), (-1, 5))
         p.axes(
@@ -100,7 +111,6 @@ class SwiGLUDemo(Demo):
             size=10.5,
             color=COLORS["gray"],
         )
-        return str(c)
 
     def widget_html(self) -> str:
         cases = []

@@ -52,12 +52,16 @@
       out("gb", (n / 1e9).toFixed(2));
       out("gib", (n / Math.pow(2, 30)).toFixed(2));
       while (stage.firstChild) stage.removeChild(stage.firstChild);
-      var full = Math.max(n, GPU_BYTES), w = 560;
+      // One drawing unit per CSS pixel (up to 600): on a phone the bar gets shorter, its text no smaller.
+      var width = Math.round(Math.max(300, Math.min(600, stage.getBoundingClientRect().width || 600)));
+      stage.setAttribute("viewBox", "0 0 " + width + " 70");
+      var full = Math.max(n, GPU_BYTES), w = width - 40;
       stage.appendChild(el("rect", { x: 20, y: 18, width: w, height: 22, fill: "none", stroke: "currentColor", "stroke-opacity": 0.4 }));
       stage.appendChild(el("rect", { x: 20, y: 18, width: Math.max(1, w * n / full), height: 22, fill: n > GPU_BYTES ? "#e53935" : "#1e88e5" }));
       var gx = 20 + w * GPU_BYTES / full;
       stage.appendChild(el("line", { x1: gx, x2: gx, y1: 10, y2: 48, stroke: "currentColor", "stroke-width": 2 }));
-      stage.appendChild(el("text", { x: gx, y: 62, "font-size": 11, "text-anchor": "middle", fill: "currentColor" }, "一张 80 GB 显卡"));
+      var nearEdge = gx > width - 50; // the label ends at the line rather than running off the stage
+      stage.appendChild(el("text", { x: gx, y: 62, "font-size": 11, "text-anchor": nearEdge ? "end" : "middle", fill: "currentColor" }, "一张 80 GB 显卡"));
       stage.appendChild(el("text", { x: 22, y: 12, "font-size": 11, fill: "currentColor" },
         "占 80 GB 的 " + (100 * n / GPU_BYTES).toFixed(1) + "%"));
     }
@@ -70,6 +74,17 @@
     ["L", "kvh", "hd"].forEach(function (name) {
       inputs[name].addEventListener("input", function () { inputs.preset.value = "custom"; });
     });
+    // Redrawn when the stage's width changes (a rotated phone), in the next frame so the new
+    // height is not a resize inside the observer's own callback.
+    var drawnWidth = stage.getBoundingClientRect().width;
+    if (window.ResizeObserver) {
+      new ResizeObserver(function () {
+        var now = stage.getBoundingClientRect().width;
+        if (Math.round(now) === Math.round(drawnWidth)) return;
+        drawnWidth = now;
+        window.requestAnimationFrame(updateMemory);
+      }).observe(root);
+    }
     root.addEventListener("input", function () { updateStepper(); updateMemory(); });
     root.addEventListener("change", function () { updateStepper(); updateMemory(); });
     function move(delta) {

@@ -34,7 +34,10 @@
 
     function draw(m, kvh, seq) {
       while (stage.firstChild) stage.removeChild(stage.firstChild);
-      var hq = m.hq, g = hq / kvh, w = 600, x0 = 30;
+      // One drawing unit per CSS pixel (up to 640): on a phone the drawing narrows, its text stays.
+      var width = Math.round(Math.max(300, Math.min(640, stage.getBoundingClientRect().width || 640)));
+      stage.setAttribute("viewBox", "0 0 " + width + " 250");
+      var hq = m.hq, g = hq / kvh, w = width - 40, x0 = 30, barMax = width - 220;
       var r = Math.min(7, w / hq / 2.5);
       stage.appendChild(el("text", { x: 4, y: 34, "font-size": 11, fill: "currentColor" }, "Q"));
       stage.appendChild(el("text", { x: 4, y: 104, "font-size": 11, fill: "currentColor" }, "KV"));
@@ -52,8 +55,8 @@
       rows.forEach(function (row, n) {
         var b = bytes(m, row[1], seq), y = 140 + n * 34;
         stage.appendChild(el("text", { x: 60, y: y + 15, "font-size": 11, "text-anchor": "end", fill: "currentColor" }, row[0] + "（" + row[1] + "）"));
-        stage.appendChild(el("rect", { x: 68, y: y, width: Math.max(1, 420 * b / full), height: 20, fill: n === 1 ? "#1e88e5" : "#8a8a8a" }));
-        stage.appendChild(el("text", { x: 74 + 420 * b / full, y: y + 15, "font-size": 11, fill: "currentColor" }, (b / 1e9).toFixed(2) + " GB"));
+        stage.appendChild(el("rect", { x: 68, y: y, width: Math.max(1, barMax * b / full), height: 20, fill: n === 1 ? "#1e88e5" : "#8a8a8a" }));
+        stage.appendChild(el("text", { x: 74 + barMax * b / full, y: y + 15, "font-size": 11, fill: "currentColor" }, (b / 1e9).toFixed(2) + " GB"));
       });
     }
 
@@ -74,6 +77,17 @@
     }
 
     inputs.model.addEventListener("change", fillOptions);
+    // Redrawn when the stage's width changes (a rotated phone), in the next frame so the new
+    // height is not a resize inside the observer's own callback.
+    var drawnWidth = stage.getBoundingClientRect().width;
+    if (window.ResizeObserver) {
+      new ResizeObserver(function () {
+        var now = stage.getBoundingClientRect().width;
+        if (Math.round(now) === Math.round(drawnWidth)) return;
+        drawnWidth = now;
+        window.requestAnimationFrame(update);
+      }).observe(root);
+    }
     root.addEventListener("input", update);
     root.addEventListener("change", update);
     root.querySelectorAll("[data-action]").forEach(function (btn) {

@@ -4,22 +4,27 @@
 (function () {
   "use strict";
 
-  function closeTips(except) {
-    document.querySelectorAll(".llmbook-num-tip").forEach(function (tip) {
-      if (tip !== except) tip.remove();
+  var count = 0;
+
+  function closeTips() {
+    document.querySelectorAll(".llmbook-num-tip").forEach(function (tip) { tip.remove(); });
+    document.querySelectorAll('.llmbook-num[aria-expanded="true"]').forEach(function (num) {
+      num.setAttribute("aria-expanded", "false");
     });
   }
 
   function toggle(num) {
-    var next = num.nextElementSibling;
-    var open = next && next.classList.contains("llmbook-num-tip");
+    var open = num.getAttribute("aria-expanded") === "true";
     closeTips();
     if (open) return;
     var tip = document.createElement("span");
     tip.className = "llmbook-num-tip";
-    tip.setAttribute("role", "tooltip");
+    tip.id = num.getAttribute("aria-controls");
+    // A status region: a screen reader reads the source when it opens, and focus stays put.
+    tip.setAttribute("role", "status");
     tip.textContent = num.getAttribute("title") || "";
     num.after(tip);
+    num.setAttribute("aria-expanded", "true");
   }
 
   function boot() {
@@ -28,6 +33,8 @@
       num.dataset.llmbookTip = "1";
       num.tabIndex = 0;
       num.setAttribute("role", "button");
+      num.setAttribute("aria-expanded", "false");
+      num.setAttribute("aria-controls", "llmbook-num-tip-" + (count += 1));
       num.addEventListener("click", function (event) {
         event.stopPropagation();
         toggle(num);

@@ -1,0 +1,85 @@
+"""axe-core (bundled by axe-playwright-python) over every built page, in the light and dark schemes.
+
+WCAG 2.0/2.1 A and AA rules at 1280×900; a serious or critical violation fails the test. Each page is
+audited twice: as it loads, and after a reader has used its widgets (quizzes answered wrong and
+right, a lesson card marked done, a number's popover open, the demos stepped), since those states
+bring colours of their own. 404.html links its assets from the site root, as a host serves it, so
+its /assets/ requests are answered from the built site.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, Route
+
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+FAILING_IMPACTS = {"serious", "critical"}
+
+# A reader's first moves on a page, run in the page: every state a widget can show.
+USE_THE_WIDGETS = """() => {
+  document.querySelectorAll("[data-llmbook-quiz]").forEach(quiz => {
+    const answer = quiz.dataset.answer;
+    const options = [...quiz.querySelectorAll(".llmbook-quiz__option")];
+    const wrong = options.find(o => o.dataset.letter !== answer);
+    const right = options.find(o => o.dataset.letter === answer);
+    if (wrong) wrong.querySelector("button").click();
+    if (right && quiz !== document.querySelector("[data-llmbook-quiz]")) right.querySelector("button").click();
+  });
+  const card = document.querySelector(".llmbook-card__done");
+  if (card) card.click();
+  const num = document.querySelector(".llmbook-num");
+  if (num) num.click();
+  document.querySelectorAll('[data-action="next"], [data-action="backward"], [data-action="mqa"]')
+    .forEach(button => { button.click(); button.click(); });
+}"""
+
+
+def site_pages(site: Path) -> list[str]:
+    return sorted(
+        p.relative_to(site).as_posix()
+        for p in site.rglob("*.html")
+        if "assets" not in p.relative_to(site).parts
+    )
+
+
+def serve_root_assets(page: Page, site: Path) -> None:
+    def from_site(route: Route) -> None:
+        route.fulfill(path=str(site / route.request.url.removeprefix("file:///")))
+
+    page.route("file:///assets/**", from_site)
+
+
+def serious_violations(page: Page, axe: Axe, where: str) -> list[str]:
+    options = {"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]}
+    results = axe.run(page, options=options).response
+    found = []
+    for violation in results["violations"]:
+        if violation["impact"] not in FAILING_IMPACTS:
+            continue
+        for node in violation["nodes"]:
+            detail = (node["any"] or node["all"] or node["none"] or [{"message": ""}])[0]["message"]
+            found.append(
+                f"{where}: {violation['id']} ({violation['impact']}) {node['target']}: {detail}"
+            )
+    return found
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_no_serious_wcag_violation_on_any_page(open_page, site_dir, dark):
+    axe = Axe()
+    pages = site_pages(site_dir)
+    assert {"index.html", "404.html", "chapters/ch10-modern-llm.html"} <= set(pages)
+    found: list[str] = []
+    for rel in pages:
+        page = open_page("index.html", dark=dark)
+        if rel == "404.html":
+            serve_root_assets(page, site_dir)
+        page.goto((site_dir / rel).as_uri())
+        page.wait_for_load_state("load")
+        found += serious_violations(page, axe, rel)
+        page.evaluate(USE_THE_WIDGETS)
+        found += serious_violations(page, axe, f"{rel} (widgets used)")
+    assert not found, f"{len(found)} serious/critical axe findings:\n" + "\n".join(found)
