@@ -165,7 +165,7 @@ def _gguf_prompt(file: Path, args: argparse.Namespace) -> tuple:
         metadata, tensors = read_gguf(file)
         model_config = config_from_gguf(metadata, [t.name for t in tensors])
         tokenizer = tokenizer_from_gguf(metadata)
-    except (KeyError, ValueError) as error:
+    except (ImportError, KeyError, ValueError) as error:
         raise UsageError(f"{file}: {error}") from error
     template = None if args.no_chat else chat_template(metadata)
     if template is None:

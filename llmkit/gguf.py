@@ -88,9 +88,10 @@ def config_from_gguf(metadata: dict, tensor_names: list[str] | tuple[str, ...]) 
     if key("rope.dimension_count", head_dim) != head_dim:
         raise ValueError("GGUF: partial rotary (rope.dimension_count < head_dim) is not supported")
     vocab = key("vocab_size") or len(metadata.get("tokenizer.ggml.tokens", ()))
-    biases = {f"blk.0.attn_{p}.bias" in tensor_names for p in "qkv"}
-    if biases != {arch == "qwen2"}:
-        raise ValueError(f"GGUF: {arch} with q/k/v biases {sorted(biases)} is not modelled")
+    biases = all(f"blk.0.attn_{p}.bias" in tensor_names for p in "qkv")
+    if biases != (arch == "qwen2"):  # Qwen2 always has them, the others never
+        raise ValueError(f"GGUF: a {arch} file {'with' if biases else 'without'} q/k/v biases "
+                         "is not modelled by llmkit")  # fmt: skip
     return ModelConfig(
         vocab_size=vocab,
         hidden_size=hidden,

@@ -18,7 +18,6 @@ plus one quantized tensor and one slice.
 
 from __future__ import annotations
 
-import mmap
 import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -51,18 +50,25 @@ class GGUFTensor:
 
 
 class _Cursor:
-    def __init__(self, buffer) -> None:
-        self.buffer, self.at = buffer, 0
+    """Reads the header from the file as it goes (it ends where the tensor data starts)."""
+
+    def __init__(self, handle) -> None:
+        self.handle, self.buffer, self.at = handle, bytearray(), 0
+
+    def take(self, n: int) -> bytes:
+        while len(self.buffer) < self.at + n:
+            chunk = self.handle.read(max(n, 1 << 20))
+            if not chunk:
+                raise ValueError("the file ends inside its header")
+            self.buffer += chunk
+        self.at += n
+        return bytes(self.buffer[self.at - n : self.at])
 
     def scalar(self, fmt: str):
-        (value,) = struct.unpack_from("<" + fmt, self.buffer, self.at)
-        self.at += struct.calcsize(fmt)
-        return value
+        return struct.unpack("<" + fmt, self.take(struct.calcsize(fmt)))[0]
 
     def string(self) -> str:
-        length = self.scalar("Q")
-        self.at += length
-        return bytes(self.buffer[self.at - length : self.at]).decode("utf-8", errors="replace")
+        return self.take(self.scalar("Q")).decode("utf-8", errors="replace")
 
     def value(self, kind: int):
         if kind == 8:
@@ -70,24 +76,26 @@ class _Cursor:
         if kind == 9:
             item, count = self.scalar("I"), self.scalar("Q")
             if item in _SCALARS and item != 7:  # a numeric array in one read
-                fmt = "<" + _SCALARS[item]
-                values = np.frombuffer(self.buffer, fmt, count, self.at)
-                self.at += values.nbytes
-                return values.tolist()
+                fmt = np.dtype("<" + _SCALARS[item])
+                return np.frombuffer(self.take(count * fmt.itemsize), fmt).tolist()
             return [self.value(item) for _ in range(count)]
         return self.scalar(_SCALARS[kind])
 
 
 def read_gguf(path: str | Path) -> tuple[dict, list[GGUFTensor]]:
     """(metadata as Python values, tensor entries) of a GGUF file; ValueError if it is not one."""
-    from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
+    try:
+        from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
+    except ImportError as error:
+        raise ImportError(
+            "reading a GGUF file needs ggml's gguf package: pip install 'llmbook[gguf]'"
+        ) from error
 
-    with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-        cursor = _Cursor(memoryview(mm))
+    with open(path, "rb") as handle:
+        cursor = _Cursor(handle)
         try:
-            if bytes(mm[:4]) != b"GGUF":
+            if cursor.take(4) != b"GGUF":
                 raise ValueError("no GGUF magic number")
-            cursor.at = 4
             version = cursor.scalar("I")
             if version not in (2, 3):
                 raise ValueError(f"GGUF version {version} (read: 2 and 3, little-endian)")
@@ -103,12 +111,9 @@ def read_gguf(path: str | Path) -> tuple[dict, list[GGUFTensor]]:
                 entries.append(
                     (name, tuple(reversed(dims)), cursor.scalar("I"), cursor.scalar("Q"))
                 )
-        except (struct.error, KeyError, IndexError) as error:
-            raise ValueError(f"{path}: not a readable GGUF file ({error!r})") from error
-        except ValueError as error:
+        except (struct.error, KeyError, ValueError) as error:
             raise ValueError(f"{path}: not a readable GGUF file ({error})") from error
-        header_end = cursor.at
-        del cursor  # the memoryview must go before the map closes
+    header_end = cursor.at
     align = int(metadata.get("general.alignment", 32))
     data_start = -(-header_end // align) * align
     tensors = []
