@@ -157,13 +157,11 @@ def _prompt(folder: Path, config: dict, args: argparse.Namespace) -> tuple:
 
 def _gguf_prompt(file: Path, args: argparse.Namespace) -> tuple:
     """(tokenizer, prompt ids, EOS ids, ModelConfig) of a GGUF file, all from its metadata."""
-    from .gguf import config_from_gguf
-    from .gguf_file import read_gguf
+    from .gguf import read_config
     from .gguf_tokenizer import chat_template, special_token, stop_ids, tokenizer_from_gguf
 
     try:
-        metadata, tensors = read_gguf(file)
-        model_config = config_from_gguf(metadata, [t.name for t in tensors])
+        metadata, _, model_config = read_config(file)
         tokenizer = tokenizer_from_gguf(metadata)
     except (ImportError, KeyError, ValueError) as error:
         raise UsageError(f"{file}: {error}") from error

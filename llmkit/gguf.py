@@ -19,9 +19,9 @@ from .config import ModelConfig
 from .gguf_file import GGUFTensor, dequantize_tensors, read_gguf
 from .hf import hf_to_llmkit_state_dict
 from .model import Transformer
-from .rope import interleaved_from_half_split
+from .rope import interleaved_from_half_split, llama3_frequencies, rope_frequencies
 
-__all__ = ["ARCHITECTURES", "config_from_gguf", "from_gguf"]
+__all__ = ["ARCHITECTURES", "config_from_gguf", "from_gguf", "read_config"]
 
 ARCHITECTURES = ("llama", "qwen2", "qwen3")  # general.architecture values llmkit models
 
@@ -57,8 +57,37 @@ def _hf_name(name: str) -> str:
     raise ValueError(f"tensor {name!r} is not a weight llmkit models (a Llama-family decoder's)")
 
 
-def config_from_gguf(metadata: dict, tensor_names: list[str] | tuple[str, ...]) -> ModelConfig:
-    """A ModelConfig from GGUF metadata; ValueError naming anything llmkit does not model."""
+# Llama 3.1 / 3.2's RoPE scalings: a file stores only their per-frequency factors (rope_freqs).
+LLAMA3_SCALINGS = [
+    {"type": "llama3", "factor": factor, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+     "original_max_position_embeddings": 8192}
+    for factor in (8.0, 32.0)
+]  # fmt: skip
+
+
+def _llama3_scaling(rope_freqs: torch.Tensor | None, head_dim: int, theta: float) -> dict | None:
+    """The Llama 3 scaling whose frequency factors (old / new frequency per pair) the file's
+    rope_freqs tensor holds; ValueError if none does (llmkit has no free per-pair factors)."""
+    if rope_freqs is None:
+        return None
+    inv_freq = rope_frequencies(head_dim, theta)
+    for scaling in LLAMA3_SCALINGS:
+        factors = inv_freq / llama3_frequencies(inv_freq, scaling)
+        if factors.shape == rope_freqs.shape and torch.allclose(factors, rope_freqs, rtol=1e-5):
+            return scaling
+    raise ValueError(
+        "GGUF: tensor rope_freqs.weight holds RoPE frequency factors that are not Llama 3.1's "
+        "or 3.2's scaling (llama3, factor 8 or 32); not supported by llmkit"
+    )
+
+
+def config_from_gguf(
+    metadata: dict,
+    tensor_names: list[str] | tuple[str, ...],
+    rope_freqs: torch.Tensor | None = None,
+) -> ModelConfig:
+    """A ModelConfig from GGUF metadata; ValueError naming anything llmkit does not model.
+    rope_freqs: the file's `rope_freqs.weight` (per-pair RoPE factors), where it has one."""
     arch = metadata.get("general.architecture")
     if arch not in ARCHITECTURES:
         raise ValueError(
@@ -73,8 +102,8 @@ def config_from_gguf(metadata: dict, tensor_names: list[str] | tuple[str, ...]) 
         value = key(name)
         if value not in (None, 0, "none"):
             raise ValueError(f"GGUF: {arch}.{name}={value!r} is not supported by llmkit")
-    if "rope_freqs.weight" in tensor_names:  # Llama 3.1-style per-frequency RoPE factors
-        raise ValueError("GGUF: tensor rope_freqs.weight (RoPE frequency factors) is not supported")
+    if "rope_freqs.weight" in tensor_names and rope_freqs is None:
+        raise ValueError("GGUF: tensor rope_freqs.weight (RoPE frequency factors) is not read")
     heads, kv_heads = key("attention.head_count"), key("attention.head_count_kv")
     kv_heads = heads if kv_heads is None else kv_heads
     if isinstance(kv_heads, list):  # per-layer counts
@@ -102,6 +131,7 @@ def config_from_gguf(metadata: dict, tensor_names: list[str] | tuple[str, ...]) 
         head_dim=head_dim,
         rms_norm_eps=float(key("attention.layer_norm_rms_epsilon", 1e-5)),
         rope_theta=float(key("rope.freq_base", 10000.0)),
+        rope_scaling=_llama3_scaling(rope_freqs, head_dim, float(key("rope.freq_base", 1e4))),
         max_position_embeddings=key("context_length", 2048),
         tie_word_embeddings="output.weight" not in tensor_names,
         qkv_bias=arch == "qwen2",
@@ -119,6 +149,15 @@ def _llama_row_order(config: ModelConfig, tensor: GGUFTensor) -> torch.Tensor | 
     return interleaved_from_half_split(rows, heads).squeeze(1)
 
 
+def read_config(path: str | Path) -> tuple[dict, list[GGUFTensor], ModelConfig]:
+    """(metadata, tensor entries, ModelConfig) of a GGUF file; no weight is read but the small
+    rope_freqs table, where the file has one."""
+    metadata, tensors = read_gguf(path)
+    found = [t for t in tensors if t.name == "rope_freqs.weight"]
+    rope_freqs = next((v for _, v in dequantize_tensors(path, found, dtype=torch.float32)), None)
+    return metadata, tensors, config_from_gguf(metadata, [t.name for t in tensors], rope_freqs)
+
+
 def from_gguf(
     path: str | Path,
     *,
@@ -127,8 +166,7 @@ def from_gguf(
 ) -> Transformer:
     """The llmkit Transformer of a GGUF file, dequantized into `dtype` (default float32), in
     eval mode."""
-    metadata, tensors = read_gguf(path)
-    config = config_from_gguf(metadata, [t.name for t in tensors])
+    metadata, tensors, config = read_config(path)
     if isinstance(dtype, str):
         dtype = getattr(torch, dtype.removeprefix("torch."))
     dtype, device = dtype or torch.float32, torch.device(device)
@@ -137,7 +175,8 @@ def from_gguf(
     llama = metadata["general.architecture"] == "llama"
     order = functools.partial(_llama_row_order, config) if llama else (lambda tensor: None)
     state = {}
-    for tensor, value in dequantize_tensors(path, tensors, dtype=dtype, row_order=order):
+    weights = [t for t in tensors if t.name != "rope_freqs.weight"]  # a RoPE table, not a weight
+    for tensor, value in dequantize_tensors(path, weights, dtype=dtype, row_order=order):
         state[_hf_name(tensor.name)] = value.to(device)  # one tensor at a time on the device
     renamed = hf_to_llmkit_state_dict(state)
     if config.tie_word_embeddings:

@@ -218,7 +218,7 @@ def _vocab() -> tuple[list[str], list[int]]:
     return tokens, [1] * (len(tokens) - len(SPECIALS)) + [3] * len(SPECIALS)
 
 
-def _hf_source(arch: str):
+def _hf_source(arch: str, rope: dict | None = None):
     """A random transformers model whose weights the file will hold (norms away from 1)."""
     tokens, _ = _vocab()
     common = dict(DIMS, vocab_size=len(tokens), tie_word_embeddings=False, rms_norm_eps=1e-5)
@@ -231,8 +231,8 @@ def _hf_source(arch: str):
     config_class, model_class = classes[arch]
     # transformers reads no head_dim from a qwen3 file: Qwen3Config's default, 128, as in Qwen3
     extra = {"head_dim": 128} if arch == "qwen3" else {}
-    config = config_class(**common, rope_parameters={"rope_type": "default", "rope_theta": 1e4},
-                          **extra)  # fmt: skip
+    rope = rope or {"rope_type": "default", "rope_theta": 1e4}
+    config = config_class(**common, rope_parameters=rope, **extra)
     torch.manual_seed(0)
     model = model_class._from_config(config, attn_implementation="sdpa").eval()
     with torch.no_grad():
@@ -271,10 +271,10 @@ def _encode(values: np.ndarray, kind: str, rng: np.random.Generator):
     return blocks.reshape(shape), qtype
 
 
-def _write(path, arch: str, kind: str):
+def _write(path, arch: str, kind: str, rope: dict | None = None, rope_freqs=None):
     """A GGUF file of `arch` whose 2-D weights are stored as `kind` (1-D ones as F32, as
     llama.cpp does). Returns the transformers model it was written from."""
-    source = _hf_source(arch)
+    source = _hf_source(arch, rope)
     config = source.config
     writer = gguf.GGUFWriter(str(path), arch)
     writer.add_name(f"tiny {arch}")
@@ -293,7 +293,7 @@ def _write(path, arch: str, kind: str):
         writer.add_value_length(head_dim)
     tokens, types = _vocab()
     writer.add_tokenizer_model("gpt2")
-    writer.add_tokenizer_pre("qwen2" if arch.startswith("qwen") else "default")
+    writer.add_tokenizer_pre("qwen2" if arch.startswith("qwen") else "llama-bpe")
     writer.add_token_list(tokens)
     writer.add_token_types(types)
     writer.add_token_merges(MERGES)
@@ -311,6 +311,8 @@ def _write(path, arch: str, kind: str):
             values = _llama_cpp_permute(values, heads)
         data, raw = _encode(values, kind if values.ndim == 2 else "F32", rng)
         writer.add_tensor(_gguf_name(arch, name, config.num_hidden_layers), data, raw_dtype=raw)
+    if rope_freqs is not None:
+        writer.add_tensor("rope_freqs.weight", rope_freqs.astype(np.float32))
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()
@@ -343,6 +345,39 @@ def test_written_file_logits_equal_transformers(tmp_path, arch, kind) -> None:
     _assert_same_greedy(ours, hf, ids[:1], 8, stop_ids(read_gguf(file)[0]))
 
 
+LLAMA31 = {"rope_type": "llama3", "rope_theta": 1e4, "factor": 8.0, "low_freq_factor": 1.0}
+LLAMA31.update(high_freq_factor=4.0, original_max_position_embeddings=8192)
+
+
+def _llama3_factors(head_dim: int, rope: dict) -> np.ndarray:
+    """What llama.cpp's converter writes as rope_freqs.weight: per pair, the wavelength stretch of
+    Llama 3.1's scaling (1 for fast pairs, `factor` for slow ones, a smooth blend between)."""
+    freqs = 1.0 / rope["rope_theta"] ** (np.arange(0, head_dim, 2) / head_dim)
+    wavelength, context = 2 * np.pi / freqs, rope["original_max_position_embeddings"]
+    low, high, factor = rope["low_freq_factor"], rope["high_freq_factor"], rope["factor"]
+    smooth = np.clip((context / wavelength - low) / (high - low), 0.0, 1.0)
+    return 1.0 / ((1 - smooth) / factor + smooth)
+
+
+def test_llama31_rope_freqs_give_transformers_llama3_scaling(tmp_path) -> None:
+    """transformers' GGUF loading ignores rope_freqs.weight; the reference is the transformers
+    model with Llama 3.1's rope_parameters that the F32 file was written from."""
+    file = tmp_path / "tiny-llama31.gguf"
+    source = _write(file, "llama", "F32", LLAMA31, _llama3_factors(64, LLAMA31))
+    ours = llmkit.from_pretrained(file)
+    assert ours.config.rope_scaling == {
+        "type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+        "original_max_position_embeddings": 8192,
+    }  # fmt: skip
+    ids = torch.randint(0, source.config.vocab_size, (2, 24))
+    with torch.no_grad():
+        torch.testing.assert_close(ours(ids), source(ids).logits, atol=ATOL, rtol=0)
+    other = tmp_path / "other.gguf"
+    _write(other, "llama", "F32", None, np.linspace(1.0, 3.0, 32))
+    with pytest.raises(ValueError, match=r"rope_freqs.weight holds RoPE frequency factors that"):
+        llmkit.from_pretrained(other)
+
+
 def test_written_file_tokenizer_equals_transformers(tmp_path) -> None:
     file = tmp_path / "tiny-llama-F16.gguf"
     _write(file, "llama", "F16")
@@ -350,6 +385,40 @@ def test_written_file_tokenizer_equals_transformers(tmp_path) -> None:
     ours, reference = tokenizer_from_gguf(metadata), _hf_tokenizer(file)
     for text in ["the thin thing in the inn", "<|im_start|>in the<|im_end|>", "é 12 ü"]:
         assert ours.encode(text).ids == reference.encode(text), text
+
+
+def _write_sentencepiece(path) -> None:
+    """A llama file holding only a SentencePiece vocabulary (Llama 2 style, no merges: they
+    follow from the scores)."""
+    pieces = ["\u2581", "t", "h", "e", "i", "n", "\u2581t", "he", "\u2581the", "in", "\u2581in"]
+    pieces += ["\u2581\u2581", "th"]
+    tokens = ["<unk>", "<s>", "</s>"] + [f"<0x{b:02X}>" for b in range(256)] + pieces
+    types = [2, 3, 3] + [6] * 256 + [1] * len(pieces)
+    scores = [0.0] * 259 + [-float(i) for i in range(len(pieces))]
+    writer = gguf.GGUFWriter(str(path), "llama")
+    writer.add_tokenizer_model("llama")
+    writer.add_token_list(tokens)
+    writer.add_token_types(types)
+    writer.add_token_scores(scores)
+    writer.add_unk_token_id(0)
+    writer.add_bos_token_id(1)
+    writer.add_eos_token_id(2)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+
+
+def test_sentencepiece_tokenizer_equals_transformers(tmp_path) -> None:
+    file = tmp_path / "spm.gguf"
+    _write_sentencepiece(file)
+    metadata, _ = read_gguf(file)
+    ours, reference = tokenizer_from_gguf(metadata), _hf_tokenizer(file)
+    for text in ["the thin inn", "  the  the", "héllo 中", "<s>in</s>", "the\nthe"]:
+        ids = ours.encode(text).ids
+        assert ids == reference.encode(text), text
+        assert ids[0] == 1  # BOS: llama.cpp's default for SentencePiece
+        assert ours.decode(ids) == reference.decode(ids, skip_special_tokens=True), text
 
 
 def test_dequantized_into_the_requested_dtype(tmp_path) -> None:
@@ -376,7 +445,7 @@ LLAMA["llama.feed_forward_length"] = 96
         ({"llama.rope.scaling.type": "yarn"}, [],
          "GGUF: llama.rope.scaling.type='yarn' is not supported by llmkit"),
         ({}, ["rope_freqs.weight"],
-         "GGUF: tensor rope_freqs.weight (RoPE frequency factors) is not supported"),
+         "GGUF: tensor rope_freqs.weight (RoPE frequency factors) is not read"),
         ({"llama.rope.dimension_count": 8}, [],
          "GGUF: partial rotary (rope.dimension_count < head_dim) is not supported"),
         ({}, ["blk.0.attn_q.bias", "blk.0.attn_k.bias", "blk.0.attn_v.bias"],
@@ -390,8 +459,8 @@ def test_unmodelled_metadata_is_refused_by_name(change, names, message) -> None:
 
 
 def test_unsupported_tokenizers_and_tensor_types_are_refused(tmp_path) -> None:
-    with pytest.raises(ValueError, match=r"tokenizer.ggml.model='llama' is not supported"):
-        tokenizer_from_gguf({"tokenizer.ggml.model": "llama"})
+    with pytest.raises(ValueError, match=r"tokenizer.ggml.model='bert' is not supported"):
+        tokenizer_from_gguf({"tokenizer.ggml.model": "bert"})
     with pytest.raises(ValueError, match=r"tokenizer.ggml.pre='tekken' is not supported"):
         tokenizer_from_gguf({"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "tekken"})
     file = tmp_path / "x.gguf"
