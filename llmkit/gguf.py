@@ -4,8 +4,10 @@ becomes a ModelConfig, its tensors (dequantized by llmkit.gguf_file) an HF-named
 llama.cpp stores Llama's q/k projections with each head's rows interleaved (the RoPE pairing of
 Meta's original checkpoints, rows 2i and 2i+1 a pair); they are put back in Hugging Face's
 half-split order, so the model is the one `config.json` + safetensors would give. Qwen2/Qwen3 are
-stored unpermuted. Metadata llmkit does not model (MoE, sliding windows, partial rotary, RoPE
-scalings, per-frequency RoPE factors) is refused by name.
+stored unpermuted. Llama 3.1/3.2 files carry their RoPE scaling only as per-pair factors
+(`rope_freqs.weight`), matched here against the llama3 scalings. Metadata llmkit does not model
+(MoE, sliding windows, partial rotary, other RoPE scalings or factors) is refused by name. Mistral
+7B files say architecture "llama" and, as in llama.cpp, attend without a sliding window.
 """
 
 from __future__ import annotations
@@ -117,6 +119,7 @@ def config_from_gguf(
     if key("rope.dimension_count", head_dim) != head_dim:
         raise ValueError("GGUF: partial rotary (rope.dimension_count < head_dim) is not supported")
     vocab = key("vocab_size") or len(metadata.get("tokenizer.ggml.tokens", ()))
+    theta = float(key("rope.freq_base", 10000.0))
     biases = all(f"blk.0.attn_{p}.bias" in tensor_names for p in "qkv")
     if biases != (arch == "qwen2"):  # Qwen2 always has them, the others never
         raise ValueError(f"GGUF: a {arch} file {'with' if biases else 'without'} q/k/v biases "
@@ -130,8 +133,8 @@ def config_from_gguf(
         num_key_value_heads=kv_heads,
         head_dim=head_dim,
         rms_norm_eps=float(key("attention.layer_norm_rms_epsilon", 1e-5)),
-        rope_theta=float(key("rope.freq_base", 10000.0)),
-        rope_scaling=_llama3_scaling(rope_freqs, head_dim, float(key("rope.freq_base", 1e4))),
+        rope_theta=theta,
+        rope_scaling=_llama3_scaling(rope_freqs, head_dim, theta),
         max_position_embeddings=key("context_length", 2048),
         tie_word_embeddings="output.weight" not in tensor_names,
         qkv_bias=arch == "qwen2",
