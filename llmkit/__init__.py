@@ -10,6 +10,7 @@ from .counting import count_kv_projections
 from .ffn import GELUFFN, ReLUFFN, SwiGLU, silu, swiglu_hidden_dim
 from .fusion import fuse_projections
 from .generate import generate, sample_next
+from .gguf import from_gguf
 from .hf import config_from_hf, from_hf, load_hf_state_dict
 from .kv_cache import ConcatKVCache, RollingKVCache, StaticKVCache
 from .model import Transformer
@@ -59,6 +60,7 @@ __all__ = [
     "config_from_hf",
     "config_from_json",
     "from_pretrained",
+    "from_gguf",
     "from_hf",
     "load_hf_state_dict",
     "kv_cache_bytes",

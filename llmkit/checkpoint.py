@@ -193,11 +193,17 @@ def read_safetensors(
 def from_pretrained(
     path: str | Path, *, dtype: torch.dtype | str | None = None, device: torch.device | str = "cpu"
 ) -> Transformer:
-    """The llmkit Transformer of a local Hugging Face Llama checkpoint folder, in eval mode.
+    """The llmkit Transformer of a local Hugging Face Llama checkpoint folder, or of a `.gguf`
+    file (llmkit.gguf), in eval mode.
 
-    dtype: default the checkpoint's own (`dtype` / `torch_dtype` in config.json).
+    dtype: default the checkpoint's own (`dtype` / `torch_dtype` in config.json); float32 for a
+    GGUF file, whose quantized tensors have no torch dtype.
     """
     folder = Path(path)
+    if folder.is_file() and folder.suffix == ".gguf":
+        from .gguf import from_gguf
+
+        return from_gguf(folder, dtype=dtype, device=device)
     data = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     config = config_from_json(data)
     dtype, device = _dtype(data, dtype), torch.device(device)

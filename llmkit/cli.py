@@ -155,29 +155,46 @@ def _prompt(folder: Path, config: dict, args: argparse.Namespace) -> tuple:
     return tokenizer, ids, eos_ids(folder, config, tok_config, tokenizer)
 
 
-def _model(folder: Path, config: dict, args: argparse.Namespace, prompt_len: int):
+def _gguf_prompt(file: Path, args: argparse.Namespace) -> tuple:
+    """(tokenizer, prompt ids, EOS ids, ModelConfig) of a GGUF file, all from its metadata."""
+    from .gguf import read_config
+    from .gguf_tokenizer import chat_template, special_token, stop_ids, tokenizer_from_gguf
+
+    try:
+        metadata, _, model_config = read_config(file)
+        tokenizer = tokenizer_from_gguf(metadata)
+    except (ImportError, KeyError, ValueError) as error:
+        raise UsageError(f"{file}: {error}") from error
+    template = None if args.no_chat else chat_template(metadata)
+    if template is None:
+        ids = tokenizer.encode(args.prompt, add_special_tokens=True).ids
+    else:
+        bos, eos = special_token(metadata, "bos"), special_token(metadata, "eos")
+        text = render_chat(template, args.prompt, bos, eos)
+        ids = tokenizer.encode(text, add_special_tokens=False).ids  # the template has them
+    return tokenizer, ids, stop_ids(metadata), model_config
+
+
+def _model(path: Path, model_config, config: dict, args: argparse.Namespace, prompt_len: int):
     """The model on its device, once the prompt is known to fit (before any weight is read)."""
     import llmkit
 
     device = _device(args.device)
     if args.cuda_graphs and device.type != "cuda":
         raise UsageError(f"--cuda-graphs needs a CUDA device, not --device {device}")
-    try:
-        model_config = llmkit.config_from_json(config)
-    except (KeyError, ValueError) as error:
-        raise UsageError(f"{folder / 'config.json'}: {error}") from error
     limit = model_config.context_length
     P, N = prompt_len, args.max_new_tokens
     if P + N > limit:
         fix = "shorten the prompt" if P >= limit else f"pass --max-new-tokens {limit - P} or less"
         where = "max_position_embeddings" if limit == model_config.max_position_embeddings else ""
+        source = "the GGUF metadata" if path.is_file() else "config.json"
         raise UsageError(
             f"prompt ({P} tokens) + --max-new-tokens {N} = {P + N} exceed the model's {limit} "
-            f"positions ({where or 'its RoPE scaling'} in config.json); {fix}"
+            f"positions ({where or 'its RoPE scaling'} in {source}); {fix}"
         )
     dtype = _dtype(args.dtype, config, device)
     try:
-        return llmkit.from_pretrained(folder, dtype=dtype, device=device)
+        return llmkit.from_pretrained(path, dtype=dtype, device=device)
     except (FileNotFoundError, ValueError) as error:
         raise UsageError(str(error)) from error
 
@@ -192,17 +209,28 @@ def _generate(args: argparse.Namespace) -> int:
     if args.top_k is not None and args.top_k < 1:
         raise UsageError(f"--top-k {args.top_k}: must be at least 1")
     folder = Path(args.path)
-    if not folder.is_dir():
-        raise UsageError(f"{folder}: no such folder; PATH is a Hugging Face checkpoint folder")
-    for name in ("config.json", "tokenizer.json"):
-        if not (folder / name).is_file():
+    if folder.is_file() and folder.suffix == ".gguf":
+        tokenizer, prompt_ids, stop, model_config = _gguf_prompt(folder, args)
+        # auto: GGUF weights are quantized; bfloat16 on a GPU, float32 on CPU (see _dtype)
+        config = {"dtype": "bfloat16"}
+    else:
+        if not folder.is_dir():
             raise UsageError(
-                f"{folder / name} not found; the checkpoint folder needs config.json, "
-                "tokenizer.json and *.safetensors (download them together)"
+                f"{folder}: no such folder; PATH is a Hugging Face checkpoint folder or a .gguf file"
             )
-    config = _read_json(folder / "config.json")
-    tokenizer, prompt_ids, stop = _prompt(folder, config, args)
-    model = _model(folder, config, args, len(prompt_ids))
+        for name in ("config.json", "tokenizer.json"):
+            if not (folder / name).is_file():
+                raise UsageError(
+                    f"{folder / name} not found; the checkpoint folder needs config.json, "
+                    "tokenizer.json and *.safetensors (download them together)"
+                )
+        config = _read_json(folder / "config.json")
+        tokenizer, prompt_ids, stop = _prompt(folder, config, args)
+        try:
+            model_config = llmkit.config_from_json(config)
+        except (KeyError, ValueError) as error:
+            raise UsageError(f"{folder / 'config.json'}: {error}") from error
+    model = _model(folder, model_config, config, args, len(prompt_ids))
     device = model.lm_head.weight.device
 
     stream, times = TextStream(tokenizer, sys.stdout), []
@@ -257,12 +285,13 @@ def build_parser() -> argparse.ArgumentParser:
     gen = commands.add_parser(
         "generate",
         help="stream a checkpoint's continuation of a prompt",
-        description="Stream what a local Hugging Face checkpoint writes after PROMPT. stdout: the "
+        description="Stream what a local Hugging Face checkpoint or GGUF file writes after PROMPT. stdout: the "
         "generated text (the EOS token not included) and one newline; stderr: a timing line.",
     )
     # fmt: off
     add = gen.add_argument
-    add("path", metavar="PATH", help="checkpoint folder (config.json, safetensors, tokenizer.json)")
+    add("path", metavar="PATH",
+        help="checkpoint folder (config.json, safetensors, tokenizer.json) or a .gguf file")
     add("prompt", metavar="PROMPT", help="the user message (raw text with --no-chat)")
     add("--max-new-tokens", type=int, default=128, metavar="N", help="at most N (default 128)")
     add("--device", help="cpu, cuda, cuda:1, ... (default: cuda if available, else cpu)")

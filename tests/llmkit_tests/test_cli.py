@@ -206,7 +206,8 @@ def test_missing_folder_and_tokenizer_are_one_line_errors(checkpoint, tmp_path, 
     assert out == ""
     assert (
         err
-        == f"llmkit: error: {missing}: no such folder; PATH is a Hugging Face checkpoint folder\n"
+        == f"llmkit: error: {missing}: no such folder; PATH is a Hugging Face checkpoint folder "
+        "or a .gguf file\n"
     )
     folder = shutil.copytree(checkpoint, tmp_path / "ckpt")
     (folder / "tokenizer.json").unlink()

