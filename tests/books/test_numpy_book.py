@@ -38,8 +38,9 @@ def _build(tmp_path: Path, edit: tuple[str, str] | None = None) -> subprocess.Co
 
 
 def test_the_numpy_book_builds_with_checked_numbers_a_figure_and_a_quiz(tmp_path: Path) -> None:
-    for page in (BOOK / "docs").glob("*.md"):
-        assert "llmkit" not in page.read_text(encoding="utf-8")  # NumPy only
+    for page in (BOOK / "docs").glob("*.md"):  # NumPy only: its preamble imports it, not llmkit
+        assert "import llmkit" not in page.read_text(encoding="utf-8")
+        assert "import numpy" not in page.read_text(encoding="utf-8")
     done = _build(tmp_path)
     assert done.returncode == 0, done.stderr
     assert f"{PAGE}: ran in a worker process; numbers: 5 checked" in done.stderr
@@ -56,4 +57,4 @@ def test_the_numpy_book_builds_with_checked_numbers_a_figure_and_a_quiz(tmp_path
 def test_a_drifted_number_fails_the_numpy_book_at_its_line(tmp_path: Path) -> None:
     done = _build(tmp_path, ("[[slope = 2.12]]", "[[slope = 2.20]]"))
     assert done.returncode == 1
-    assert f"{PAGE}:20: written 2.20, computed 2.1160302 (rounds to 2.12)" in done.stderr
+    assert f"{PAGE}:24: written 2.20, computed 2.1160302 (rounds to 2.12)" in done.stderr
