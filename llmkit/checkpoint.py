@@ -213,6 +213,14 @@ def from_pretrained(
     for file in _weight_files(folder):
         # One tensor at a time: the peak is the weights in their final dtype plus one tensor.
         state.update(read_safetensors(file, dtype, device))
+    return load_hf_state(model, state, device)
+
+
+def load_hf_state(
+    model: Transformer, state: dict[str, torch.Tensor], device: torch.device
+) -> Transformer:
+    """`model` (built on `meta`) with the Hugging Face-named weights of `state` put in place."""
+    config = model.config
     renamed = hf_to_llmkit_state_dict(state)
     if config.tie_word_embeddings:
         renamed["lm_head.weight"] = renamed["embed.weight"]

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import torch
 
+from .checkpoint import load_hf_state
 from .config import ModelConfig
 from .gguf_file import GGUFTensor, dequantize_tensors, read_gguf
-from .hf import hf_to_llmkit_state_dict
 from .model import Transformer
 from .rope import interleaved_from_half_split, llama3_frequencies, rope_frequencies
 
@@ -181,11 +181,4 @@ def from_gguf(
     weights = [t for t in tensors if t.name != "rope_freqs.weight"]  # a RoPE table, not a weight
     for tensor, value in dequantize_tensors(path, weights, dtype=dtype, row_order=order):
         state[_hf_name(tensor.name)] = value.to(device)  # one tensor at a time on the device
-    renamed = hf_to_llmkit_state_dict(state)
-    if config.tie_word_embeddings:
-        renamed["lm_head.weight"] = renamed["embed.weight"]
-    model.load_state_dict(renamed, strict=True, assign=True)
-    if config.tie_word_embeddings:
-        model.lm_head.weight = model.embed.weight  # one parameter again, as built
-    model.rope.reset_tables(device)
-    return model.eval()
+    return load_hf_state(model, state, device)
