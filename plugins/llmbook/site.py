@@ -138,7 +138,9 @@ class Site:
             url=page.url,
             page_key=str(getattr(engine_file, "src_uri", "")),
             markdown=markdown,
-            result=result_digest(plan.result if plan is not None else None),
+            result=(plan.result_digest or result_digest(plan.result))
+            if plan is not None
+            else result_digest(None),
             base=len(stash),
         )
         entry = cache.load(page.src, key, self._lookup)
@@ -259,7 +261,9 @@ class Site:
                     outputs[cell] = (run.output, [(f.svg, f.alt) for f in run.figures])
             target = Path(site_dir) / (Path(self.root) / src).resolve().relative_to(docs)
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(executed_notebook(notebook, outputs), encoding="utf-8")
+            cache = self.executor.cache
+            text = executed_notebook(notebook, outputs, cache_dir=cache.root if cache else None)
+            target.write_text(text, encoding="utf-8")
 
 
 def _figure_path(svg: str) -> str:

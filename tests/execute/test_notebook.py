@@ -140,4 +140,4 @@ def test_an_older_notebook_is_read_as_version_4() -> None:
     data = json.loads(NB)
     data["nbformat_minor"] = 2
     nb = read_notebook(json.dumps(data), src="docs/old.ipynb")
-    assert nb.data.nbformat == 4 and "id" not in nb.data.cells[0]
+    assert nb.data["nbformat"] == 4 and "id" not in nb.data["cells"][0]

@@ -75,6 +75,12 @@ def test_tensors_and_arrays_become_plain_numbers() -> None:
     assert to_plain(torch.tensor([1, 2])) == [1, 2]
     assert to_plain(np.float32(0.5)) == 0.5
     assert to_plain((np.int64(3), 4.0)) == [3, 4.0]
+    # numpy's float64 is a float subclass: it comes back a plain float (kept plans need no numpy)
+    assert [type(v) for v in to_plain([np.float64(0.5), np.int64(3), np.float32(1.0)])] == [
+        float,
+        int,
+        float,
+    ]
     for bad in (True, "2.1", None, {"a": 1}):
         with pytest.raises(TypeError):
             to_plain(bad)

@@ -228,11 +228,12 @@ class Executor:
         def make() -> Plan:
             return plan_page(page, strict=self.numbers_strict, forgiving=self.forgiving)
 
+        digest = result_digest(page.result)  # once: the stage and render caches key on it
         if self.stages is None or self.forgiving:
             plan = make()
         else:
-            digest = result_digest(page.result)
             plan = self.stages.plan(page, digest, self.numbers_strict, make)
+        plan.result_digest = digest
         self._record(plan)
         source = plan.page
         for pos, block in sorted(plan.result.blocks.items() if plan.result else ()):

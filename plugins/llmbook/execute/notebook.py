@@ -7,16 +7,20 @@ executed notebook (outputs and figures filled in, nothing else changed) is what 
 
 Read, validated and written with nbformat, the Jupyter project's own library: an older notebook is
 converted to version 4, one that breaks the schema is an author error, and the download is checked
-against the schema before it is written.
+against the schema before it is written. nbformat is imported only when a notebook is read or
+written: a warm build takes both from its caches and spends no time importing it (and jsonschema).
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
+import importlib.metadata
 import json
+import os
 from dataclasses import dataclass
-
-import nbformat
+from pathlib import Path
+from typing import Any
 
 from llmbook.errors import AuthorError
 
@@ -28,7 +32,7 @@ _MODES = ("hidden", "norun")
 @dataclass
 class Notebook:
     src: str
-    data: nbformat.NotebookNode  # version 4, validated
+    data: dict[str, Any]  # version 4, validated; plain JSON data (kept plans need no nbformat)
     markdown: str
     cells: list[
         tuple[int, int]
@@ -69,7 +73,7 @@ def read_notebook(text: str, *, src: str) -> Notebook:
     data = _validated(_with_ids(data), src)
     lines: list[str] = []
     cells: list[tuple[int, int]] = []
-    for index, cell in enumerate(data.cells):
+    for index, cell in enumerate(data["cells"]):
         number = index + 1
         body = _source(cell).rstrip("\n").split("\n")
         kind = cell.get("cell_type")
@@ -91,11 +95,35 @@ def read_notebook(text: str, *, src: str) -> Notebook:
 
 
 def executed_notebook(
-    notebook: Notebook, outputs: dict[int, tuple[str, list[tuple[str, str]]]]
+    notebook: Notebook,
+    outputs: dict[int, tuple[str, list[tuple[str, str]]]],
+    *,
+    cache_dir: Path | None = None,
 ) -> str:
     """The notebook with outputs: `outputs[cell index] = (printed text, [(svg, alt), …])`,
-    validated against the notebook schema."""
-    data = copy.deepcopy(notebook.data)
+    validated against the notebook schema. With `cache_dir`, the text is kept there under a key
+    of the notebook, the outputs and nbformat's version, and read back while they stay the same."""
+    if cache_dir is None:
+        return _executed(notebook, outputs)
+    parts = [notebook.data, sorted(outputs.items()), importlib.metadata.version("nbformat")]
+    key = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:32]
+    path = Path(cache_dir) / "notebooks" / f"{key}.ipynb"
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        pass
+    text = _executed(notebook, outputs)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(f".{os.getpid()}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+    return text
+
+
+def _executed(notebook: Notebook, outputs: dict[int, tuple[str, list[tuple[str, str]]]]) -> str:
+    import nbformat
+
+    data = nbformat.from_dict(copy.deepcopy(notebook.data))
     count = 0
     for index, cell in enumerate(data.cells):
         if cell.cell_type != "code":
@@ -128,9 +156,11 @@ def _with_ids(data: dict) -> dict:
     return data
 
 
-def _validated(data: dict, src: str) -> nbformat.NotebookNode:
-    """The notebook as nbformat reads it (converted to version 4); AuthorError naming the cell
-    and the field when it breaks the schema."""
+def _validated(data: dict, src: str) -> dict[str, Any]:
+    """The notebook as nbformat reads it (converted to version 4), as plain data; AuthorError
+    naming the cell and the field when it breaks the schema."""
+    import nbformat
+
     try:
         node = nbformat.from_dict(data)
         if node.get("nbformat") != 4:
@@ -154,4 +184,4 @@ def _validated(data: dict, src: str) -> nbformat.NotebookNode:
             f"nbformat cannot read the notebook: {error}",
             "re-save it from Jupyter (nbformat 4)",
         ) from None
-    return node
+    return json.loads(json.dumps(node))

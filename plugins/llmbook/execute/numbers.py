@@ -121,8 +121,10 @@ def to_plain(value: object) -> object:
     """Numbers, tensors, arrays, lists of them -> int / float / nested lists; TypeError otherwise."""
     if isinstance(value, bool):
         raise TypeError("a bool")
-    if isinstance(value, (int, float)):
+    if type(value) in (int, float):
         return value
+    if isinstance(value, (int, float)):  # numpy's float64: plain, so kept plans need no numpy
+        return int(value) if isinstance(value, int) else float(value)
     if isinstance(value, (Decimal, Fraction)):
         return float(value)
     if hasattr(value, "tolist"):  # torch tensors, numpy arrays and scalars

@@ -51,6 +51,7 @@ class Plan:
     )  # formula spans per file line
     unaccounted: list[AuthorError] = field(default_factory=list)  # on a strict page
     doc: Document | None = None  # the page's directive tree, as the check stage parsed it
+    result_digest: str = ""  # the hash of `result` (cache.result_digest), set by the executor
 
     @property
     def text(self) -> str:

@@ -1,0 +1,99 @@
+"""A warm build does only what its caches cannot answer: with every page unchanged it imports
+neither the page code's libraries (torch, numpy, matplotlib, llmkit) nor nbformat and its schema
+validator, and writes the same site. Those imports were a second of fixed cost per build."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = ("jsonschema", "llmkit", "matplotlib", "nbformat", "numpy", "torch")
+
+# Build in this process, then say which of HEAVY it imported.
+_BUILD = f"""
+import sys
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+build(load_config(sys.argv[1], site_dir=sys.argv[2]))
+print("IMPORTED", sorted({{m.split(".")[0] for m in sys.modules}} & set({HEAVY!r})))
+"""
+
+PAGE = """# 页面
+
+```python
+import torch
+x = torch.arange(4.0)
+```
+
+和是 [[x.sum().item() = 6.0]]。
+"""
+
+
+def _notebook() -> str:
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# 笔记本\n"]},
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "source": ["import numpy as np\n", "print(np.float64(2.5) * 2)\n"],
+            "outputs": [],
+            "execution_count": None,
+        },
+    ]
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+def _build(root: Path, site: str) -> list[str]:
+    env = {**os.environ, "LLMBOOK_CACHE_DIR": str(root / "cache"), "NO_MKDOCS_2_WARNING": "1"}
+    env.pop("LLMBOOK_CACHE", None)
+    done = subprocess.run(
+        [sys.executable, "-c", _BUILD, str(root / "mkdocs.yml"), str(root / site)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    line = next(x for x in done.stdout.splitlines() if x.startswith("IMPORTED"))
+    return json.loads(line.removeprefix("IMPORTED ").replace("'", '"'))
+
+
+def test_a_warm_build_imports_no_page_library_and_writes_the_same_site(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text(PAGE, encoding="utf-8")
+    (docs / "nb.ipynb").write_text(_notebook(), encoding="utf-8")
+    config = {
+        "INHERIT": str(ROOT / "mkdocs.yml"),
+        "docs_dir": str(docs),
+        "nav": [{"页面": "index.md"}, {"笔记本": "nb.ipynb"}],
+    }
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
+
+    cold = _build(tmp_path, "site1")
+    assert "nbformat" in cold  # the cold build reads the notebook with it
+    assert _build(tmp_path, "site2") == []
+
+    files = sorted(p.relative_to(tmp_path / "site1") for p in (tmp_path / "site1").rglob("*"))
+    assert files == sorted(
+        p.relative_to(tmp_path / "site2") for p in (tmp_path / "site2").rglob("*")
+    )
+    differ = [
+        f
+        for f in files
+        if (tmp_path / "site1" / f).is_file()
+        and (tmp_path / "site1" / f).read_bytes() != (tmp_path / "site2" / f).read_bytes()
+        and f.suffix != ".xml"  # the sitemap's dates
+    ]
+    assert differ == []
+    executed = json.loads((tmp_path / "site2" / "nb.ipynb").read_text(encoding="utf-8"))
+    assert executed["cells"][1]["outputs"][0]["text"] == ["5.0\n"]
