@@ -44,6 +44,9 @@ class LLMBookConfig(Config):
     # env LLMBOOK_CACHE_DIR overrides cache_dir, e.g. for benchmarks).
     cache = c.Type(bool, default=True)
     cache_dir = c.Type(str, default=".llmbook-cache")
+    # MkDocs: unchanged pages skip Python-Markdown (their conversion kept in the cache). `auto`:
+    # where every extension and plugin of the site is one whose output depends on the page alone.
+    cache_converted = c.Choice(("auto", "on", "off"), default="auto")
 
     # Post-build check that no page loads anything from outside the site.
     offline_check = c.Type(bool, default=True)

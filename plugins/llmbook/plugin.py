@@ -22,6 +22,7 @@ from mkdocs.structure.pages import Page
 
 from llmbook.assets import add_asset_files, register_assets
 from llmbook.config import LLMBookConfig
+from llmbook.converted import ConvertedPages, safe_site
 from llmbook.directives import SiteIndex
 from llmbook.extension import LLMBookExtension
 from llmbook.offline import check_site
@@ -49,6 +50,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         self.site: Site | None = None
         self.serving = False
         self._full_content: str | None = None
+        self._converted: ConvertedPages | bool | None = None  # False: off for this build
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # The live preview renders pages with author errors (shown on them) instead of stopping.
@@ -57,6 +59,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         # A new Site per build: `mkdocs serve` reuses the plugin object between builds.
         self.site = Site.create(self.config, config)
+        self._converted = None
         self.site.forgiving = self.serving
         # The extension listed in mkdocs.yml (for Zensical) is replaced by one bound to this build.
         extensions = [e for e in config.markdown_extensions if e != _EXTENSION]
@@ -106,7 +109,41 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         assert self.site is not None
         src = self._display_path(page.file.abs_src_path, config)
         self.site.current = PageRef(src, page.file.url, page)
+        converted = self._converted_pages(config, files)
+        key = self.site.converted_key(markdown, self.site.current) if converted else None
+        if converted is not None and key is not None:
+            site = self.site
+
+            def still_valid(entry: dict) -> bool:
+                return site.replay_extras(src, entry["figures"], entry["lookups"])
+
+            def made() -> tuple[list[str], list[list[str]]] | None:
+                last = site.last_entry
+                if last is None or last[0] != src:
+                    return None
+                return list(last[1].figures), list(last[1].lookups)
+
+            if converted.prepare(page, src, converted.key(key), still_valid, made):
+                self.site.replayed.append(src)
         return markdown
+
+    def _converted_pages(self, config: MkDocsConfig, files: Files) -> ConvertedPages | None:
+        """The cache of whole conversions, made on the build's first page (None: off)."""
+        assert self.site is not None
+        if self._converted is None:
+            self._converted = False
+            cache, choice = self.site.executor.cache, self.config.cache_converted
+            unsafe = safe_site(config)
+            if choice == "auto" and unsafe:
+                log.info(
+                    "converted pages are not cached (cache_converted: auto): "
+                    f"{', '.join(unsafe)} may keep state a cached page would not give it"
+                )
+            elif cache is not None and choice != "off" and not self.site.forgiving:
+                self._converted = ConvertedPages(
+                    cache.root, self.site.render_cache_key(), config, files
+                )
+        return self._converted or None
 
     # Before Material's search reads the page: it indexes text, so it gets the page without what
     # only a browser draws (MathML as its text, SVG drawings, widget data); restored right after.

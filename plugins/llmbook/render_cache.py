@@ -56,12 +56,12 @@ class RenderCache:
             "versions": {name: version(name) for name in _LIBRARIES},
             **site_inputs,
         }
-        self._site = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+        self.site_key = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
     def key(
         self, *, src: str, url: str, page_key: str, markdown: str, result: str, base: int
     ) -> str:
-        parts = [self._site, src, url, page_key, result, str(base), markdown]
+        parts = [self.site_key, src, url, page_key, result, str(base), markdown]
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
     def _path(self, src: str) -> Path:

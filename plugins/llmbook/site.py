@@ -62,6 +62,8 @@ class Site:
     rendered: list[str] = field(default_factory=list)  # pages this build rendered
     replayed: list[str] = field(default_factory=list)  # pages taken from the render cache
     _rendered_pages: RenderCache | None = None
+    # The render cache entry of the page rendered last: (src, entry), for the adapter's cache.
+    last_entry: tuple[str, Rendered] | None = None
     _linked: list[str] | None = None  # while a page renders: the figures it links
     # Where figures are written as soon as a page links them (an engine without an end-of-build
     # hook); None: `write_outputs` writes them at the end.
@@ -128,34 +130,19 @@ class Site:
         """The page from the render cache when none of its inputs changed; else rendered, and
         kept there with what it stashed, linked and looked up."""
         cache = self._render_cache()
+        self.last_entry = None
         if cache is None:
             self.rendered.append(page.src)
             return self._render(markdown, page, stash)
-        plan = self.report.plans.get(page.src)
-        engine_file = getattr(page.engine_page, "file", None)
-        key = cache.key(
-            src=page.src,
-            url=page.url,
-            page_key=str(getattr(engine_file, "src_uri", "")),
-            markdown=markdown,
-            result=(plan.result_digest or result_digest(plan.result))
-            if plan is not None
-            else result_digest(None),
-            base=len(stash),
-        )
+        key = self._page_key(cache, markdown, page, len(stash))
         entry = cache.load(page.src, key, self._lookup)
         if entry is not None:
             self.replayed.append(page.src)
-            if entry.figures:
-                shown = {
-                    _figure_path(f.svg): f.svg
-                    for run in (plan.result.blocks.values() if plan and plan.result else ())
-                    for f in run.figures
-                }
-                for path in entry.figures:
-                    self._keep_figure(path, shown[path])
+            self.last_entry = (page.src, entry)
+            self.replay_extras(page.src, entry.figures, entry.lookups)
             return replay(entry, stash.put)
         entry = Rendered("", len(stash))
+        self.last_entry = (page.src, entry)
         recording = Stash(lambda html: (entry.pieces.append(html), stash.put(html))[1], stash.count)
         self._linked = entry.figures
         if self.index is not None:
@@ -169,6 +156,52 @@ class Site:
         cache.store(page.src, key, entry)
         self.rendered.append(page.src)
         return entry.markdown
+
+    def _page_key(self, cache: RenderCache, markdown: str, page: PageRef, base: int) -> str:
+        plan = self.report.plans.get(page.src)
+        engine_file = getattr(page.engine_page, "file", None)
+        return cache.key(
+            src=page.src,
+            url=page.url,
+            page_key=str(getattr(engine_file, "src_uri", "")),
+            markdown=markdown,
+            result=(plan.result_digest or result_digest(plan.result))
+            if plan is not None
+            else result_digest(None),
+            base=base,
+        )
+
+    def converted_key(self, markdown: str, page: PageRef) -> str | None:
+        """The render cache's key of the page with its Markdown as the engine holds it (before
+        Python-Markdown's own preprocessors), for an adapter that keeps whole conversions; None
+        where nothing is cached (no cache, or the live preview)."""
+        cache = self._render_cache()
+        if cache is None or self.forgiving:
+            return None
+        return self._page_key(cache, markdown, page, 0)
+
+    def replay_extras(self, src: str, figures: list[str], lookups: list[list[str]]) -> bool:
+        """Whether the site-index answers a kept page used are still the same and the figures it
+        links are still among its results; if so the figures are registered (written at the end)
+        as when the page rendered."""
+        if any((self._lookup(name) or ("", "")) != (title, url) for name, title, url in lookups):
+            return False
+        plan = self.report.plans.get(src)
+        shown = {
+            _figure_path(f.svg): f.svg
+            for run in (plan.result.blocks.values() if plan and plan.result else ())
+            for f in run.figures
+        }
+        if any(path not in shown for path in figures):
+            return False
+        for path in figures:
+            self._keep_figure(path, shown[path])
+        return True
+
+    def render_cache_key(self) -> str:
+        """What the render cache keys every page on (files, options, settings, versions)."""
+        cache = self._render_cache()
+        return cache.site_key if cache is not None else ""
 
     def _render_cache(self) -> RenderCache | None:
         if self._rendered_pages is None and self.executor.cache is not None:

@@ -105,7 +105,8 @@ def test_a_warm_build_renders_nothing_and_gives_the_same_site(book: Book) -> Non
     fresh = book.build
     rendered, warm = fresh()
     assert rendered == []
-    (book.root / "cache" / "pages").rename(book.root / "cache" / "old")  # force a fresh render
+    for kept in ("pages", "converted"):  # force a fresh render and conversion
+        (book.root / "cache" / kept).rename(book.root / "cache" / f"old-{kept}")
     again, cold = fresh()
     assert again == ALL and cold == warm
     html = warm["index.html"].decode()
