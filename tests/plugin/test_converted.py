@@ -4,18 +4,15 @@ full build; a change re-converts the pages it touches; a warning comes back ever
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from cached_builds import ROOT, cached_build
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
 
 # Build in this process, counting Python-Markdown conversions of whole pages.
 _BUILD = """
@@ -63,16 +60,7 @@ def _site(root: Path, extensions: list | None = None, **options: object) -> None
 
 def _build(root: Path, site: str) -> tuple[int, str]:
     """(pages Python-Markdown converted, the build's log)."""
-    env = {**os.environ, "LLMBOOK_CACHE_DIR": str(root / "cache"), "NO_MKDOCS_2_WARNING": "1"}
-    env.pop("LLMBOOK_CACHE", None)
-    done = subprocess.run(
-        [sys.executable, "-c", _BUILD, str(root / "mkdocs.yml"), str(root / site)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = cached_build(_BUILD, root, site)
     return int(re.search(r"CONVERTED (\d+)", done.stdout).group(1)), done.stderr
 
 

@@ -5,17 +5,14 @@ validator, and writes the same site. Those imports were a second of fixed cost p
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from cached_builds import ROOT, cached_build
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("jsonschema", "llmkit", "matplotlib", "nbformat", "numpy", "torch")
 
 # Build in this process, then say which of HEAVY it imported.
@@ -53,16 +50,7 @@ def _notebook() -> str:
 
 
 def _build(root: Path, site: str) -> list[str]:
-    env = {**os.environ, "LLMBOOK_CACHE_DIR": str(root / "cache"), "NO_MKDOCS_2_WARNING": "1"}
-    env.pop("LLMBOOK_CACHE", None)
-    done = subprocess.run(
-        [sys.executable, "-c", _BUILD, str(root / "mkdocs.yml"), str(root / site)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = cached_build(_BUILD, root, site)
     line = next(x for x in done.stdout.splitlines() if x.startswith("IMPORTED"))
     return json.loads(line.removeprefix("IMPORTED ").replace("'", '"'))
 
