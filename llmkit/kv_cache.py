@@ -122,8 +122,8 @@ class StaticKVCache(_BufferCache):
 
     Positions are tensors and writes use index_copy_, so the shapes never change from step to
     step: one compiled decode step (or CUDA graph) serves every position. Attention reads the
-    whole buffer and a mask hides slots beyond each query's position, so "resetting" the cache is
-    just writing from position 0 again.
+    filled slots [0, kv_len) (eager) or the whole buffer with a mask hiding slots beyond each
+    query's position (compiled), so starting over is just writing from position 0 again.
     """
 
     def __init__(
