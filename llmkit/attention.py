@@ -9,8 +9,9 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .config import ModelConfig
+from .kv_cache import CacheStep
 from .norm import RMSNorm
-from .rope import RotaryEmbedding, apply_rope
+from .rope import apply_rope
 
 __all__ = ["Attention", "causal_mask", "build_mask", "mask_for", "attention_weights", "sdpa"]
 
@@ -54,25 +55,21 @@ def build_mask(
 
 def mask_for(
     positions: Tensor,
-    cache=None,
+    key_slots: Tensor,
     *,
-    kv_len: int | None = None,
+    end: int | None = None,
     padding: Tensor | None = None,
     window: int | None = None,
-    fresh: bool = False,
 ) -> Tensor | None:
-    """The mask a chunk at cache slots `positions` [S] needs (asked before the cache is written),
-    or None where SDPA needs none: a chunk attending only to itself (no cache, or `fresh`: nothing
-    cached before it) uses is_causal, and one query over the filled slots [0, kv_len) sees all."""
-    S = positions.shape[-1]
-    if cache is None or fresh:
-        if padding is None and (window is None or window >= S):
-            return None
-        return build_mask(positions, positions, padding, window)
-    contiguous = not hasattr(cache, "window")
-    if S == 1 and kv_len is not None and padding is None and window is None and contiguous:
+    """The mask for queries at `positions` [S] over keys at `key_slots` [T], or None where SDPA
+    needs none. None needs the chunk's end known on the host (`end`: its last position + 1) and
+    no padding or window cut: then T == S keys are the chunk's own (is_causal), and one query
+    over T == end keys sees them all."""
+    S, T = positions.shape[0], key_slots.shape[0]
+    plain = end is not None and padding is None and (window is None or window >= T)
+    if plain and (T == S or (S == 1 and T == end)):
         return None
-    return build_mask(positions, cache.key_slots(positions, kv_len), padding, window)
+    return build_mask(positions, key_slots, padding, window)
 
 
 def attention_weights(
@@ -114,13 +111,11 @@ class Attention(nn.Module):
     """Multi-head attention with grouped K/V heads: MHA (H_kv = H), GQA, MQA (H_kv = 1).
 
     Parameter names follow Hugging Face Llama (q_proj, k_proj, v_proj, o_proj; q/k/v biases only
-    with `qkv_bias`, as Qwen2).
-    A RotaryEmbedding may be shared between layers (the model passes one); else one is built.
+    with `qkv_bias`, as Qwen2). RoPE angles and the mask come from the caller (the model computes
+    them once per forward), as in gpt-fast: attention has no second way to make them.
     """
 
-    def __init__(
-        self, config: ModelConfig, layer_idx: int = 0, *, rope: RotaryEmbedding | None = None
-    ) -> None:
+    def __init__(self, config: ModelConfig, layer_idx: int = 0) -> None:
         super().__init__()
         self.layer_idx = layer_idx
         self.num_heads, self.num_kv_heads = config.num_attention_heads, config.num_key_value_heads
@@ -136,23 +131,14 @@ class Attention(nn.Module):
             self.k_norm = RMSNorm(d, config.rms_norm_eps)
         else:
             self.q_norm = self.k_norm = None
-        if rope is None:
-            rope = RotaryEmbedding(
-                d,
-                config.max_position_embeddings,
-                config.rope_theta,
-                config.rope_scaling,
-                config.rope_interleaved,
-            )
-        self.rope = rope
-        self.window = config.sliding_window
+        self.interleaved = config.rope_interleaved  # RoPE pairing: adjacent (Meta) or half-split
         self.qkv_proj = None  # llmkit.fuse_projections: one Linear instead of q/k/v_proj
 
     def _rotated_qkv(self, x: Tensor, cos: Tensor, sin: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """q [B, H, S, D] and k [B, H_kv, S, D] with RoPE applied, v [B, H_kv, S, D]."""
         B, S, _ = x.shape
         H, H_kv, D = self.num_heads, self.num_kv_heads, self.head_dim
-        interleaved = self.rope.interleaved
+        interleaved = self.interleaved
         if self.qkv_proj is None:
             q = self.q_proj(x).view(B, S, H, D).transpose(1, 2)  # [B, H, S, D]
             k = self.k_proj(x).view(B, S, H_kv, D).transpose(1, 2)  # [B, H_kv, S, D]
@@ -171,38 +157,24 @@ class Attention(nn.Module):
     def forward(
         self,
         x: Tensor,
-        positions: Tensor,
-        cache=None,
-        return_weights: bool = False,
-        *,
-        cos_sin: tuple[Tensor, Tensor] | None = None,
+        cos_sin: tuple[Tensor, Tensor],
         mask: Tensor | None = None,
-        kv_len: int | None = None,
-        check: bool = True,
-        fresh: bool | None = None,
-        position_ids: Tensor | None = None,
+        cache: CacheStep | None = None,
+        return_weights: bool = False,
     ):
-        """x [B, S, hidden], positions [S] (cache slots, int64, x's device). Returns out
-        [B, S, hidden], plus weights [B, H, S, T] when return_weights.
+        """x [B, S, hidden] -> out [B, S, hidden], plus weights [B, H, S, T] when return_weights.
 
-        `cache`: a StaticKVCache, RollingKVCache or ConcatKVCache. position_ids [B, S]: RoPE
-        positions per row (left padding), default `positions`. cos_sin and mask, when given, are
-        the ones this call would compute (the model computes them once for all layers). kv_len
-        (eager decoding with a static cache): attend to slots [0, kv_len) only; a compiled step
-        leaves it None so every step has the same shapes. fresh: nothing is cached before this
-        chunk, so it attends to its own K/V (is_causal); default kv_len == S."""
+        cos_sin: RoPE cos, sin of these tokens, [S, D] or [B, 1, S, D] (RotaryEmbedding's
+        output). mask [S, T] or [B, 1, S, T] bool (True = may attend); None = causal over the
+        chunk's own keys, or every key for one query. cache: this forward's CacheStep (where K/V
+        are written, what is read back), None to attend to the chunk alone.
+        """
+        if isinstance(cos_sin, Tensor):
+            raise TypeError("cos_sin is RoPE's (cos, sin) pair, e.g. model.rope(positions)")
         B, S, _ = x.shape
-        if fresh is None:
-            fresh = kv_len is not None and kv_len == S
-        if cos_sin is None:
-            cos_sin = self.rope(positions if position_ids is None else position_ids, check=check)
-            if mask is None:
-                mask = mask_for(positions, cache, kv_len=kv_len, window=self.window, fresh=fresh)
         q, k, v = self._rotated_qkv(x, *cos_sin)
         if cache is not None:
-            k_all, v_all = cache.update(self.layer_idx, positions, k, v, check=check, kv_len=kv_len)
-            if not fresh:
-                k, v = k_all, v_all  # [B, H_kv, T, D]
+            k, v = cache.update(self.layer_idx, k, v)  # [B, H_kv, T, D]
         if return_weights:
             if mask is None and S > 1:
                 mask = causal_mask(S, k.shape[2], device=x.device)

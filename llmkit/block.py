@@ -7,8 +7,8 @@ from torch import Tensor, nn
 from .attention import Attention
 from .config import ModelConfig
 from .ffn import make_ffn
+from .kv_cache import CacheStep
 from .norm import make_norm
-from .rope import RotaryEmbedding
 
 __all__ = ["TransformerBlock"]
 
@@ -20,32 +20,24 @@ class TransformerBlock(nn.Module):
     post (2017):         h = norm(x + attn(x));  out = norm(h + ffn(h))   -- norm on the path
     """
 
-    def __init__(
-        self, config: ModelConfig, layer_idx: int = 0, *, rope: RotaryEmbedding | None = None
-    ) -> None:
+    def __init__(self, config: ModelConfig, layer_idx: int = 0) -> None:
         super().__init__()
         self.pre_norm = config.norm_position == "pre"
         self.attn_norm = make_norm(config.norm_type, config.hidden_size, config.rms_norm_eps)
-        self.attn = Attention(config, layer_idx, rope=rope)
+        self.attn = Attention(config, layer_idx)
         self.ffn_norm = make_norm(config.norm_type, config.hidden_size, config.rms_norm_eps)
         self.ffn = make_ffn(config.ffn_type, config.hidden_size, config.intermediate_size)
 
     def forward(
         self,
         x: Tensor,
-        positions: Tensor,
-        cache=None,
-        *,
-        cos_sin: tuple[Tensor, Tensor] | None = None,
+        cos_sin: tuple[Tensor, Tensor],
         mask: Tensor | None = None,
-        kv_len: int | None = None,
-        check: bool = True,
-        fresh: bool | None = None,
+        cache: CacheStep | None = None,
     ) -> Tensor:
-        """x [B, S, hidden] -> [B, S, hidden]."""
-        attend = dict(cos_sin=cos_sin, mask=mask, kv_len=kv_len, check=check, fresh=fresh)
+        """x [B, S, hidden] -> [B, S, hidden]; cos_sin, mask, cache as in Attention.forward."""
         if self.pre_norm:
-            h = x + self.attn(self.attn_norm(x), positions, cache, **attend)
+            h = x + self.attn(self.attn_norm(x), cos_sin, mask, cache)
             return h + self.ffn(self.ffn_norm(h))
-        h = self.attn_norm(x + self.attn(x, positions, cache, **attend))
+        h = self.attn_norm(x + self.attn(x, cos_sin, mask, cache))
         return self.ffn_norm(h + self.ffn(h))

@@ -16,11 +16,19 @@ from pathlib import Path
 
 import torch
 
-from .config import ModelConfig
+from .config import ROPE_SCALINGS, ModelConfig
 from .hf import hf_to_llmkit_state_dict
 from .model import Transformer
 
-__all__ = ["config_from_json", "from_pretrained", "read_safetensors"]
+__all__ = [
+    "as_dtype",
+    "config_from_json",
+    "from_pretrained",
+    "load_checkpoint",
+    "read_config_json",
+    "read_safetensors",
+    "stored_dtype",
+]
 
 # What a Llama-family config.json may say that llmkit models exactly (value: what is accepted).
 _ACCEPTED = {
@@ -41,35 +49,32 @@ def _rope(data: dict) -> tuple[float, dict | None]:
     theta = float(params.get("rope_theta", data.get("rope_theta", 10000.0)))
     scaling = data.get("rope_scaling") or params
     kind = scaling.get("rope_type", scaling.get("type", "default")) if scaling else "default"
+    # "ntk" is llmkit's own static NTK-aware scaling: Hugging Face has no such rope_type
+    supported = [name for name in ROPE_SCALINGS if name != "ntk"]
     if kind == "default":
         return theta, None
-    if kind == "linear":
-        return theta, {"type": "linear", "factor": float(scaling["factor"])}
-    if kind == "dynamic":
-        return theta, {"type": "dynamic", "factor": float(scaling["factor"])}
-    if kind == "llama3":
-        keys = ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings")
-        return theta, {"type": "llama3", **{key: scaling[key] for key in keys}}
-    if kind == "yarn":
-        unknown = set(scaling) - _YARN_KEYS
-        if unknown:
-            raise ValueError(
-                f"config.json: rope option(s) {sorted(unknown)} of rope_type 'yarn' are not "
-                "supported by llmkit"
-            )
-        original = (
-            data.get("original_max_position_embeddings")  # Phi-3 style, outside the rope dict
-            or scaling.get("original_max_position_embeddings")
-            or data["max_position_embeddings"]
+    if kind not in supported:
+        raise ValueError(
+            f"config.json: rope_type {kind!r} is not supported by llmkit (supported: default, "
+            f"{', '.join(supported)}); loading it would give wrong logits"
         )
-        factor = scaling.get("factor") or data["max_position_embeddings"] / original
-        options = {key: scaling[key] for key in _YARN_KEYS if scaling.get(key) is not None}
-        options.update(factor=float(factor), original_max_position_embeddings=original)
-        return theta, {**options, "type": "yarn"}
-    raise ValueError(
-        f"config.json: rope_type {kind!r} is not supported by llmkit (supported: default, "
-        "linear, dynamic, yarn, llama3); loading it would give wrong logits"
+    if kind != "yarn":
+        return theta, {"type": kind, **{key: scaling[key] for key in ROPE_SCALINGS[kind]}}
+    unknown = set(scaling) - _YARN_KEYS
+    if unknown:
+        raise ValueError(
+            f"config.json: rope option(s) {sorted(unknown)} of rope_type 'yarn' are not "
+            "supported by llmkit"
+        )
+    original = (
+        data.get("original_max_position_embeddings")  # Phi-3 style, outside the rope dict
+        or scaling.get("original_max_position_embeddings")
+        or data["max_position_embeddings"]
     )
+    factor = scaling.get("factor") or data["max_position_embeddings"] / original
+    options = {key: scaling[key] for key in _YARN_KEYS if scaling.get(key) is not None}
+    options.update(factor=float(factor), original_max_position_embeddings=original)
+    return theta, {**options, "type": "yarn"}
 
 
 _YARN_KEYS = {
@@ -143,11 +148,26 @@ def _weight_files(folder: Path) -> list[Path]:
     )
 
 
-def _dtype(data: dict, dtype: torch.dtype | str | None) -> torch.dtype:
+def as_dtype(dtype: torch.dtype | str) -> torch.dtype:
+    """A torch.dtype from itself or its name ("bfloat16", "torch.bfloat16")."""
     if isinstance(dtype, torch.dtype):
         return dtype
-    name = dtype or data.get("dtype") or data.get("torch_dtype") or "float32"
-    return getattr(torch, str(name).removeprefix("torch."))
+    found = getattr(torch, str(dtype).removeprefix("torch."), None)
+    if not isinstance(found, torch.dtype):
+        raise ValueError(f"{dtype!r} is not a torch dtype")
+    return found
+
+
+def stored_dtype(data: dict) -> torch.dtype:
+    """The dtype config.json says the weights are stored in (`dtype`, formerly `torch_dtype`;
+    float32 when it says neither)."""
+    return as_dtype(data.get("dtype") or data.get("torch_dtype") or "float32")
+
+
+def read_config_json(folder: str | Path) -> tuple[dict, ModelConfig]:
+    """(config.json as read, its ModelConfig): a checkpoint folder's config, parsed once."""
+    data = json.loads((Path(folder) / "config.json").read_text(encoding="utf-8"))
+    return data, config_from_json(data)
 
 
 _SAFETENSORS_DTYPES = {
@@ -204,13 +224,19 @@ def from_pretrained(
         from .gguf import from_gguf
 
         return from_gguf(folder, dtype=dtype, device=device)
-    data = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    config = config_from_json(data)
-    dtype, device = _dtype(data, dtype), torch.device(device)
+    data, config = read_config_json(folder)
+    dtype = stored_dtype(data) if dtype is None else as_dtype(dtype)
+    return load_checkpoint(folder, config, dtype, torch.device(device))
+
+
+def load_checkpoint(
+    folder: Path, config: ModelConfig, dtype: torch.dtype, device: torch.device
+) -> Transformer:
+    """The weights of a checkpoint folder whose config.json was already read into `config`."""
     with torch.device("meta"):
         model = Transformer(config)
     state: dict[str, torch.Tensor] = {}
-    for file in _weight_files(folder):
+    for file in _weight_files(Path(folder)):
         # One tensor at a time: the peak is the weights in their final dtype plus one tensor.
         state.update(read_safetensors(file, dtype, device))
     return load_hf_state(model, state, device)

@@ -5,6 +5,7 @@ besides llmkit, so that every step stays visible (no transformers)."""
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
@@ -121,17 +122,16 @@ def _device(name: str | None):
     return device
 
 
-def _dtype(name: str, config: dict, device):
-    """auto: the checkpoint's dtype, but float32 on CPU, where half-precision matmuls are slow."""
+def _dtype(name: str, stored, device):
+    """auto: the checkpoint's dtype (`stored`), but float32 on CPU, where half-precision matmuls
+    are slow."""
     import torch
 
     if name != "auto":
         return getattr(torch, name)
-    stored = str(config.get("dtype") or config.get("torch_dtype") or "float32")
-    dtype = getattr(torch, stored.removeprefix("torch."), torch.float32)
-    if device.type == "cpu" and dtype in (torch.float16, torch.bfloat16):
+    if device.type == "cpu" and stored in (torch.float16, torch.bfloat16):
         return torch.float32
-    return dtype
+    return stored
 
 
 def _prompt(folder: Path, config: dict, args: argparse.Namespace) -> tuple:
@@ -156,12 +156,13 @@ def _prompt(folder: Path, config: dict, args: argparse.Namespace) -> tuple:
 
 
 def _gguf_prompt(file: Path, args: argparse.Namespace) -> tuple:
-    """(tokenizer, prompt ids, EOS ids, ModelConfig) of a GGUF file, all from its metadata."""
-    from .gguf import read_config
+    """(tokenizer, prompt ids, EOS ids, ModelConfig, loader) of a GGUF file, all from its
+    header, which is read once."""
+    from .gguf import load_gguf, read_config
     from .gguf_tokenizer import chat_template, special_token, stop_ids, tokenizer_from_gguf
 
     try:
-        metadata, _, model_config = read_config(file)
+        metadata, tensors, model_config = read_config(file)
         tokenizer = tokenizer_from_gguf(metadata)
     except (ImportError, KeyError, ValueError) as error:
         raise UsageError(f"{file}: {error}") from error
@@ -172,13 +173,13 @@ def _gguf_prompt(file: Path, args: argparse.Namespace) -> tuple:
         bos, eos = special_token(metadata, "bos"), special_token(metadata, "eos")
         text = render_chat(template, args.prompt, bos, eos)
         ids = tokenizer.encode(text, add_special_tokens=False).ids  # the template has them
-    return tokenizer, ids, stop_ids(metadata), model_config
+    load = functools.partial(load_gguf, file, metadata, tensors, model_config)
+    return tokenizer, ids, stop_ids(metadata), model_config, load
 
 
-def _model(path: Path, model_config, config: dict, args: argparse.Namespace, prompt_len: int):
-    """The model on its device, once the prompt is known to fit (before any weight is read)."""
-    import llmkit
-
+def _model(path: Path, model_config, stored, load, args: argparse.Namespace, prompt_len: int):
+    """The model on its device, once the prompt is known to fit (before any weight is read).
+    stored: the checkpoint's dtype; load(dtype, device) reads the weights."""
     device = _device(args.device)
     if args.cuda_graphs and device.type != "cuda":
         raise UsageError(f"--cuda-graphs needs a CUDA device, not --device {device}")
@@ -192,9 +193,8 @@ def _model(path: Path, model_config, config: dict, args: argparse.Namespace, pro
             f"prompt ({P} tokens) + --max-new-tokens {N} = {P + N} exceed the model's {limit} "
             f"positions ({where or 'its RoPE scaling'} in {source}); {fix}"
         )
-    dtype = _dtype(args.dtype, config, device)
     try:
-        return llmkit.from_pretrained(path, dtype=dtype, device=device)
+        return load(_dtype(args.dtype, stored, device), device)
     except (FileNotFoundError, ValueError) as error:
         raise UsageError(str(error)) from error
 
@@ -204,15 +204,17 @@ def _generate(args: argparse.Namespace) -> int:
 
     import llmkit
 
+    from .checkpoint import load_checkpoint, read_config_json, stored_dtype
+
     if args.max_new_tokens < 1:
         raise UsageError(f"--max-new-tokens {args.max_new_tokens}: must be at least 1")
     if args.top_k is not None and args.top_k < 1:
         raise UsageError(f"--top-k {args.top_k}: must be at least 1")
     folder = Path(args.path)
     if folder.is_file() and folder.suffix == ".gguf":
-        tokenizer, prompt_ids, stop, model_config = _gguf_prompt(folder, args)
+        tokenizer, prompt_ids, stop, model_config, load = _gguf_prompt(folder, args)
         # auto: GGUF weights are quantized; bfloat16 on a GPU, float32 on CPU (see _dtype)
-        config = {"dtype": "bfloat16"}
+        stored = torch.bfloat16
     else:
         if not folder.is_dir():
             raise UsageError(
@@ -224,13 +226,14 @@ def _generate(args: argparse.Namespace) -> int:
                     f"{folder / name} not found; the checkpoint folder needs config.json, "
                     "tokenizer.json and *.safetensors (download them together)"
                 )
-        config = _read_json(folder / "config.json")
-        tokenizer, prompt_ids, stop = _prompt(folder, config, args)
         try:
-            model_config = llmkit.config_from_json(config)
-        except (KeyError, ValueError) as error:
+            config, model_config = read_config_json(folder)
+            stored = stored_dtype(config)
+        except (KeyError, ValueError) as error:  # JSONDecodeError is a ValueError
             raise UsageError(f"{folder / 'config.json'}: {error}") from error
-    model = _model(folder, model_config, config, args, len(prompt_ids))
+        tokenizer, prompt_ids, stop = _prompt(folder, config, args)
+        load = functools.partial(load_checkpoint, folder, model_config)
+    model = _model(folder, model_config, stored, load, args, len(prompt_ids))
     device = model.lm_head.weight.device
 
     stream, times = TextStream(tokenizer, sys.stdout), []

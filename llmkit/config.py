@@ -5,15 +5,46 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-__all__ = ["ModelConfig", "PRESETS"]
+__all__ = ["ModelConfig", "PRESETS", "ROPE_SCALINGS", "check_rope_scaling", "rope_context_length"]
 
 _NORM_POSITIONS = ("pre", "post")
 _NORM_TYPES = ("rms", "layer")
 _FFN_TYPES = ("swiglu", "relu", "gelu")
-_ROPE_SCALINGS = ("linear", "ntk", "llama3", "yarn", "dynamic")
+
+# Every RoPE scaling llmkit implements (llmkit.rope) and the keys each one needs; checkpoint
+# loaders and RotaryEmbedding check against this table, nothing else lists the kinds.
+ROPE_SCALINGS: dict[str, tuple[str, ...]] = {
+    "linear": ("factor",),
+    "ntk": ("factor",),
+    "dynamic": ("factor",),
+    "llama3": ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"),
+    "yarn": ("factor", "original_max_position_embeddings"),
+}
 
 
-@dataclass
+def check_rope_scaling(scaling: dict | None) -> None:
+    """ValueError unless `scaling` is None or a kind of ROPE_SCALINGS with its keys, factor >= 1."""
+    if scaling is None:
+        return
+    _check_choice("rope_scaling['type']", scaling.get("type"), tuple(ROPE_SCALINGS))
+    missing = [key for key in ROPE_SCALINGS[scaling["type"]] if key not in scaling]
+    if missing:
+        raise ValueError(
+            f"rope_scaling of type {scaling['type']!r} needs {missing}, got {scaling!r}"
+        )
+    if float(scaling["factor"]) < 1.0:
+        raise ValueError(f"rope_scaling['factor'] must be >= 1, got {scaling!r}")
+
+
+def rope_context_length(max_position_embeddings: int, scaling: dict | None) -> int:
+    """The most positions RoPE serves: the table, or factor x the original context for dynamic
+    NTK (which extends past max_position_embeddings)."""
+    if scaling is not None and scaling.get("type") == "dynamic":
+        return int(max_position_embeddings * float(scaling["factor"]))
+    return max_position_embeddings
+
+
+@dataclass(frozen=True)
 class ModelConfig:
     """Every dimension of a decoder-only transformer; `head_dim` defaults to hidden_size // heads.
 
@@ -72,7 +103,7 @@ class ModelConfig:
                     f"hidden_size ({self.hidden_size}) is not divisible by num_attention_heads "
                     f"({heads}); pass head_dim explicitly"
                 )
-            self.head_dim = self.hidden_size // heads
+            object.__setattr__(self, "head_dim", self.hidden_size // heads)  # frozen: derived once
         if self.head_dim % 2 != 0:
             raise ValueError(
                 f"head_dim must be even for RoPE (it rotates pairs), got {self.head_dim}"
@@ -86,18 +117,12 @@ class ModelConfig:
         _check_choice("norm_position", self.norm_position, _NORM_POSITIONS)
         _check_choice("norm_type", self.norm_type, _NORM_TYPES)
         _check_choice("ffn_type", self.ffn_type, _FFN_TYPES)
-        if self.rope_scaling is not None:
-            _check_choice("rope_scaling['type']", self.rope_scaling.get("type"), _ROPE_SCALINGS)
-            if float(self.rope_scaling.get("factor") or 0) < 1.0:
-                raise ValueError(f"rope_scaling['factor'] must be >= 1, got {self.rope_scaling!r}")
+        check_rope_scaling(self.rope_scaling)
 
     @property
     def context_length(self) -> int:
-        """The most positions a sequence may have: the RoPE table, or factor x the original
-        context for dynamic NTK (which extends past max_position_embeddings)."""
-        if self.rope_scaling is not None and self.rope_scaling.get("type") == "dynamic":
-            return int(self.max_position_embeddings * float(self.rope_scaling["factor"]))
-        return self.max_position_embeddings
+        """The most positions a sequence may have (see rope_context_length)."""
+        return rope_context_length(self.max_position_embeddings, self.rope_scaling)
 
     @property
     def num_groups(self) -> int:

@@ -27,7 +27,7 @@ def count_kv_projections(
     prompt = torch.arange(prompt_len, device=weight.device)[None] % model.config.vocab_size
     handle = model.layers[0].attn.k_proj.register_forward_hook(hook)
     try:
-        model.generate(prompt, max_new_tokens, use_cache=use_cache)
+        model.generate(prompt, max_new_tokens, cache="static" if use_cache else None)
     finally:
         handle.remove()
     return seen

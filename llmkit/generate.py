@@ -30,14 +30,16 @@ def sample_next(
     return torch.multinomial(probs, 1, generator=generator).squeeze(-1)
 
 
-def make_cache(model: nn.Module, kind: str, batch_size: int, max_len: int):
-    """The model's own static (or, for a sliding window, rolling) cache, reused across calls, or
-    a fresh ConcatKVCache."""
+def make_cache(model: nn.Module, kind: str | None, batch_size: int, max_len: int):
+    """The model's own static (or, for a sliding window, rolling) cache, reused across calls, a
+    fresh ConcatKVCache, or None (no cache)."""
     if kind == "static":
         return model.setup_cache(batch_size, max_len)
     if kind == "concat":
         return ConcatKVCache(model.config)
-    raise ValueError(f"cache must be 'static' or 'concat', got {kind!r}")
+    if kind is None:
+        return None
+    raise ValueError(f"cache must be 'static', 'concat' or None, got {kind!r}")
 
 
 def compiled_step(model: nn.Module, mode: bool | str = True) -> Callable:
@@ -54,43 +56,36 @@ def generate(
     model: nn.Module,
     input_ids: Tensor,
     max_new_tokens: int,
-    use_cache: bool = True,
-    cache: str = "static",
+    *,
+    cache: str | None = "static",
     temperature: float = 0.0,
     top_k: int | None = None,
     generator: torch.Generator | None = None,
-    return_logits: bool = False,
-    step_fn: Callable | None = None,
-    *,
     attention_mask: Tensor | None = None,
     eos_token_id: int | list[int] | None = None,
     on_token: Callable[[Tensor], None] | None = None,
+    return_logits: bool = False,
     compile: bool | str = False,
 ):
     """Decode up to max_new_tokens tokens after input_ids [B, P]; returns ids [B, P + n] (and
     logits [B, n, V] of every step when return_logits).
 
-    With a cache: one prefill over the prompt, then one token per step. Without: every step
-    recomputes the whole sequence (the cost the cache removes). attention_mask [B, P] (1 = token,
-    0 = padding) lets rows of different lengths share a batch (left padding, as in Hugging Face:
-    each row's positions count its own tokens). eos_token_id: rows that produced it are finished
-    (later tokens repeat it) and decoding stops once all are. on_token(ids [B]) sees each new
-    token as it is chosen (streaming). compile: the decode step torch.compile'd once per model
-    (True) or captured as a CUDA graph ("reduce-overhead"); step_fn(tokens [B, 1], positions [1],
-    cache) -> logits [B, V] replaces the decode step with your own.
+    cache: "static" (the model's own preallocated buffers), "concat" (torch.cat per step) or
+    None: no cache, every step recomputes the whole sequence (the cost a cache removes). With a
+    cache: one prefill over the prompt, then one token per step. attention_mask [B, P] (1 =
+    token, 0 = padding) lets rows of different lengths share a batch (left padding, as in Hugging
+    Face: each row's positions count its own tokens). eos_token_id: rows that produced it are
+    finished (later tokens repeat it) and decoding stops once all are. on_token(ids [B]) sees
+    each new token as it is chosen (streaming). compile: the static-cache decode step
+    torch.compile'd once per model (True) or captured as a CUDA graph ("reduce-overhead").
     """
+    sample = _Sampler(temperature, top_k, generator, eos_token_id, on_token)
+    if compile and cache != "static":
+        raise ValueError(f"compile needs cache='static' (fixed shapes), got cache={cache!r}")
+    step = compiled_step(model, compile) if compile else None
     with torch.inference_mode():
         tokens, logits = _generate(
-            model,
-            input_ids,
-            max_new_tokens,
-            use_cache,
-            cache,
-            _Sampler(temperature, top_k, generator, eos_token_id, on_token),
-            return_logits,
-            step_fn if step_fn is not None or not compile else compiled_step(model, compile),
-            attention_mask,
-            custom_step=step_fn is not None,
+            model, input_ids, max_new_tokens, cache, sample, return_logits, step, attention_mask
         )
     # Decoding runs under inference_mode; hand back ordinary tensors that callers may edit.
     if return_logits:
@@ -124,33 +119,17 @@ class _Sampler:
         return self.finished is not None and bool(self.finished.all())
 
 
-def _rows(attention_mask: Tensor | None, B: int, P: int, total: int, device):
-    """(padding [B, total] bool, RoPE positions [B, total]) for padded rows, or (None, None).
-    Positions count each row's own tokens (HF: cumsum - 1, 0 on padding) and go on by one per
-    new token."""
+def _padding(attention_mask: Tensor | None, B: int, P: int, total: int, device) -> Tensor | None:
+    """[B, total] bool over every position of the run (the generated ones are tokens), or None
+    when no prompt token is padding."""
     if attention_mask is None or bool(attention_mask.bool().all()):
-        return None, None
-    real = attention_mask.to(device).bool()
+        return None
     padding = torch.ones(B, total, dtype=torch.bool, device=device)
-    padding[:, :P] = real
-    row_pos = torch.empty(B, total, dtype=torch.long, device=device)
-    row_pos[:, :P] = (real.long().cumsum(-1) - 1).masked_fill(~real, 0)
-    row_pos[:, P:] = row_pos[:, P - 1 : P] + torch.arange(1, total - P + 1, device=device)
-    return padding, row_pos
+    padding[:, :P] = attention_mask.to(device).bool()
+    return padding
 
 
-def _generate(
-    model,
-    input_ids,
-    max_new_tokens,
-    use_cache,
-    cache,
-    sample,
-    return_logits,
-    step_fn,
-    attention_mask,
-    custom_step,
-):
+def _generate(model, input_ids, max_new_tokens, cache, sample, return_logits, step, attention_mask):
     B, P = input_ids.shape
     total = P + max_new_tokens
     config = model.config
@@ -169,56 +148,34 @@ def _generate(
     out[:, :P] = input_ids
     if max_new_tokens <= 0:
         return out, None
-    positions = torch.arange(total, device=device)
-    padding, row_pos = _rows(attention_mask, B, P, total, device)
+    padding = _padding(attention_mask, B, P, total, device)
+    kv = make_cache(model, cache, B, total)
 
-    def rows(a: int, b: int) -> dict:
-        if padding is None:
-            return {}
-        return {"position_ids": row_pos[:, a:b], "attention_mask": padding[:, :b]}
+    def forward(a: int, b: int) -> Tensor:
+        """Logits [B, V] after tokens a..b-1; int positions: eager, only filled slots are read."""
+        mask = None if padding is None else padding[:, :b]
+        return model(out[:, a:b], a, kv, attention_mask=mask, last_only=True)[:, -1]
 
+    if step is not None:  # the compiled model.decode_step: fixed shapes, the mask over them all
+        positions = torch.arange(total, device=device)
+        step_padding = padding if padding is not None else torch.ones_like(out, dtype=torch.bool)
     step_logits = []
     n = max_new_tokens
-    if not use_cache:
-        for t in range(max_new_tokens):
-            ids, pos = out[:, : P + t], positions[: P + t]
-            logits = model(ids, pos, check=False, last_only=True, **rows(0, P + t))[:, -1]
-            out[:, P + t] = sample(logits)
-            if return_logits:
-                step_logits.append(logits)
-            if sample.done:
-                n = t + 1
-                break
-    else:
-        kv = make_cache(model, cache, B, total)
-        # The prefill attends to the prompt alone (is_causal); eager steps attend to the filled
-        # slots only (kv_len); a compiled step keeps fixed shapes and lets the mask hide the rest.
-        logits = model(
-            input_ids, positions[:P], kv, check=False, last_only=True, kv_len=P, **rows(0, P)
-        )
-        logits = logits[:, -1]
-        if step_fn is not None and not custom_step:  # the compiled model.decode_step
-            row_pos_all = row_pos if row_pos is not None else positions.expand(B, total)
-            padding_all = (
-                padding
-                if padding is not None
-                else torch.ones(B, total, dtype=torch.bool, device=device)
-            )
-        for t in range(max_new_tokens):
-            out[:, P + t] = sample(logits)
-            if return_logits:
-                step_logits.append(logits.clone())  # a compiled step may reuse its output buffer
-            if sample.done:
-                n = t + 1
-                break
-            if t + 1 < max_new_tokens:
-                a, b = P + t, P + t + 1
-                tokens, pos = out[:, a:b], positions[a:b]  # [B, 1], [1]
-                if step_fn is None:
-                    logits = model(tokens, pos, kv, check=False, kv_len=b, **rows(a, b))[:, -1]
-                elif custom_step:
-                    logits = step_fn(tokens, pos, kv, **rows(a, b))
-                else:
-                    logits = step_fn(tokens, pos, row_pos_all[:, a:b], padding_all)
+    logits = forward(0, P)  # the prefill, or the first step without a cache
+    for t in range(max_new_tokens):
+        out[:, P + t] = sample(logits)
+        if return_logits:
+            step_logits.append(logits.clone())  # a compiled step may reuse its output buffer
+        if sample.done:
+            n = t + 1
+            break
+        if t + 1 < max_new_tokens:
+            a, b = P + t, P + t + 1
+            if kv is None:  # no cache: the whole sequence again
+                logits = forward(0, b)
+            elif step is None:
+                logits = forward(a, b)
+            else:
+                logits = step(out[:, a:b], positions[a:b], step_padding)
     out = out[:, : P + n]
     return out, torch.stack(step_logits, dim=1) if return_logits else None

@@ -17,13 +17,13 @@ from pathlib import Path
 
 import torch
 
-from .checkpoint import load_hf_state
+from .checkpoint import as_dtype, load_hf_state
 from .config import ModelConfig
 from .gguf_file import GGUFTensor, dequantize_tensors, read_gguf
 from .model import Transformer
 from .rope import interleaved_from_half_split, llama3_frequencies, rope_frequencies
 
-__all__ = ["ARCHITECTURES", "config_from_gguf", "from_gguf", "read_config"]
+__all__ = ["ARCHITECTURES", "config_from_gguf", "from_gguf", "load_gguf", "read_config"]
 
 ARCHITECTURES = ("llama", "qwen2", "qwen3")  # general.architecture values llmkit models
 
@@ -170,9 +170,19 @@ def from_gguf(
     """The llmkit Transformer of a GGUF file, dequantized into `dtype` (default float32), in
     eval mode."""
     metadata, tensors, config = read_config(path)
-    if isinstance(dtype, str):
-        dtype = getattr(torch, dtype.removeprefix("torch."))
-    dtype, device = dtype or torch.float32, torch.device(device)
+    dtype = torch.float32 if dtype is None else as_dtype(dtype)
+    return load_gguf(path, metadata, tensors, config, dtype, torch.device(device))
+
+
+def load_gguf(
+    path: str | Path,
+    metadata: dict,
+    tensors: list[GGUFTensor],
+    config: ModelConfig,
+    dtype: torch.dtype,
+    device: torch.device,
+) -> Transformer:
+    """The weights of a GGUF file whose header was already read (read_config)."""
     with torch.device("meta"):
         model = Transformer(config)
     llama = metadata["general.architecture"] == "llama"

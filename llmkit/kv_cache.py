@@ -1,19 +1,54 @@
 """KV caches (textbook: why decoding caches K and V, and how a static cache is laid out).
 
-Every cache answers two questions for attention: `update` (write this chunk's K/V, return the keys
-and values to attend to) and `key_slots` (the sequence slot of each returned key, from which
+Every cache answers what the KVCache protocol asks: `check` (does a chunk at these positions fit,
+asked once per forward before any layer writes), `update` (write this chunk's K/V, return the
+keys and values to attend to) and `key_slots` (the sequence slot of each returned key, from which
 llmkit.attention.build_mask derives causality, padding and the sliding window).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple, Protocol
+
 import torch
 from torch import Tensor, nn
 
-from .attention import build_mask
 from .config import ModelConfig
 
-__all__ = ["StaticKVCache", "RollingKVCache", "ConcatKVCache"]
+__all__ = ["KVCache", "CacheStep", "StaticKVCache", "RollingKVCache", "ConcatKVCache"]
+
+
+class KVCache(Protocol):
+    """What attention needs from a cache. kv_len: the chunk ends at position kv_len - 1 and the
+    caller knows it on the host (eager decoding): read only what is filled; None: fixed shapes
+    (a compiled step), read the whole cache and let the mask hide the rest."""
+
+    def check(self, first: int, last: int) -> None:
+        """ValueError unless a chunk at positions first..last can be written."""
+
+    def update(
+        self, layer_idx: int, positions: Tensor, k: Tensor, v: Tensor, kv_len: int | None
+    ) -> tuple[Tensor, Tensor]:
+        """Write k, v [B, H_kv, S, D] at `positions` [S]; return keys, values [B, H_kv, T, D]."""
+
+    def key_slots(self, positions: Tensor, kv_len: int | None) -> Tensor:
+        """[T]: the position each key `update` returns holds (-1: empty)."""
+
+
+class CacheStep(NamedTuple):
+    """One forward's use of a cache, decided once by the model and shared by every layer: where
+    this chunk's K/V go (`positions` [S]) and how much to read back (`kv_len`). A NamedTuple:
+    immutable, and torch.compile traces it without a graph break."""
+
+    cache: KVCache
+    positions: Tensor
+    kv_len: int | None = None
+
+    def update(self, layer_idx: int, k: Tensor, v: Tensor) -> tuple[Tensor, Tensor]:
+        return self.cache.update(layer_idx, self.positions, k, v, self.kv_len)
+
+    def key_slots(self) -> Tensor:
+        return self.cache.key_slots(self.positions, self.kv_len)
 
 
 class _BufferCache(nn.Module):
@@ -61,18 +96,10 @@ class _BufferCache(nn.Module):
         return sum(t.numel() * t.element_size() for t in (*self.k, *self.v))
 
     def update(
-        self,
-        layer_idx: int,
-        positions: Tensor,
-        k: Tensor,
-        v: Tensor,
-        check: bool = True,
-        kv_len: int | None = None,
+        self, layer_idx: int, positions: Tensor, k: Tensor, v: Tensor, kv_len: int | None = None
     ) -> tuple[Tensor, Tensor]:
         """Write k, v [B, H_kv, S, D] at sequence slots `positions` [S]; return the keys and
         values [B, H_kv, T, D] attention reads (their slots: key_slots)."""
-        if check:
-            self.check(positions)
         return self._write(*self._buffers_for(layer_idx, k), positions, k, v, kv_len)
 
     def _buffers_for(self, layer_idx: int, k: Tensor) -> tuple[Tensor, Tensor]:
@@ -89,18 +116,14 @@ class _BufferCache(nn.Module):
         self.written = True
         return k_buf, getattr(self, f"v{layer_idx}")
 
-    def reset(self) -> None:
-        for t in (*self.k, *self.v):
-            t.zero_()
-
 
 class StaticKVCache(_BufferCache):
     """Preallocated K and V buffers per layer, [B, H_kv, max_len, D], written in place.
 
     Positions are tensors and writes use index_copy_, so the shapes never change from step to
     step: one compiled decode step (or CUDA graph) serves every position. Attention reads the
-    whole buffer and a mask hides slots beyond each query's position, so "resetting" the cache is
-    just writing from position 0 again.
+    filled slots [0, kv_len) (eager) or the whole buffer with a mask hiding slots beyond each
+    query's position (compiled), so starting over is just writing from position 0 again.
     """
 
     def __init__(
@@ -114,11 +137,9 @@ class StaticKVCache(_BufferCache):
         super().__init__(config, batch_size, max_len, dtype, device)
         self.max_len = max_len
 
-    def check(self, positions: Tensor) -> None:
-        """ValueError when a write at `positions` would fall outside the buffers."""
-        if positions.numel() == 0 or torch.compiler.is_compiling():
-            return
-        hi, lo = int(positions.max()), int(positions.min())
+    def check(self, first: int, last: int) -> None:
+        """ValueError when a write at positions first..last would fall outside the buffers."""
+        hi, lo = last, first
         if hi >= self.max_len or lo < 0:
             raise ValueError(
                 f"KV cache overflow: writing position {hi if lo >= 0 else lo} but the static cache "
@@ -138,10 +159,6 @@ class StaticKVCache(_BufferCache):
         """[T]: slot t holds position t."""
         return self.slots[: kv_len or self.max_len]
 
-    def mask(self, positions: Tensor, k_len: int) -> Tensor:
-        """[S, k_len] bool: query at position p sees slots 0..p (bottom-right causal by position)."""
-        return build_mask(positions, self.slots[:k_len])
-
 
 class RollingKVCache(_BufferCache):
     """A sliding-window cache (Mistral): `window` slots per layer, position p lives in slot
@@ -149,7 +166,8 @@ class RollingKVCache(_BufferCache):
 
     update returns the window as it was before this chunk followed by the chunk's own K/V
     ([B, H_kv, window + S, D]); the mask keeps, for each query, the keys of the last `window`
-    positions. Writes must continue where the previous chunk stopped (as decoding does).
+    positions. Writes must continue where the previous chunk stopped (as decoding does). A chunk
+    known to start at 0 (kv_len == S) attends to its own K/V only: the window holds nothing yet.
     """
 
     def __init__(
@@ -163,12 +181,14 @@ class RollingKVCache(_BufferCache):
         super().__init__(config, batch_size, window, dtype, device)
         self.window = window
 
-    def check(self, positions: Tensor) -> None:
-        if positions.numel() and not torch.compiler.is_compiling() and int(positions.min()) < 0:
-            raise ValueError(f"negative position {int(positions.min())} written to the KV cache")
+    def check(self, first: int, last: int) -> None:
+        if first < 0:
+            raise ValueError(f"negative position {first} written to the KV cache")
 
     def _write(self, k_buf, v_buf, positions, k, v, kv_len):
-        k_all, v_all = torch.cat((k_buf, k), dim=2), torch.cat((v_buf, v), dim=2)
+        fresh = kv_len == k.shape[2]
+        k_all = k if fresh else torch.cat((k_buf, k), dim=2)
+        v_all = v if fresh else torch.cat((v_buf, v), dim=2)
         keep = min(k.shape[2], self.window)  # only the last `window` positions are ever needed
         slots = positions[-keep:] % self.window
         k_buf.index_copy_(2, slots, k[:, :, -keep:])
@@ -177,7 +197,10 @@ class RollingKVCache(_BufferCache):
 
     def key_slots(self, positions: Tensor, kv_len: int | None = None) -> Tensor:
         """[window + S]: the position each window slot held before this chunk (-1: empty), then
-        the chunk's positions. Derived from the chunk's first position, so no state is kept."""
+        the chunk's positions ([S] alone when kv_len == S). Derived from the chunk's first
+        position, so no state is kept."""
+        if kv_len == positions.shape[0]:
+            return positions
         last = positions[:1] - 1  # the last position written before this chunk
         held = last - torch.remainder(last - self.slots, self.window)
         return torch.cat((torch.where(held >= 0, held, -1), positions))
@@ -197,23 +220,19 @@ class ConcatKVCache:
     def nbytes(self) -> int:
         return sum(t.numel() * t.element_size() for t in (*self.k, *self.v) if t is not None)
 
-    def update(
-        self,
-        layer_idx: int,
-        positions: Tensor,
-        k: Tensor,
-        v: Tensor,
-        check: bool = True,
-        kv_len: int | None = None,
-    ) -> tuple[Tensor, Tensor]:
-        """Append k, v [B, H_kv, S, D]; positions must continue where this layer stopped."""
-        old_k, old_v = self.k[layer_idx], self.v[layer_idx]
-        length = 0 if old_k is None else old_k.shape[2]
-        if check and positions.numel() and int(positions[0]) != length:
+    def check(self, first: int, last: int) -> None:
+        """ValueError unless the chunk continues where the cache stopped."""
+        if first != len(self):
             raise ValueError(
-                f"ConcatKVCache appends only: layer {layer_idx} holds {length} positions, "
-                f"got a write at position {int(positions[0])}"
+                f"ConcatKVCache appends only: it holds {len(self)} positions, "
+                f"got a write at position {first}"
             )
+
+    def update(
+        self, layer_idx: int, positions: Tensor, k: Tensor, v: Tensor, kv_len: int | None = None
+    ) -> tuple[Tensor, Tensor]:
+        """Append k, v [B, H_kv, S, D] (positions continue where the cache stopped: check)."""
+        old_k, old_v = self.k[layer_idx], self.v[layer_idx]
         self.k[layer_idx] = k if old_k is None else torch.cat((old_k, k), dim=2)
         self.v[layer_idx] = v if old_v is None else torch.cat((old_v, v), dim=2)
         return self.k[layer_idx], self.v[layer_idx]
@@ -222,13 +241,3 @@ class ConcatKVCache:
         """[T]: what the layers will hold once this chunk is appended (asked before the first
         layer writes)."""
         return torch.arange(len(self) + positions.numel(), device=positions.device)
-
-    def mask(self, positions: Tensor, k_len: int) -> Tensor | None:
-        """None (attend to everything) for one query, else the bottom-right causal mask."""
-        if positions.numel() == 1:
-            return None
-        return build_mask(positions, torch.arange(k_len, device=positions.device))
-
-    def reset(self) -> None:
-        self.k = [None] * len(self.k)
-        self.v = [None] * len(self.v)

@@ -8,32 +8,27 @@ from torch import Tensor, nn
 from .attention import mask_for
 from .block import TransformerBlock
 from .config import ModelConfig
-from .kv_cache import RollingKVCache, StaticKVCache
+from .kv_cache import CacheStep, KVCache, RollingKVCache, StaticKVCache
 from .norm import make_norm
 from .rope import RotaryEmbedding
 
-__all__ = ["Transformer"]
+__all__ = ["Transformer", "row_positions"]
 
 
 class Transformer(nn.Module):
     """A LLaMA-style decoder; with norm_position="post" and ffn_type="relu" it is the 2017 decoder.
 
-    One RotaryEmbedding is shared by every layer. Weights start as N(0, 0.02) (GPT/LLaMA init).
+    The model owns the one RotaryEmbedding; each forward looks up the angles and decides the mask
+    once and hands both to every layer. Weights start as N(0, 0.02) (GPT/LLaMA init).
     """
 
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         self.config = config
         self.embed = nn.Embedding(config.vocab_size, config.hidden_size)
-        self.rope = RotaryEmbedding(
-            config.head_dim,
-            config.max_position_embeddings,
-            config.rope_theta,
-            config.rope_scaling,
-            config.rope_interleaved,
-        )
+        self.rope = RotaryEmbedding.from_config(config)
         self.layers = nn.ModuleList(
-            TransformerBlock(config, i, rope=self.rope) for i in range(config.num_hidden_layers)
+            TransformerBlock(config, i) for i in range(config.num_hidden_layers)
         )
         # Post-norm blocks already end in a norm; only the pre-norm stack needs a final one.
         if config.norm_position == "pre":
@@ -48,60 +43,52 @@ class Transformer(nn.Module):
     def forward(
         self,
         input_ids: Tensor,
-        positions: Tensor | int | None = None,
-        cache=None,
+        positions: int | Tensor | None = None,
+        cache: KVCache | None = None,
         *,
-        check: bool = True,
-        last_only: bool = False,
-        kv_len: int | None = None,
-        position_ids: Tensor | None = None,
         attention_mask: Tensor | None = None,
+        last_only: bool = False,
     ) -> Tensor:
         """input_ids [B, S] -> logits [B, S, vocab] ([B, 1, vocab] with last_only).
 
-        positions: [S] int64 tensor of sequence slots, or an int start offset, or None (= 0); with
-        a cache they say where this chunk's K/V are written. position_ids [B, S]: each row's RoPE
-        positions when rows are padded (default: the slots). attention_mask [B, N] over the slots
-        (1 = token, 0 = padding; slots past N count as tokens), as in Hugging Face.
-        check=False skips the range checks (generate() checks once up front, and they would
-        break a compiled step). kv_len: with a static cache in eager mode, attend to the filled
-        slots [0, kv_len) instead of the whole buffer (kv_len = last position + 1); kv_len == S
-        means nothing is cached before this chunk (a prefill: is_causal, no mask).
+        positions: where the chunk sits. An int start (default 0) puts it at start..start+S-1,
+        known here without reading the device: the range is checked on the host and attention
+        reads only the cache slots filled so far (eager decoding). An [S] int64 tensor keeps
+        every shape fixed (a compiled step): the whole cache is read and the mask hides the rest.
+        cache: a KVCache the chunk's K/V are written to (StaticKVCache, RollingKVCache,
+        ConcatKVCache). attention_mask [B, N] over positions 0..N-1 (1 = token, 0 = padding;
+        positions past N count as tokens), as in Hugging Face: each row's RoPE positions count
+        its own tokens.
         """
         S = input_ids.shape[1]
-        if positions is None or isinstance(positions, int):
+        if isinstance(positions, Tensor):  # fixed shapes: the range is read back unless compiling
+            end = None
+            if positions.numel() and not torch.compiler.is_compiling():
+                self._check(int(positions.min()), int(positions.max()), cache)
+        else:
             start = positions or 0
-            positions = torch.arange(start, start + S, device=input_ids.device)
-        # looked up once, shared by every layer
-        cos_sin = self.rope(positions if position_ids is None else position_ids, check=check)
-        layer_check = check
-        if check and cache is not None and hasattr(cache, "check"):
-            cache.check(positions)  # before any layer writes
-            layer_check = False
-        fresh = kv_len is not None and kv_len == S
-        mask = mask_for(
-            positions,
-            cache,
-            kv_len=kv_len,
-            padding=attention_mask,
-            window=self.config.sliding_window,
-            fresh=fresh,
-        )
+            end = start + S
+            self._check(start, end - 1, cache)
+            positions = torch.arange(start, end, device=input_ids.device)
+        # decided once, shared by every layer
+        step = None if cache is None else CacheStep(cache, positions, end)
+        keys = positions if step is None else step.key_slots()
+        window = self.config.sliding_window
+        mask = mask_for(positions, keys, end=end, padding=attention_mask, window=window)
+        rows = positions if attention_mask is None else row_positions(attention_mask, positions)
+        cos_sin = self.rope(rows, check=False)
         x = self.embed(input_ids)  # [B, S, hidden]
         for layer in self.layers:
-            x = layer(
-                x,
-                positions,
-                cache,
-                cos_sin=cos_sin,
-                mask=mask,
-                kv_len=kv_len,
-                check=layer_check,
-                fresh=fresh,
-            )
+            x = layer(x, cos_sin, mask, step)
         if last_only:
             x = x[:, -1:]
         return self.lm_head(self.norm(x))
+
+    def _check(self, first: int, last: int, cache: KVCache | None) -> None:
+        """Before any layer writes: the positions have RoPE angles and fit the cache."""
+        self.rope.check(first, last)
+        if cache is not None:
+            cache.check(first, last)
 
     def setup_cache(self, batch_size: int, max_len: int):
         """The model's own decode cache, `self.kv_cache`, in the model's dtype and device:
@@ -125,46 +112,27 @@ class Transformer(nn.Module):
             self.kv_cache = kind(self.config, batch_size, length, weight.dtype, weight.device)
         return self.kv_cache
 
-    def decode_step(
-        self, tokens: Tensor, positions: Tensor, position_ids: Tensor, attention_mask: Tensor
-    ) -> Tensor:
+    def decode_step(self, tokens: Tensor, positions: Tensor, attention_mask: Tensor) -> Tensor:
         """One token per row against `self.kv_cache` with fixed shapes (the whole cache, the mask
-        from positions): what torch.compile / CUDA graphs capture once. tokens, position_ids
-        [B, 1], positions [1], attention_mask [B, N] -> logits [B, vocab]."""
-        return self(
-            tokens,
-            positions,
-            self.kv_cache,
-            check=False,
-            position_ids=position_ids,
-            attention_mask=attention_mask,
-        )[:, -1]
+        from positions): what torch.compile / CUDA graphs capture once. tokens [B, 1], positions
+        [1], attention_mask [B, N] -> logits [B, vocab]."""
+        return self(tokens, positions, self.kv_cache, attention_mask=attention_mask)[:, -1]
 
-    def generate(
-        self,
-        input_ids: Tensor,
-        max_new_tokens: int,
-        use_cache: bool = True,
-        cache: str = "static",
-        temperature: float = 0.0,
-        top_k: int | None = None,
-        generator: torch.Generator | None = None,
-        **kwargs,
-    ):
+    def generate(self, input_ids: Tensor, max_new_tokens: int, **kwargs) -> Tensor:
         """Prompt + max_new_tokens tokens, [B, P + N]; see llmkit.generate.generate."""
         from .generate import generate
 
-        return generate(
-            self,
-            input_ids,
-            max_new_tokens,
-            use_cache=use_cache,
-            cache=cache,
-            temperature=temperature,
-            top_k=top_k,
-            generator=generator,
-            **kwargs,
-        )
+        return generate(self, input_ids, max_new_tokens, **kwargs)
+
+
+def row_positions(attention_mask: Tensor, positions: Tensor) -> Tensor:
+    """[B, S]: each row's RoPE position at `positions` [S], counting the row's own tokens (Hugging
+    Face: cumsum - 1, 0 on padding). attention_mask [B, N]; positions past N count as tokens."""
+    real = attention_mask.bool()
+    n = real.shape[1]
+    counted = (real.long().cumsum(-1) - 1).masked_fill(~real, 0)  # [B, N]
+    inside = counted[:, positions.clamp(max=n - 1)]  # [B, S]
+    return torch.where(positions < n, inside, counted[:, -1:] + positions - (n - 1))
 
 
 def _init_weights(module: nn.Module) -> None:

@@ -7,6 +7,8 @@ import math
 import torch
 from torch import Tensor, nn
 
+from .config import ModelConfig, check_rope_scaling, rope_context_length
+
 __all__ = [
     "llama3_frequencies",
     "yarn_frequencies",
@@ -19,7 +21,6 @@ __all__ = [
     "rotate_2d",
     "half_split_from_interleaved",
     "interleaved_from_half_split",
-    "check_positions",
 ]
 
 
@@ -60,17 +61,6 @@ def apply_rope(x: Tensor, cos: Tensor, sin: Tensor, interleaved: bool = False) -
     if cos.dtype != x.dtype:
         cos, sin = cos.to(x.dtype), sin.to(x.dtype)
     return x * cos + rotated * sin
-
-
-def check_positions(positions: Tensor, limit: int, what: str) -> None:
-    """ValueError when a position is negative or >= limit (skipped inside torch.compile)."""
-    if positions.numel() == 0 or torch.compiler.is_compiling():
-        return
-    lo, hi = int(positions.min()), int(positions.max())
-    if lo < 0 or hi >= limit:
-        raise ValueError(
-            f"position {hi if hi >= limit else lo} is outside {what} (valid: 0..{limit - 1})"
-        )
 
 
 def llama3_frequencies(inv_freq: Tensor, scaling: dict) -> Tensor:
@@ -137,9 +127,6 @@ def _on_meta() -> bool:
     return torch.empty(0).device.type == "meta"
 
 
-_KINDS = (None, "linear", "ntk", "llama3", "yarn", "dynamic")
-
-
 class RotaryEmbedding(nn.Module):
     """Precomputed float32 cos/sin tables [max_seq_len, head_dim], looked up by position.
 
@@ -160,21 +147,25 @@ class RotaryEmbedding(nn.Module):
     ) -> None:
         super().__init__()
         self.head_dim, self.max_seq_len, self.interleaved = head_dim, max_seq_len, interleaved
-        self.kind = None if scaling is None else scaling.get("type")
-        if self.kind not in _KINDS:
-            raise ValueError(
-                "rope scaling type must be 'linear', 'ntk', 'llama3', 'yarn' or 'dynamic', "
-                f"got {self.kind!r}"
-            )
+        check_rope_scaling(scaling)
+        self.kind = None if scaling is None else scaling["type"]
         self.base, self.scaling = base, scaling
         self.attention_factor = 1.0
-        # dynamic NTK reaches factor x the original context; other kinds stop at the table
-        self.limit = max_seq_len
-        if self.kind == "dynamic":
-            self.limit = int(max_seq_len * float(scaling["factor"]))
+        self.limit = rope_context_length(max_seq_len, scaling)
         cos, sin = self._tables(torch.device("cpu") if _on_meta() else None)
         self.register_buffer("cos", cos, persistent=False)
         self.register_buffer("sin", sin, persistent=False)
+
+    @classmethod
+    def from_config(cls, config: ModelConfig) -> RotaryEmbedding:
+        """The tables a model of `config` uses (one per model, shared by every layer)."""
+        return cls(
+            config.head_dim,
+            config.max_position_embeddings,
+            config.rope_theta,
+            config.rope_scaling,
+            config.rope_interleaved,
+        )
 
     def _inv_freq(self, device: torch.device | None) -> Tensor:
         factor = 1.0 if self.scaling is None else float(self.scaling["factor"])
@@ -231,16 +222,24 @@ class RotaryEmbedding(nn.Module):
         inv_freq = torch.where(seq_len > self.max_seq_len, grown, original)
         return self._cos_sin(positions.float()[..., None] * inv_freq)
 
+    def check(self, lo: int, hi: int) -> None:
+        """ValueError unless positions lo..hi (host ints) have angles here: 0..limit-1."""
+        if lo >= 0 and hi < self.limit:
+            return
+        what = (
+            f"the dynamic NTK range (factor x max_seq_len = {self.limit})"
+            if self.kind == "dynamic"
+            else f"the RoPE table (max_seq_len={self.max_seq_len})"
+        )
+        bad = hi if hi >= self.limit else lo
+        raise ValueError(f"position {bad} is outside {what} (valid: 0..{self.limit - 1})")
+
     def forward(self, positions: Tensor, check: bool = True) -> tuple[Tensor, Tensor]:
         """cos, sin [S, D] for integer positions [S]; [B, 1, S, D] for per-row positions [B, S]
-        (they broadcast over the heads of [B, H, S, D])."""
-        if check:
-            what = (
-                f"the dynamic NTK range (factor x max_seq_len = {self.limit})"
-                if self.kind == "dynamic"
-                else f"the RoPE table (max_seq_len={self.max_seq_len})"
-            )
-            check_positions(positions, self.limit, what)
+        (they broadcast over the heads of [B, H, S, D]). check=False: the caller checked the
+        range already (the model does, once per forward, without reading positions back)."""
+        if check and positions.numel() and not torch.compiler.is_compiling():
+            self.check(int(positions.min()), int(positions.max()))
         if self.kind == "dynamic":
             cos, sin = self._dynamic(positions)
         else:

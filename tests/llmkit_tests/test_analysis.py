@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from llmkit import ModelConfig, TransformerBlock, grad_norm_by_depth
+from llmkit import ModelConfig, RotaryEmbedding, TransformerBlock, grad_norm_by_depth
 
 
 def _direct(norm_position: str, depth: int) -> float:
@@ -21,8 +21,9 @@ def _direct(norm_position: str, depth: int) -> float:
     g = torch.randn(1, 16, 32, generator=gen)
     torch.manual_seed(5)
     h = x
+    cos_sin = RotaryEmbedding.from_config(config)(torch.arange(16))
     for i in range(depth):
-        h = TransformerBlock(config, i)(h, torch.arange(16))
+        h = TransformerBlock(config, i)(h, cos_sin)
     (h * g).sum().backward()
     return float(x.grad.norm())
 

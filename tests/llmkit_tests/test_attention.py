@@ -5,7 +5,7 @@ import torch
 import torch.nn.functional as F
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from llmkit import Attention, attention_weights, causal_mask
+from llmkit import Attention, RotaryEmbedding, attention_weights, causal_mask
 from llmkit.attention import sdpa
 
 
@@ -59,9 +59,11 @@ class TestAttentionPaths:
     def test_module_returns_weights(self, tiny_config, device):
         attn = Attention(tiny_config).to(device)
         x = torch.randn(2, 5, tiny_config.hidden_size, device=device)
-        pos = torch.arange(5, device=device)
-        out, weights = attn(x, pos, return_weights=True)
-        torch.testing.assert_close(out, attn(x, pos), atol=1e-5, rtol=1e-5)
+        cos_sin = RotaryEmbedding.from_config(tiny_config).to(device)(
+            torch.arange(5, device=device)
+        )
+        out, weights = attn(x, cos_sin, return_weights=True)
+        torch.testing.assert_close(out, attn(x, cos_sin), atol=1e-5, rtol=1e-5)
         assert weights.shape == (2, tiny_config.num_attention_heads, 5, 5)
         torch.testing.assert_close(weights.sum(-1), torch.ones(2, 4, 5, device=device))
         assert torch.all(weights.triu(diagonal=1) == 0)
@@ -75,8 +77,9 @@ class TestAttentionPaths:
                 return func(*args, **(kwargs or {}))
 
         attn = Attention(tiny_config)
+        cos_sin = RotaryEmbedding.from_config(tiny_config)(torch.arange(5))
         with torch.no_grad(), Log():
-            attn(torch.randn(1, 5, tiny_config.hidden_size), torch.arange(5))
+            attn(torch.randn(1, 5, tiny_config.hidden_size), cos_sin)
         assert not [op for op in ops if "repeat" in op or "expand" in op]
 
     def test_projection_shapes(self, tiny_config):

@@ -17,7 +17,7 @@ class TestGenerate:
     def test_cache_kinds_agree_with_no_cache(self, tiny_config, device, kv_heads):
         model = Transformer(tiny_config.replace(num_key_value_heads=kv_heads)).to(device).eval()
         prompt = torch.randint(0, 97, (2, 5), device=device)
-        ref, ref_logits = model.generate(prompt, 12, use_cache=False, return_logits=True)
+        ref, ref_logits = model.generate(prompt, 12, cache=None, return_logits=True)
         for kind in ("static", "concat"):
             out, logits = model.generate(prompt, 12, cache=kind, return_logits=True)
             assert torch.equal(out, ref)
@@ -70,7 +70,9 @@ class TestGenerate:
             model.generate(torch.zeros(1, 5, dtype=torch.long, device=device), 60)
 
     def test_unknown_cache(self, model, device):
-        with pytest.raises(ValueError, match="cache must be 'static' or 'concat', got 'paged'"):
+        with pytest.raises(
+            ValueError, match="cache must be 'static', 'concat' or None, got 'paged'"
+        ):
             model.generate(torch.zeros(1, 5, dtype=torch.long, device=device), 2, cache="paged")
 
 
@@ -84,12 +86,19 @@ def test_one_compiled_graph_serves_every_decode_step(tiny_config):
         return gm.forward
 
     def step(tokens, positions, cache):
-        return model(tokens, positions, cache, check=False)[:, -1]
+        return model(tokens, positions, cache)[:, -1]
 
     torch._dynamo.reset()
     compiled = torch.compile(step, fullgraph=True, backend=backend, dynamic=False)
     prompt = torch.randint(0, 97, (1, 4))
-    out = generate(model, prompt, 10, step_fn=compiled)
+    cache = StaticKVCache(tiny_config, 1, 14)
+    out, positions = torch.cat((prompt, torch.zeros(1, 10, dtype=torch.long)), 1), torch.arange(14)
+    with torch.no_grad():  # a greedy loop: eager prefill, then the compiled step
+        logits = model(prompt, 0, cache)[:, -1]
+        for t in range(4, 14):
+            out[:, t] = logits.argmax(-1)
+            if t + 1 < 14:
+                logits = compiled(out[:, t : t + 1], positions[t : t + 1], cache)
     assert torch.equal(out, generate(model, prompt, 10))
     assert len(graphs) == 1
 

@@ -2,13 +2,15 @@ import pytest
 import torch
 
 from llmkit import ConcatKVCache, StaticKVCache, Transformer
+from llmkit.attention import build_mask
 
 
 def _chunks(model, ids, cache, use_kv_len=False):
-    """Prefill 5 tokens, a 3-token chunk at offset 5, then single tokens."""
+    """Prefill 5 tokens, a 3-token chunk at offset 5, then single tokens. use_kv_len: int
+    positions (only the filled slots are read); else tensor positions (the whole cache, masked)."""
     bounds = [0, 5, 8, *range(9, ids.shape[1] + 1)]
     logits = [
-        model(ids[:, a:b], a, cache, kv_len=b if use_kv_len else None)
+        model(ids[:, a:b], a if use_kv_len else torch.arange(a, b, device=ids.device), cache)
         for a, b in zip(bounds, bounds[1:], strict=False)
     ]
     return torch.cat(logits, dim=1)
@@ -28,7 +30,7 @@ class TestCachedDecoding:
         )
         with torch.no_grad():
             full = model(ids)
-            cached = _chunks(model, ids, cache, use_kv_len=kind == "static-kv-len")
+            cached = _chunks(model, ids, cache, use_kv_len=kind != "static")
         torch.testing.assert_close(cached, full, atol=1e-5, rtol=1e-5)
 
     def test_static_cache_reuse_after_reset_by_position(self, tiny_config):
@@ -59,9 +61,8 @@ class TestStaticKVCache:
 
     def test_overflow(self, tiny_config):
         cache = StaticKVCache(tiny_config, 1, 8)
-        k = torch.randn(1, 2, 2, 16)
         with pytest.raises(ValueError, match=r"KV cache overflow: writing position 8 .*max_len=8"):
-            cache.update(0, torch.tensor([7, 8]), k, k)
+            cache.check(7, 8)  # what the model asks before any layer writes
 
     def test_model_checks_overflow_before_writing(self, tiny_config):
         model = Transformer(tiny_config)
@@ -70,9 +71,11 @@ class TestStaticKVCache:
             model(torch.zeros(1, 3, dtype=torch.long), 3, cache)
 
     def test_mask_by_position(self, tiny_config):
+        """The mask the model builds over the whole buffer (a compiled step's fixed shapes)."""
         cache = StaticKVCache(tiny_config, 1, 5)
         expected = torch.tensor([[1, 1, 1, 0, 0], [1, 1, 1, 1, 0]], dtype=torch.bool)
-        assert torch.equal(cache.mask(torch.tensor([2, 3]), 5), expected)
+        positions = torch.tensor([2, 3])
+        assert torch.equal(build_mask(positions, cache.key_slots(positions)), expected)
 
 
 class TestConcatKVCache:
@@ -86,11 +89,10 @@ class TestConcatKVCache:
     def test_append_only(self, tiny_config):
         cache = ConcatKVCache(tiny_config)
         k = torch.randn(1, 2, 3, 16)
-        cache.update(0, torch.arange(3), k, k)
-        with pytest.raises(
-            ValueError, match="layer 0 holds 3 positions, got a write at position 5"
-        ):
-            cache.update(0, torch.tensor([5]), k[:, :, :1], k[:, :, :1])
+        for layer in range(2):
+            cache.update(layer, torch.arange(3), k, k)
+        with pytest.raises(ValueError, match="holds 3 positions, got a write at position 5"):
+            cache.check(5, 5)  # what the model asks before any layer writes
 
 
 def test_rope_table_overflow_in_model(tiny_config):
@@ -106,6 +108,6 @@ def test_a_following_cache_moves_its_slots_with_its_buffers(tiny_config):
     (else key_slots would stay behind on the old device and the mask could not be built)."""
     cache = StaticKVCache(tiny_config, 1, 8)
     k = torch.empty(1, 2, 1, 16, dtype=torch.bfloat16, device="meta")
-    cache.update(0, torch.tensor([0], device="meta"), k, k, check=False)
+    cache.update(0, torch.tensor([0], device="meta"), k, k)
     assert cache.k[0].device.type == "meta" and cache.k[0].dtype == torch.bfloat16
     assert cache.key_slots(torch.tensor([0], device="meta")).device.type == "meta"

@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from llmkit import Transformer
+from llmkit import RotaryEmbedding, Transformer
 
 
 @pytest.fixture
@@ -14,8 +14,10 @@ class TestTransformer:
         model = Transformer(tiny_config.replace(tie_word_embeddings=True))
         assert model.lm_head.weight is model.embed.weight
 
-    def test_rope_shared_by_layers(self, model):
-        assert all(layer.attn.rope is model.rope for layer in model.layers)
+    def test_one_rope_for_all_layers(self, model):
+        """The model looks the angles up once per forward; no layer holds tables of its own."""
+        ropes = [m for m in model.modules() if isinstance(m, RotaryEmbedding)]
+        assert ropes == [model.rope]
 
     def test_last_only(self, model, device):
         ids = torch.randint(0, 97, (2, 6), device=device)
