@@ -373,6 +373,7 @@ def test_attention_heads_against_transformers_attention_weights(hf):
         ("prev_rows", prev_rows),
         ("S - 1", S - 1),
         ("sink", float(W[:, :, 1:, 0].mean())),
+        ("ind_first", float(W[ind_layer, ind_head, 1:period, 0].mean())),
         ("uniform_first", sum(1 / (q + 1) for q in range(1, S)) / (S - 1)),
     ]
     for expr, reference in references:
