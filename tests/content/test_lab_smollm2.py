@@ -402,6 +402,7 @@ def test_greedy_replies_and_token_counts_against_transformers(hf):
         replies.append((new, tokenizer.decode(new)))
     (en_new, en_text), (zh_new, zh_text) = replies
     assert "Paris" in en_text and "北京" not in zh_text
+    assert zh_text.startswith("中国的首都是哪里？")  # it repeats the question, as the page says
     _assert_written("len(en_new)", len(en_new))
     _assert_written("MAX_NEW", len(zh_new))
     _assert_written("q_en_tokens", len(tokenizer.encode("What is the capital of France?")))
