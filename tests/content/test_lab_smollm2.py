@@ -69,9 +69,11 @@ def _nav_pages(nav) -> list[str]:
     return pages
 
 
-def test_the_page_is_in_the_nav():
+def test_the_page_is_in_the_nav_and_on_the_home_page():
     config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
     assert "labs/smollm2-135m.md" in _nav_pages(config["nav"])
+    home = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "](labs/smollm2-135m.md)" in home
 
 
 def test_it_links_the_chapter_and_the_lesson_it_measures():
