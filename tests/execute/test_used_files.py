@@ -100,3 +100,53 @@ def test_llmkit_is_tracked_by_the_pages_that_import_it(tmp_path, monkeypatch) ->
         lambda path: "edited" if Path(path) == edited else real(path),
     )
     assert build().executed == ["docs/_a.md"]
+
+
+def test_installed_files_are_keyed_by_size_and_mtime_not_read(make_executor, tmp_path, monkeypatch):
+    """A virtual environment inside the project (the SmolLM2 page opens a 100 MB model file that
+    a package in .nox/… ships): its data files are keyed by size and mtime, never read for a hash
+    on a warm build; its modules are not recorded; changing the file re-runs the page."""
+    site = tmp_path / ".venv" / "lib" / "python3.11" / "site-packages"
+    (site / "modelpkg").mkdir(parents=True)
+    (tmp_path / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    weights = site / "modelpkg" / "weights.bin"
+    weights.write_bytes(b"\x01" * 4096)
+    (site / "modelpkg" / "__init__.py").write_text("SIZE = 4096\n", encoding="utf-8")
+    shared = tmp_path / ".venv" / "share" / "modelpkg" / "vocab.txt"  # no site-packages here
+    shared.parent.mkdir(parents=True)
+    shared.write_text("a b c\n", encoding="utf-8")
+    data = tmp_path / "docs" / "data.txt"  # the project's own file: hashed as always
+    data.parent.mkdir(parents=True)
+    data.write_text("7\n", encoding="utf-8")
+    page = f"""
+        import sys
+        sys.path.insert(0, {str(site)!r})
+        import modelpkg
+        n = len(open({str(weights)!r}, "rb").read()) + len(open({str(shared)!r}).read())
+        print(n + modelpkg.SIZE + int(open({str(data)!r}).read()))
+    """
+    pages = {"docs/a.md": _page(page)}
+    assert _build(make_executor, pages) == ["docs/a.md"]
+    entries = [json.loads(p.read_text(encoding="utf-8")) for p in tmp_path.rglob("*.json")]
+    (used,) = [entry["used"] for entry in entries if entry.get("src") == "docs/a.md"]
+    prefix = ".venv/lib/python3.11/site-packages/modelpkg"
+    stat = weights.stat()
+    assert used[f"{prefix}/weights.bin"] == f"stat:{stat.st_size}:{stat.st_mtime_ns}"
+    assert used[".venv/share/modelpkg/vocab.txt"].startswith("stat:")
+    assert f"{prefix}/__init__.py" not in used  # code of an installed package: not recorded
+    assert len(used["docs/data.txt"]) == 64  # the project's own file: its content's SHA-256
+
+    # A warm build reads no installed file for a hash.
+    real = llmbook.execute.cache.file_hash
+
+    def no_installed(path):
+        assert ".venv" not in Path(path).parts, f"hashed an installed file: {path}"
+        return real(path)
+
+    monkeypatch.setattr(llmbook.execute.cache, "file_hash", no_installed)
+    assert _build(make_executor, pages) == []
+    weights.write_bytes(b"\x01" * 8192)  # an upgraded package: a new file
+    executor = make_executor()
+    report = executor.run_pages(list(pages.items()))
+    assert executor.executed == ["docs/a.md"]
+    assert report.plans["docs/a.md"].result.blocks[0].output == f"{8192 + 6 + 4096 + 7}\n"

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from llmbook.execute.collect import PageSource
-from llmbook.execute.deps import file_hash
+from llmbook.execute.deps import file_hash, stat_key
 from llmbook.execute.figures import Figure
 from llmbook.execute.run import BlockResult, RunResult
 
@@ -123,7 +123,10 @@ class FileHashes:
         """Whether every file a cached result used still has the content it had then."""
         for name, digest in used.items():
             if name not in self._known:
-                self._known[name] = file_hash(self.root / name)
+                # an installed file was keyed by size and mtime (deps.stat_key), not read
+                cheap = digest.startswith("stat:")
+                path = self.root / name
+                self._known[name] = stat_key(path) if cheap else file_hash(path)
             if self._known[name] != digest:
                 return False
         return True

@@ -4,6 +4,12 @@ In the page's process, an audit hook (PEP 578) sees every file opened through Py
 `io.open_code`, `os.open`: data files, and the sources of imports) and every module imported; at the
 end, those under the project root are hashed and stored with the result. Files read by native code
 without Python's `open` (a C library's fopen) are not seen.
+
+A virtual environment inside the project (`.nox/docs`, `.venv`) holds installed packages, not the
+project's files: the modules a page imports from one are not recorded, and the data files it opens
+there (a 100 MB model file that a package ships) are keyed by size and modification time instead
+of their content, so that a warm build does not read them again, yet upgrading the package re-runs
+the pages that opened them.
 """
 
 from __future__ import annotations
@@ -13,7 +19,12 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["UseRecorder", "file_hash"]
+__all__ = ["UseRecorder", "file_hash", "installed", "stat_key"]
+
+# Folders that only installed packages live in.
+_INSTALLED_DIRS = frozenset({"site-packages", "dist-packages"})
+# Code of an installed package, recorded (if at all) by importing it: its version is what counts.
+_CODE_SUFFIXES = frozenset({".py", ".pyc", ".pyi", ".so", ".pyd", ".pth"})
 
 
 def file_hash(path: str | os.PathLike[str]) -> str:
@@ -24,19 +35,45 @@ def file_hash(path: str | os.PathLike[str]) -> str:
         return "missing"
 
 
+def installed(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
+    """Whether a file under `root` belongs to an installed environment rather than the project: it
+    lies in a site-packages or dist-packages folder, or in a virtual environment (a folder below
+    the root holding pyvenv.cfg: its bin/, share/ and include/ too)."""
+    relative = Path(os.path.relpath(path, root))
+    if _INSTALLED_DIRS.intersection(relative.parts):
+        return True
+    return any(
+        (Path(root) / folder / "pyvenv.cfg").is_file()
+        for folder in relative.parents
+        if folder != Path(".")
+    )
+
+
+def stat_key(path: str | os.PathLike[str]) -> str:
+    """An installed file's cheap key, "stat:SIZE:MTIME_NS" (read without opening the file); "missing"
+    when it is gone. pip writes every file of a package it installs or upgrades anew."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return "missing"
+    return f"stat:{info.st_size}:{info.st_mtime_ns}"
+
+
 class UseRecorder:
     """Records what the page's process opens and imports from now on (an audit hook lives as long
     as the process: one recorder per page process)."""
 
     def __init__(self, root: str) -> None:
         self.root = os.path.realpath(root)
-        # An environment inside the project (.venv, .nox) holds installed packages, not the
-        # project's files: what they are is in the key as versions (torch, matplotlib).
-        installed = (sys.prefix, sys.exec_prefix)
         # This package's own sources are read when a library inspects the stack (torch does):
         # the machinery that runs the page, not what the page used.
         here = os.path.dirname(os.path.abspath(__file__))
-        self._skipped = {os.path.realpath(p) + os.sep for p in (*installed, here)}
+        self._skipped = os.path.realpath(here) + os.sep
+        # The running environment is an installed one wherever it lives (a conda prefix has no
+        # pyvenv.cfg, and its share/ no site-packages).
+        self._environments = tuple(
+            sorted({os.path.realpath(p) + os.sep for p in (sys.prefix, sys.exec_prefix)})
+        )
         self._opened: set[str] = set()
         self._modules_before = set(sys.modules)
         sys.addaudithook(self._hook)
@@ -61,14 +98,18 @@ class UseRecorder:
         return found
 
     def used(self) -> dict[str, str]:
-        """{path relative to the root: content hash} of every used file under the root."""
+        """{path relative to the root: content hash} of every used file under the root; an
+        installed environment's data files map to their `stat_key`, its code to nothing."""
         used: dict[str, str] = {}
         for path in self._opened | self._imported():
             real = os.path.realpath(path)
             if not real.startswith(self.root + os.sep) or "__pycache__" in real.split(os.sep):
                 continue
-            if any(real.startswith(prefix) for prefix in self._skipped):
+            if real.startswith(self._skipped) or not os.path.isfile(real):
                 continue
-            if os.path.isfile(real):
-                used[Path(os.path.relpath(real, self.root)).as_posix()] = file_hash(real)
+            name = Path(os.path.relpath(real, self.root)).as_posix()
+            if not (real.startswith(self._environments) or installed(real, self.root)):
+                used[name] = file_hash(real)
+            elif Path(real).suffix not in _CODE_SUFFIXES:
+                used[name] = stat_key(real)
         return dict(sorted(used.items()))
