@@ -68,10 +68,8 @@ SAFE_PLUGINS = frozenset(
 
 
 def _extension_name(extension: Any) -> str:
-    if isinstance(extension, str):
-        return extension
-    module = type(extension).__module__
-    return "llmbook.extension" if module == "llmbook.extension" else module
+    """An extension listed by name, or given as an object: its module."""
+    return extension if isinstance(extension, str) else type(extension).__module__
 
 
 def safe_site(config: Any) -> list[str]:
@@ -96,7 +94,6 @@ class ConvertedPages:
             "versions": {name: version(name) for name in _LIBRARIES},
         }
         self._site = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
-        self.files = files
 
     def _path(self, src: str) -> Path:
         return self.root / (hashlib.sha256(src.encode()).hexdigest()[:24] + ".json")
@@ -110,12 +107,13 @@ class ConvertedPages:
         src: str,
         key: str,
         still_valid: Callable[[dict], bool],
-        made: Callable[[], tuple[list[str], list[list[str]]]],
+        made: Callable[[], tuple[list[str], list[list[str]]] | None],
     ) -> bool:
         """Make `page.render` the cached conversion (True) or the real one, kept afterwards.
 
         `still_valid(entry)`: whether the figures and site-index answers the entry used still
-        hold; `made()`: the figures and lookups of the render that just ran."""
+        hold; `made()`: the figures and lookups of the render that just ran (None: the page was
+        not rendered through the site's render cache, so nothing is kept)."""
         entry = read_json(self._path(src)) or {}
         if entry.get("key") == key and still_valid(entry):
             # An instance attribute: MkDocs calls `page.render(config, files)` next.
@@ -142,7 +140,7 @@ class ConvertedPages:
         page: Page,
         src: str,
         key: str,
-        made: Callable[[], tuple[list[str], list[list[str]]]],
+        made: Callable[[], tuple[list[str], list[list[str]]] | None],
         config: Any,
         files: Files,
     ) -> None:
@@ -155,9 +153,10 @@ class ConvertedPages:
         finally:
             for logger in loggers:
                 logger.removeHandler(warned)
-        if warned.count:
+        rendered = made()
+        if warned.count or rendered is None:
             return  # not kept: the warning must come back on the next build
-        figures, lookups = made()
+        figures, lookups = rendered
         entry = {
             "key": key,
             "src": src,

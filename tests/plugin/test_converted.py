@@ -133,3 +133,10 @@ def test_off_converts_every_page(tmp_path: Path) -> None:
     _site(tmp_path, cache_converted="off")
     _build(tmp_path, "site1")
     assert _build(tmp_path, "site2")[0] == 2
+
+
+def test_a_site_with_the_plugin_disabled_keeps_no_conversion(tmp_path: Path) -> None:
+    # Nothing went through llmbook's render: there is no figure or lookup record to keep with it.
+    _site(tmp_path, enabled=False)
+    assert _build(tmp_path, "site1")[0] == 2
+    assert _build(tmp_path, "site2")[0] == 2
