@@ -67,10 +67,8 @@ class RenderCache:
     def _path(self, src: str) -> Path:
         return self.root / (hashlib.sha256(src.encode()).hexdigest()[:24] + ".json")
 
-    def load(
-        self, src: str, key: str, lookup: Callable[[str], tuple[str, str] | None]
-    ) -> Rendered | None:
-        """The entry for `key`, if every site-index answer it used is still the same."""
+    def load(self, src: str, key: str) -> Rendered | None:
+        """The entry for `key` (the caller checks the site-index answers it used)."""
         data = read_json(self._path(src))
         try:
             if data["key"] != key:
@@ -78,10 +76,6 @@ class RenderCache:
             entry = Rendered(**data["rendered"])
         except (KeyError, TypeError):
             return None
-        for name, title, url in entry.lookups:
-            found = lookup(name)
-            if (found or ("", "")) != (title, url):
-                return None
         return entry
 
     def store(self, src: str, key: str, entry: Rendered) -> None:

@@ -135,11 +135,10 @@ class Site:
             self.rendered.append(page.src)
             return self._render(markdown, page, stash)
         key = self._page_key(cache, markdown, page, len(stash))
-        entry = cache.load(page.src, key, self._lookup)
-        if entry is not None:
+        entry = cache.load(page.src, key)
+        if entry is not None and self.replay_extras(page.src, entry.figures, entry.lookups):
             self.replayed.append(page.src)
             self.last_entry = (page.src, entry)
-            self.replay_extras(page.src, entry.figures, entry.lookups)
             return replay(entry, stash.put)
         entry = Rendered("", len(stash))
         self.last_entry = (page.src, entry)

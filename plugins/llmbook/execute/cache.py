@@ -99,17 +99,22 @@ def read_json(path: Path) -> Any:
         return None
 
 
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write `data` as JSON through a temp file and a rename: readers see the old or the new file."""
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` through a temp file and a rename: readers see the old or the new file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, ensure_ascii=False)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write `data` as JSON, atomically (`write_atomic`)."""
+    write_atomic(path, json.dumps(data, ensure_ascii=False).encode("utf-8"))
 
 
 class FileHashes:

@@ -17,12 +17,12 @@ import copy
 import hashlib
 import importlib.metadata
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from llmbook.errors import AuthorError
+from llmbook.execute.cache import write_atomic
 
 __all__ = ["Notebook", "cell_line", "executed_notebook", "read_notebook"]
 
@@ -113,10 +113,7 @@ def executed_notebook(
     except OSError:
         pass
     text = _executed(notebook, outputs)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(f".{os.getpid()}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    write_atomic(path, text.encode("utf-8"))
     return text
 
 

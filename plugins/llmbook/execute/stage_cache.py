@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from llmbook.errors import register_line_map
+from llmbook.execute.cache import write_atomic
 from llmbook.execute.load import LoadedPage, load_page
 from llmbook.execute.render import Plan
 
@@ -85,11 +86,8 @@ class StageCache:
         return value if stored_key == key else None
 
     def _write(self, src: str, stage: str, key: str, value: object) -> None:
-        path = self._path(src, stage)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_bytes(pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(temporary, path)
+        data = pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
+        write_atomic(self._path(src, stage), data)
 
 
 def _hash(*parts: bytes) -> str:
