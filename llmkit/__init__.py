@@ -13,6 +13,7 @@ from .generate import generate, sample_next
 from .gguf import from_gguf
 from .hf import config_from_hf, from_hf, load_hf_state_dict
 from .kv_cache import ConcatKVCache, KVCache, RollingKVCache, StaticKVCache
+from .matvec import Linear
 from .model import Transformer
 from .norm import LayerNorm, RMSNorm, layer_norm, rms_norm
 from .rope import (
@@ -48,6 +49,7 @@ __all__ = [
     "StaticKVCache",
     "ConcatKVCache",
     "RollingKVCache",
+    "Linear",
     "SwiGLU",
     "ReLUFFN",
     "GELUFFN",

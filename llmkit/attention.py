@@ -10,6 +10,7 @@ from torch import Tensor, nn
 
 from .config import ModelConfig
 from .kv_cache import CacheStep
+from .matvec import Linear
 from .norm import RMSNorm
 from .rope import apply_rope
 
@@ -122,10 +123,10 @@ class Attention(nn.Module):
         self.head_dim = config.head_dim
         h, d = config.hidden_size, config.head_dim
         bias = config.qkv_bias  # Qwen2: q/k/v carry biases, o_proj does not
-        self.q_proj = nn.Linear(h, self.num_heads * d, bias=bias)
-        self.k_proj = nn.Linear(h, self.num_kv_heads * d, bias=bias)
-        self.v_proj = nn.Linear(h, self.num_kv_heads * d, bias=bias)
-        self.o_proj = nn.Linear(self.num_heads * d, h, bias=False)
+        self.q_proj = Linear(h, self.num_heads * d, bias=bias)
+        self.k_proj = Linear(h, self.num_kv_heads * d, bias=bias)
+        self.v_proj = Linear(h, self.num_kv_heads * d, bias=bias)
+        self.o_proj = Linear(self.num_heads * d, h, bias=False)
         if config.qk_norm:  # Qwen3: one RMSNorm gain per head dimension, shared by all heads
             self.q_norm = RMSNorm(d, config.rms_norm_eps)
             self.k_norm = RMSNorm(d, config.rms_norm_eps)

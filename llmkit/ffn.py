@@ -6,6 +6,8 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
+from .matvec import Linear
+
 __all__ = ["silu", "SwiGLU", "ReLUFFN", "GELUFFN", "swiglu_hidden_dim", "make_ffn"]
 
 
@@ -30,9 +32,9 @@ class SwiGLU(nn.Module):
 
     def __init__(self, dim: int, hidden_dim: int) -> None:
         super().__init__()
-        self.w1 = nn.Linear(dim, hidden_dim, bias=False)
-        self.w3 = nn.Linear(dim, hidden_dim, bias=False)
-        self.w2 = nn.Linear(hidden_dim, dim, bias=False)
+        self.w1 = Linear(dim, hidden_dim, bias=False)
+        self.w3 = Linear(dim, hidden_dim, bias=False)
+        self.w2 = Linear(hidden_dim, dim, bias=False)
         self.gate_up = None  # llmkit.fuse_projections: w1 and w3 as one Linear
 
     def forward(self, x: Tensor) -> Tensor:
@@ -47,8 +49,8 @@ class ReLUFFN(nn.Module):
 
     def __init__(self, dim: int, hidden_dim: int) -> None:
         super().__init__()
-        self.w1 = nn.Linear(dim, hidden_dim, bias=False)
-        self.w2 = nn.Linear(hidden_dim, dim, bias=False)
+        self.w1 = Linear(dim, hidden_dim, bias=False)
+        self.w2 = Linear(hidden_dim, dim, bias=False)
 
     def forward(self, x: Tensor) -> Tensor:
         return self.w2(F.relu(self.w1(x)))
@@ -59,8 +61,8 @@ class GELUFFN(nn.Module):
 
     def __init__(self, dim: int, hidden_dim: int) -> None:
         super().__init__()
-        self.w1 = nn.Linear(dim, hidden_dim, bias=False)
-        self.w2 = nn.Linear(hidden_dim, dim, bias=False)
+        self.w1 = Linear(dim, hidden_dim, bias=False)
+        self.w2 = Linear(hidden_dim, dim, bias=False)
 
     def forward(self, x: Tensor) -> Tensor:
         return self.w2(F.gelu(self.w1(x)))

@@ -12,6 +12,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from .matvec import Linear
+
 __all__ = ["fuse_projections", "fused_linear"]
 
 
@@ -20,7 +22,7 @@ def fused_linear(linears: list[nn.Linear]) -> nn.Linear:
     first = linears[0]
     out_features = sum(m.out_features for m in linears)
     bias = first.bias is not None
-    fused = nn.Linear(
+    fused = Linear(
         first.in_features,
         out_features,
         bias=bias,

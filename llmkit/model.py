@@ -9,6 +9,7 @@ from .attention import mask_for
 from .block import TransformerBlock
 from .config import ModelConfig
 from .kv_cache import CacheStep, KVCache, RollingKVCache, StaticKVCache
+from .matvec import Linear
 from .norm import make_norm
 from .rope import RotaryEmbedding
 
@@ -35,7 +36,7 @@ class Transformer(nn.Module):
             self.norm = make_norm(config.norm_type, config.hidden_size, config.rms_norm_eps)
         else:
             self.norm = nn.Identity()
-        self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
+        self.lm_head = Linear(config.hidden_size, config.vocab_size, bias=False)
         if config.tie_word_embeddings:
             self.lm_head.weight = self.embed.weight
         self.apply(_init_weights)
