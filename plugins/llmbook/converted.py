@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -31,7 +30,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from llmbook.execute.cache import read_json, version, write_json_atomic
+from llmbook.execute.cache import entry_path, json_digest, read_json, version, write_json_atomic
 
 __all__ = ["ConvertedPages", "safe_site"]
 
@@ -93,10 +92,10 @@ class ConvertedPages:
             "validation": repr(config.get("validation")),
             "versions": {name: version(name) for name in _LIBRARIES},
         }
-        self._site = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+        self._site = json_digest(parts)
 
     def _path(self, src: str) -> Path:
-        return self.root / (hashlib.sha256(src.encode()).hexdigest()[:24] + ".json")
+        return entry_path(self.root, src)
 
     def key(self, page_key: str) -> str:
         return hashlib.sha256(f"{self._site}\0{page_key}".encode()).hexdigest()

@@ -12,13 +12,14 @@ the entry and registered again on replay.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from llmbook.execute.cache import (
+    entry_path,
+    json_digest,
     llmbook_hash,
     llmkit_hash,
     read_json,
@@ -56,7 +57,7 @@ class RenderCache:
             "versions": {name: version(name) for name in _LIBRARIES},
             **site_inputs,
         }
-        self.site_key = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+        self.site_key = json_digest(parts)
 
     def key(
         self, *, src: str, url: str, page_key: str, markdown: str, result: str, base: int
@@ -65,7 +66,7 @@ class RenderCache:
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
     def _path(self, src: str) -> Path:
-        return self.root / (hashlib.sha256(src.encode()).hexdigest()[:24] + ".json")
+        return entry_path(self.root, src)
 
     def load(self, src: str, key: str) -> Rendered | None:
         """The entry for `key` (the caller checks the site-index answers it used)."""

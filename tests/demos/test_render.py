@@ -61,11 +61,22 @@ def test_render_html_wraps_figure_and_widget(demo_id):
 
 
 @pytest.mark.parametrize("demo_id", IDS)
-def test_each_demo_ships_a_script_that_finds_only_its_own_figures(demo_id):
+def test_each_demo_ships_a_script_that_queues_its_own_id(demo_id):
     script = (ASSETS / f"{demo_id}.js").read_text(encoding="utf-8")
-    assert f'figure.llmbook-demo[data-demo="{demo_id}"]' in script
-    assert "http://" not in script.replace("http://www.w3.org/2000/svg", "")
-    assert "https://" not in script
+    queued = re.findall(
+        r'window\.llmbookDemos \|\| \[\]\)\.push\(\["([\w-]+)", function \(kit\)', script
+    )
+    assert queued == [demo_id]  # kit.js starts it on figure.llmbook-demo[data-demo="<id>"] only
+    assert "http" not in script  # nothing fetched; the SVG namespace lives in kit.js
+
+
+def test_kit_starts_each_id_on_its_own_figures_in_any_load_order():
+    kit = (ASSETS / "kit.js").read_text(encoding="utf-8")
+    assert """'figure.llmbook-demo[data-demo="' + id + '"] .llmbook-widget'""" in kit
+    assert "var queued = window.llmbookDemos || [];" in kit  # scripts loaded before kit.js
+    assert "window.llmbookDemos = { push: start };" in kit  # and after it
+    assert "http://" not in kit.replace("http://www.w3.org/2000/svg", "")
+    assert "https://" not in kit
 
 
 def test_json_script_cannot_be_closed_by_its_data():

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from llmbook import demos
 from llmbook.demos.catalog import MODULES
-from llmbook.execute.cache import llmkit_hash, read_json, version, write_json_atomic
+from llmbook.execute.cache import json_digest, llmkit_hash, read_json, version, write_json_atomic
 
 __all__ = ["DemoCache", "frame_key", "source_paths", "sources_digest"]
 
@@ -62,7 +62,7 @@ def frame_key(demo_id: str, title: str, description_html: str, *, sources: str, 
         "python": sys.version,
         "torch": version("torch"),
     }
-    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+    return json_digest(parts)
 
 
 class DemoCache:

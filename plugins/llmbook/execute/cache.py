@@ -76,6 +76,16 @@ def tree_hash(root: Path, pattern: str) -> str:
     return digest.hexdigest()
 
 
+def json_digest(data: Any) -> str:
+    """The sha256 of `data` as canonical JSON (sorted keys): the one way every cache key is made."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+
+
+def entry_path(root: Path, src: str) -> Path:
+    """A page's one entry in a per-page cache folder, named by a hash of the page's path."""
+    return root / (hashlib.sha256(src.encode()).hexdigest()[:24] + ".json")
+
+
 def page_key(page: PageSource, *, seed: int, preamble: str) -> str:
     parts = {
         "format": _FORMAT,
@@ -88,7 +98,7 @@ def page_key(page: PageSource, *, seed: int, preamble: str) -> str:
         "blocks": [[b.line, b.mode, b.code] for b in page.blocks if b.runs],
         "bound": [[b.line, b.expr] for b in page.bound],
     }
-    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+    return json_digest(parts)
 
 
 def read_json(path: Path) -> Any:
@@ -144,7 +154,7 @@ class PageCache:
         self.root = Path(root)
 
     def _path(self, src: str) -> Path:
-        return self.root / (hashlib.sha256(src.encode()).hexdigest()[:24] + ".json")
+        return entry_path(self.root, src)
 
     def load(self, src: str, key: str) -> RunResult | None:
         data = read_json(self._path(src))
@@ -193,4 +203,4 @@ def result_digest(result: RunResult | None) -> str:
         },
         "values": result.values,
     }
-    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+    return json_digest(data)

@@ -14,7 +14,6 @@ written: a warm build takes both from its caches and spends no time importing it
 from __future__ import annotations
 
 import copy
-import hashlib
 import importlib.metadata
 import json
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from llmbook.errors import AuthorError
-from llmbook.execute.cache import write_atomic
+from llmbook.execute.cache import json_digest, write_atomic
 
 __all__ = ["Notebook", "cell_line", "executed_notebook", "read_notebook"]
 
@@ -106,7 +105,7 @@ def executed_notebook(
     if cache_dir is None:
         return _executed(notebook, outputs)
     parts = [notebook.data, sorted(outputs.items()), importlib.metadata.version("nbformat")]
-    key = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:32]
+    key = json_digest(parts)[:32]
     path = Path(cache_dir) / "notebooks" / f"{key}.ipynb"
     try:
         return path.read_text(encoding="utf-8")

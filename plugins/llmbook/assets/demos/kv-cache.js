@@ -1,15 +1,9 @@
 /* KV-cache widget: a generation stepper (with/without cache) and a KV-cache memory estimator. */
-(function () {
+(window.llmbookDemos = window.llmbookDemos || []).push(["kv-cache", function (kit) {
   "use strict";
-  var SVGNS = "http://www.w3.org/2000/svg";
+  var el = kit.el;
   var GPU_BYTES = 80e9; // one 80 GB accelerator, the scale of the memory bar
 
-  function el(name, attrs, text) {
-    var node = document.createElementNS(SVGNS, name);
-    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
   function token(cls, label, title) {
     var span = document.createElement("span");
     span.className = "llmbook-kv__token " + cls;
@@ -19,15 +13,14 @@
   }
 
   function init(root) {
-    var inputs = {};
-    root.querySelectorAll("[data-in]").forEach(function (i) { inputs[i.dataset.in] = i; });
+    var inputs = kit.inputs(root);
     var config = JSON.parse(root.querySelector('script[data-role="config"]').textContent);
     var stage = root.querySelector('[data-role="stage"]');
     function int(name) { return parseInt(inputs[name].value, 10); }
-    function out(name, text) { root.querySelector('[data-out="' + name + '"]').textContent = text; }
+    var out = kit.output(root);
 
     function updateStepper() {
-      root.querySelectorAll("[data-show]").forEach(function (o) { o.textContent = inputs[o.dataset.show].value; });
+      kit.showValues(root, inputs);
       var p = int("p"), s = int("step"), len = p + s - 1;
       // Step s feeds the model len tokens without a cache; with one, the prompt once, then one token.
       out("nc_step", String(len));
@@ -74,17 +67,7 @@
     ["L", "kvh", "hd"].forEach(function (name) {
       inputs[name].addEventListener("input", function () { inputs.preset.value = "custom"; });
     });
-    // Redrawn when the stage's width changes (a rotated phone), in the next frame so the new
-    // height is not a resize inside the observer's own callback.
-    var drawnWidth = stage.getBoundingClientRect().width;
-    if (window.ResizeObserver) {
-      new ResizeObserver(function () {
-        var now = stage.getBoundingClientRect().width;
-        if (Math.round(now) === Math.round(drawnWidth)) return;
-        drawnWidth = now;
-        window.requestAnimationFrame(updateMemory);
-      }).observe(root);
-    }
+    kit.onWidthChange(root, stage, updateMemory);
     root.addEventListener("input", function () { updateStepper(); updateMemory(); });
     root.addEventListener("change", function () { updateStepper(); updateMemory(); });
     function move(delta) {
@@ -98,13 +81,5 @@
     updateMemory();
   }
 
-  function boot() {
-    document.querySelectorAll('figure.llmbook-demo[data-demo="kv-cache"] .llmbook-widget').forEach(function (root) {
-      if (root.dataset.ready) return;
-      init(root);
-      root.dataset.ready = "1";
-    });
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
-  else boot();
-})();
+  return init;
+}]);

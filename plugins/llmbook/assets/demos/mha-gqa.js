@@ -1,22 +1,15 @@
 /* MHA/GQA/MQA widget: query heads wired to their shared K/V head, and KV-cache size bars. */
-(function () {
+(window.llmbookDemos = window.llmbookDemos || []).push(["mha-gqa", function (kit) {
   "use strict";
-  var SVGNS = "http://www.w3.org/2000/svg";
+  var el = kit.el;
   var PALETTE = ["#1e88e5", "#f08c00", "#2e9d4f", "#8e5cd9"];
 
-  function el(name, attrs, text) {
-    var node = document.createElementNS(SVGNS, name);
-    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
 
   function init(root) {
-    var inputs = {};
-    root.querySelectorAll("[data-in]").forEach(function (i) { inputs[i.dataset.in] = i; });
+    var inputs = kit.inputs(root);
     var models = JSON.parse(root.querySelector('script[data-role="config"]').textContent).models;
     var stage = root.querySelector('[data-role="stage"]');
-    function out(name, text) { root.querySelector('[data-out="' + name + '"]').textContent = text; }
+    var out = kit.output(root);
     function model() { return models[inputs.model.value]; }
     function bytes(m, kvh, seq) { return 2 * m.L * kvh * m.hd * seq * 2; }
 
@@ -77,17 +70,7 @@
     }
 
     inputs.model.addEventListener("change", fillOptions);
-    // Redrawn when the stage's width changes (a rotated phone), in the next frame so the new
-    // height is not a resize inside the observer's own callback.
-    var drawnWidth = stage.getBoundingClientRect().width;
-    if (window.ResizeObserver) {
-      new ResizeObserver(function () {
-        var now = stage.getBoundingClientRect().width;
-        if (Math.round(now) === Math.round(drawnWidth)) return;
-        drawnWidth = now;
-        window.requestAnimationFrame(update);
-      }).observe(root);
-    }
+    kit.onWidthChange(root, stage, update);
     root.addEventListener("input", update);
     root.addEventListener("change", update);
     root.querySelectorAll("[data-action]").forEach(function (btn) {
@@ -100,13 +83,5 @@
     update();
   }
 
-  function boot() {
-    document.querySelectorAll('figure.llmbook-demo[data-demo="mha-gqa"] .llmbook-widget').forEach(function (root) {
-      if (root.dataset.ready) return;
-      init(root);
-      root.dataset.ready = "1";
-    });
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
-  else boot();
-})();
+  return init;
+}]);

@@ -1,22 +1,11 @@
 /* LayerNorm vs RMSNorm widget: every intermediate of both norms on an editable 4-vector. */
-(function () {
+(window.llmbookDemos = window.llmbookDemos || []).push(["norm-compare", function (kit) {
   "use strict";
-  var SVGNS = "http://www.w3.org/2000/svg";
+  var el = kit.el, fmt = kit.fmt;
   var LN_EPS = 1e-5, RMS_EPS = 1e-6;
 
-  function fmt(x) {
-    if (!isFinite(x)) return "—"; // an emptied or invalid input field
-    var s = x.toFixed(3);
-    return s === "-0.000" ? "0.000" : s;
-  }
   function vec(v) { return "[" + v.map(fmt).join(", ") + "]"; }
   function mean(v) { return v.reduce(function (a, b) { return a + b; }, 0) / v.length; }
-  function el(name, attrs, text) {
-    var node = document.createElementNS(SVGNS, name);
-    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
 
   function draw(svg, groups) {
     while (svg.firstChild) svg.removeChild(svg.firstChild);
@@ -38,13 +27,12 @@
   }
 
   function init(root) {
-    var inputs = {};
-    root.querySelectorAll("[data-in]").forEach(function (i) { inputs[i.dataset.in] = i; });
+    var inputs = kit.inputs(root);
     var stage = root.querySelector('[data-role="stage"]');
-    function out(name, text) { root.querySelector('[data-out="' + name + '"]').textContent = text; }
+    var out = kit.output(root);
 
     function update() {
-      root.querySelectorAll("[data-show]").forEach(function (o) { o.textContent = inputs[o.dataset.show].value; });
+      kit.showValues(root, inputs);
       var x = [0, 1, 2, 3].map(function (i) { return parseFloat(inputs["x" + i].value); });
       var mu = mean(x), centered = x.map(function (v) { return v - mu; });
       var variance = mean(centered.map(function (v) { return v * v; }));
@@ -63,13 +51,5 @@
     update();
   }
 
-  function boot() {
-    document.querySelectorAll('figure.llmbook-demo[data-demo="norm-compare"] .llmbook-widget').forEach(function (root) {
-      if (root.dataset.ready) return;
-      init(root);
-      root.dataset.ready = "1";
-    });
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
-  else boot();
-})();
+  return init;
+}]);

@@ -1,15 +1,9 @@
 /* Pre-/Post-Norm widget: forward vs backward path on both blocks; the measured gradient by depth. */
-(function () {
+(window.llmbookDemos = window.llmbookDemos || []).push(["pre-post-norm", function (kit) {
   "use strict";
-  var SVGNS = "http://www.w3.org/2000/svg";
+  var el = kit.el;
   var X0 = 45, Y0 = 15, W = 240, H = 150;
 
-  function el(name, attrs, text) {
-    var node = document.createElementNS(SVGNS, name);
-    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
 
   function init(root) {
     var data = JSON.parse(root.querySelector('script[data-role="config"]').textContent);
@@ -19,7 +13,7 @@
     var ymax = 10 * (Math.floor(Math.max.apply(null, data.pre.concat(data.post)) / 10) + 1);
     function px(x) { return X0 + x / xmax * W; }
     function py(y) { return Y0 + H - y / ymax * H; }
-    function out(name, text) { root.querySelector('[data-out="' + name + '"]').textContent = text; }
+    var out = kit.output(root);
 
     function line(values, color, dash) {
       var pts = data.depths.map(function (d, i) { return px(d).toFixed(1) + "," + py(values[i]).toFixed(1); });
@@ -63,13 +57,5 @@
     update();
   }
 
-  function boot() {
-    document.querySelectorAll('figure.llmbook-demo[data-demo="pre-post-norm"] .llmbook-widget').forEach(function (root) {
-      if (root.dataset.ready) return;
-      init(root);
-      root.dataset.ready = "1";
-    });
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
-  else boot();
-})();
+  return init;
+}]);

@@ -1,21 +1,11 @@
 /* RoPE widget: rotate q by m·θ and k by n·θ, show both vectors and their dot product. */
-(function () {
+(window.llmbookDemos = window.llmbookDemos || []).push(["rope", function (kit) {
   "use strict";
-  var SVGNS = "http://www.w3.org/2000/svg";
+  var el = kit.el, fmt = kit.fmt;
 
-  function fmt(x) {
-    if (!isFinite(x)) return "—"; // an emptied or invalid input field
-    var s = x.toFixed(3);
-    return s === "-0.000" ? "0.000" : s;
-  }
   function rotate(v, a) {
     var c = Math.cos(a), s = Math.sin(a);
     return [c * v[0] - s * v[1], s * v[0] + c * v[1]];
-  }
-  function el(name, attrs) {
-    var node = document.createElementNS(SVGNS, name);
-    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    return node;
   }
   function arrow(svg, v, color, dashed, label) {
     var r = 100, x = r * v[0], y = -r * v[1], a = Math.atan2(y, x);
@@ -36,16 +26,15 @@
   }
 
   function init(root) {
-    var inputs = {};
-    root.querySelectorAll("[data-in]").forEach(function (i) { inputs[i.dataset.in] = i; });
+    var inputs = kit.inputs(root);
     var stage = root.querySelector('[data-role="stage"]');
     var defaults = {};
     Object.keys(inputs).forEach(function (k) { defaults[k] = inputs[k].value; });
     function val(name) { return parseFloat(inputs[name].value); }
-    function out(name, text) { root.querySelector('[data-out="' + name + '"]').textContent = text; }
+    var out = kit.output(root);
 
     function update() {
-      root.querySelectorAll("[data-show]").forEach(function (o) { o.textContent = inputs[o.dataset.show].value; });
+      kit.showValues(root, inputs);
       var m = val("m"), n = val("n"), theta = val("theta") * Math.PI / 180;
       var q = [val("qx"), val("qy")], k = [val("kx"), val("ky")];
       var qr = rotate(q, m * theta), kr = rotate(k, n * theta);
@@ -83,13 +72,5 @@
     update();
   }
 
-  function boot() {
-    document.querySelectorAll('figure.llmbook-demo[data-demo="rope"] .llmbook-widget').forEach(function (root) {
-      if (root.dataset.ready) return;
-      init(root);
-      root.dataset.ready = "1";
-    });
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
-  else boot();
-})();
+  return init;
+}]);

@@ -1,24 +1,13 @@
 /* SwiGLU widget: the scalar steps gate = SiLU(x·W1), value = x·W3, hidden, output; SiLU vs ReLU. */
-(function () {
+(window.llmbookDemos = window.llmbookDemos || []).push(["swiglu", function (kit) {
   "use strict";
-  var SVGNS = "http://www.w3.org/2000/svg";
+  var el = kit.el, fmt = kit.fmt;
   var X0 = 40, Y0 = 15, W = 245, H = 190, XMIN = -5, XMAX = 5, YMIN = -1, YMAX = 5;
 
-  function fmt(x) {
-    if (!isFinite(x)) return "—"; // an emptied or invalid input field
-    var s = x.toFixed(3);
-    return s === "-0.000" ? "0.000" : s;
-  }
   function sigmoid(z) { return 1 / (1 + Math.exp(-z)); }
   function silu(z) { return z * sigmoid(z); }
   function px(x) { return X0 + (x - XMIN) / (XMAX - XMIN) * W; }
   function py(y) { return Y0 + H - (y - YMIN) / (YMAX - YMIN) * H; }
-  function el(name, attrs, text) {
-    var node = document.createElementNS(SVGNS, name);
-    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
   function curve(f) {
     var pts = [];
     for (var i = 0; i <= 100; i++) {
@@ -44,8 +33,7 @@
   }
 
   function init(root) {
-    var inputs = {};
-    root.querySelectorAll("[data-in]").forEach(function (i) { inputs[i.dataset.in] = i; });
+    var inputs = kit.inputs(root);
     var stage = root.querySelector('[data-role="stage"]');
     drawAxes(stage);
     var marks = el("g", {});
@@ -54,7 +42,7 @@
     function out(name, v) { root.querySelector('[data-out="' + name + '"]').textContent = fmt(v); }
 
     function update() {
-      root.querySelectorAll("[data-show]").forEach(function (o) { o.textContent = inputs[o.dataset.show].value; });
+      kit.showValues(root, inputs);
       var x = val("x"), z = x * val("w1"), gate = silu(z), value = x * val("w3"), hidden = gate * value;
       out("pre", z);
       out("sigma", sigmoid(z));
@@ -75,13 +63,5 @@
     update();
   }
 
-  function boot() {
-    document.querySelectorAll('figure.llmbook-demo[data-demo="swiglu"] .llmbook-widget').forEach(function (root) {
-      if (root.dataset.ready) return;
-      init(root);
-      root.dataset.ready = "1";
-    });
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
-  else boot();
-})();
+  return init;
+}]);
