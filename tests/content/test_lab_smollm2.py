@@ -253,6 +253,58 @@ def test_rope_wavelengths_from_the_closed_form(reader):
 
 
 @needs_smollm2
+def test_decode_arithmetic_intensity_from_ggmls_reader(reader):
+    """Bytes and FLOPs of one decoded token: every matrix weight (all but the F32 norm gains) read
+    once and used in one multiply-add; the cache's bytes from the closed form."""
+    dims = _dims(reader)
+    L, Hq, Hkv, Dh = dims["L"], dims["Hq"], dims["Hkv"], dims["Dh"]
+    matrices = [t for t in reader.tensors if t.tensor_type.name != "F32"]
+    assert len(matrices) == 7 * L + 1  # 7 per layer and the embedding (also the LM head)
+    weights = sum(math.prod(_shape(t)) for t in matrices)
+    quant = sum(int(t.n_bytes) for t in matrices)
+    flops = 2 * weights
+    kv_token = 2 * L * Hkv * Dh * 2
+    references = [
+        ("flops_token", flops),
+        ("read_fp32 / 1e6", 4 * weights / 1e6),
+        ("read_bf16 / 1e6", 2 * weights / 1e6),
+        ("quant_bytes / 1e6", quant / 1e6),
+        ("ai_fp32", 0.5),
+        ("ai_bf16", 1.0),
+        ("ai_quant", flops / quant),
+        ("ai_attention", Hq / Hkv),
+        ("read_fp32 // matmul_params", 4),
+        ("flops_token // matmul_params", 2),
+    ]
+    T = 1024
+    for i, B in enumerate((1, 16, 64)):
+        step_bytes = 2 * weights + B * T * kv_token
+        step_flops = B * (flops + 4 * L * Hq * Dh * T)  # QK^T and PV: 2 FLOPs per multiply-add
+        references += [
+            (f"batches[{i}]", B),
+            (f"steps[{B}][0] / 1e6", step_bytes / 1e6),
+            (f"steps[{B}][1]", step_flops / step_bytes),
+            (f"steps[{B}][2]", B * T * kv_token / step_bytes),
+        ]
+    for expr, reference in references:
+        _assert_written(expr, reference)
+
+
+def test_the_cited_decode_speed_is_the_benchmarks_result():
+    """The one cited number: benchmarks/bench_gguf.py's compiled step against transformers."""
+    import json
+
+    result = json.loads((ROOT / "benchmarks" / "results" / "gguf-cpu.json").read_text())
+    ratio = result["decode"]["llmkit-compiled"]["vs_transformers"]
+    assert result["dtype"] == "float32" and result["threads"] == 2
+    assert result["greedy_tokens_equal_transformers"]  # "生成的 token 一个不差"
+    cited = re.findall(
+        r"\[\[([\d.]+) 倍 @ benchmarks/results/gguf-cpu\.json，fp32、2 线程 CPU\]\]", TEXT
+    )
+    assert cited == [f"{ratio:.2f}"]
+
+
+@needs_smollm2
 def test_rmsnorm_gains_from_the_raw_f32_tensors(reader):
     tensors = {t.name: np.asarray(t.data, dtype=np.float64) for t in reader.tensors}
     L = _dims(reader)["L"]
