@@ -54,6 +54,21 @@ def test_compiled_one_row_is_a_reduction_equal_to_f_linear(bias):
 
 
 @pytest.mark.slow
+def test_compiled_bf16_row_is_as_accurate_as_blas():
+    """bf16 products are summed in fp32 (inductor upcasts), as BLAS does: the compiled row is no
+    further from the exact product than eager F.linear, or than one bf16 rounding."""
+    layer = _layer(False).to(torch.bfloat16)
+    x = torch.randn(1, 1, 48).to(torch.bfloat16)
+    out, code = _compiled_code(layer, x)
+    assert _blas_calls(code) == 0
+    exact = F.linear(x.double(), layer.weight.double())
+    with torch.no_grad():
+        blas_error = (F.linear(x, layer.weight).double() - exact).abs().max()
+    one_rounding = 2**-8 * exact.abs().max()  # bf16 keeps 8 significant bits
+    assert (out.double() - exact).abs().max() <= max(blas_error, one_rounding)
+
+
+@pytest.mark.slow
 def test_compiled_many_rows_keep_blas():
     layer = _layer(False)
     x = torch.randn(2, 3, 48)
