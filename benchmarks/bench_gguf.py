@@ -4,17 +4,18 @@ llmkit against transformers' own GGUF loading of the same file.
 Load: each loader in a fresh process (so its memory is its own), alternating, --load-repeats
 times: wall time of the load call and the peak resident memory above the process's baseline
 after imports, against the dequantized weights' bytes. Decode on CPU, fp32: the whole greedy
-generate call (prefill of the chat prompt + --new-tokens tokens, EOS not stopping either) of
-llmkit eager, llmkit's compiled decode step (generate(compile=True)) and transformers,
-alternating, the median of --repeats. Each contender's first call is a warm-up outside the
+generate call (prefill of the chat prompt + --new-tokens tokens, EOS not stopping either; --batch
+copies of the prompt at once, tokens/s counted per sequence) of llmkit eager, llmkit's compiled
+decode step (generate(compile=True)) and transformers, alternating, the median of --repeats. Each contender's first call is a warm-up outside the
 timings; the compiled step's warm-up (torch.compile of the step) is reported as compile_seconds.
 Also the prompt logits' max difference and whether the greedy tokens are equal. Measures and
-reports, never fails on time. Results: benchmarks/results/gguf-<device>.json.
+reports, never fails on time. Results: benchmarks/results/gguf-<device>[-batch<B>].json.
 benchmarks/gpu_run.sh runs it on CUDA in bf16.
 
     python benchmarks/bench_gguf.py
     python benchmarks/bench_gguf.py --threads 2 --repeats 5 --no-compile
     python benchmarks/bench_gguf.py --device cuda --dtype bfloat16 --load-repeats 0
+    python benchmarks/bench_gguf.py --batch 4 --load-repeats 0   # 4 copies of the prompt at once
 """
 
 from __future__ import annotations
@@ -103,6 +104,9 @@ def main() -> None:
     parser.add_argument("--dtype", choices=("float32", "bfloat16"), default="float32")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--new-tokens", type=int, default=64)
+    parser.add_argument(
+        "--batch", type=int, default=1, help="decode this many copies of the prompt"
+    )
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--load-repeats", type=int, default=3)
     parser.add_argument(
@@ -141,6 +145,7 @@ def main() -> None:
         special_token(metadata, "eos"),
     )  # fmt: skip
     ids = torch.tensor([tokenizer.encode(text, add_special_tokens=False).ids], device=device)
+    ids = ids.expand(args.batch, -1).contiguous()  # [B, P]
     ours = llmkit.from_pretrained(file, dtype=dtype, device=device)
     folder, name = file.rsplit("/", 1)
     hf = transformers.AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=dtype)
@@ -187,7 +192,8 @@ def main() -> None:
     reference = decode["transformers"]["tokens_per_s"]
     for name, row in decode.items():
         row["vs_transformers"] = row["tokens_per_s"] / reference
-        print(f"decode {name}: {row['tokens_per_s']:.1f} tok/s ({row['vs_transformers']:.2f}x)")
+        print(f"decode {name}: {row['tokens_per_s']:.1f} tok/s per sequence "
+              f"({row['vs_transformers']:.2f}x)")  # fmt: skip
     print(f"prompt logits max |diff| {max_diff:.3g}; greedy tokens equal: {equal}")
 
     result = {
@@ -200,6 +206,7 @@ def main() -> None:
         "gguf": importlib.metadata.version("gguf"),
         "machine": platform.processor() or platform.machine(),
         "load": load_rows,
+        "batch": args.batch,
         "prompt_tokens": ids.shape[1],
         "new_tokens": n,
         "logits_max_abs_diff": max_diff,
@@ -207,7 +214,8 @@ def main() -> None:
         "note": "alternating runs on a shared machine: noisy, medians",
         "decode": decode,
     }
-    out = Path(args.out or Path(__file__).parent / "results" / f"gguf-{device.type}.json")
+    suffix = "" if args.batch == 1 else f"-batch{args.batch}"
+    out = Path(args.out or Path(__file__).parent / "results" / f"gguf-{device.type}{suffix}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {out}")
