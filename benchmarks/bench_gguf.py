@@ -6,8 +6,9 @@ times: wall time of the load call and the peak resident memory above the process
 after imports, against the dequantized weights' bytes. Decode on CPU, fp32: the whole greedy
 generate call (prefill of the chat prompt + --new-tokens tokens, EOS not stopping either; --batch
 copies of the prompt at once, tokens/s counted per sequence) of llmkit eager, llmkit's compiled
-decode step (generate(compile=True)) and transformers, alternating, the median of --repeats. Each contender's first call is a warm-up outside the
-timings; the compiled step's warm-up (torch.compile of the step) is reported as compile_seconds.
+decode step (generate(compile=True)) and transformers, alternating, the median of --repeats.
+Each contender's first call is a warm-up outside the timings; the compiled step's warm-up
+(torch.compile of the step) is reported as compile_seconds.
 Also the prompt logits' max difference and whether the greedy tokens are equal. Measures and
 reports, never fails on time. Results: benchmarks/results/gguf-<device>[-batch<B>].json.
 benchmarks/gpu_run.sh runs it on CUDA in bf16.
@@ -176,15 +177,15 @@ def main() -> None:
     for _ in range(args.repeats):
         for name, fn in methods.items():  # alternating
             seconds[name].append(timed(fn, device))
-    decode = {
-        name: {
+    decode = {}
+    for name, s in seconds.items():
+        median = statistics.median(s)
+        decode[name] = {
             "seconds": s,
-            "median_seconds": statistics.median(s),
-            "tokens_per_s": n / statistics.median(s),
+            "median_seconds": median,
+            "tokens_per_s": n / median,
             "warmup_seconds": warmup[name],
         }
-        for name, s in seconds.items()
-    }
     if "llmkit-compiled" in decode:  # the warm-up call minus an ordinary one: compiling
         row = decode["llmkit-compiled"]
         row["compile_seconds"] = row["warmup_seconds"] - row["median_seconds"]

@@ -32,7 +32,7 @@ from mkdocs.structure.toc import get_toc
 
 from llmbook.execute.cache import entry_path, json_digest, read_json, version, write_json_atomic
 
-__all__ = ["ConvertedPages", "safe_site"]
+__all__ = ["ConvertedPages", "unsafe_parts"]
 
 _FORMAT = 1
 _LIBRARIES = ("pygments", "mkdocs-material")
@@ -71,7 +71,7 @@ def _extension_name(extension: Any) -> str:
     return extension if isinstance(extension, str) else type(extension).__module__
 
 
-def safe_site(config: Any) -> list[str]:
+def unsafe_parts(config: Any) -> list[str]:
     """The extensions and plugins of the site that keep the cache off (none: it may be on)."""
     unsafe = [_extension_name(e) for e in config["markdown_extensions"]]
     unsafe = [name for name in unsafe if name not in SAFE_EXTENSIONS]

@@ -22,7 +22,7 @@ from mkdocs.structure.pages import Page
 
 from llmbook.assets import add_asset_files, register_assets
 from llmbook.config import LLMBookConfig
-from llmbook.converted import ConvertedPages, safe_site
+from llmbook.converted import ConvertedPages, unsafe_parts
 from llmbook.directives import SiteIndex
 from llmbook.extension import LLMBookExtension
 from llmbook.offline import check_site
@@ -133,7 +133,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         if self._converted is None:
             self._converted = False
             cache, choice = self.site.executor.cache, self.config.cache_converted
-            unsafe = safe_site(config)
+            unsafe = unsafe_parts(config)
             if choice == "auto" and unsafe:
                 log.info(
                     "converted pages are not cached (cache_converted: auto): "
