@@ -25,7 +25,7 @@ class LineEdits:
 
     def text(self, line: int) -> str:
         """File line `line` as written."""
-        return self.lexed.text(line)
+        return self.lexed.line(line)
 
     def replace(self, line: int, start: int, end: int, text: str) -> None:
         """Characters `start:end` of the line (as written) become `text`."""
@@ -51,7 +51,7 @@ class LineEdits:
         """The line with its replacements."""
         if line in self._whole:
             return self._whole[line]
-        text = self.lexed.text(line)
+        text = self.lexed.line(line)
         for start, end, new in sorted(self._spans.get(line, ()), reverse=True):
             text = text[:start] + new + text[end:]
         return text

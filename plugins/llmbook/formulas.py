@@ -16,7 +16,7 @@ from llmbook.bindings import BINDING_RE, parse_body
 from llmbook.edits import LineEdits
 from llmbook.errors import AuthorError
 from llmbook.latex import FormulaError, latex_to_mathml
-from llmbook.lexer import code_spans, lex
+from llmbook.lexer import Lexed, code_spans, lex
 from llmbook.stash import Stash
 
 __all__ = ["display_lines", "math_spans", "render_math", "render_math_text"]
@@ -49,17 +49,16 @@ def render_math(
 
 
 def render_math_text(markdown: str, *, src: str, stash: Stash, first: int = 1) -> str:
-    """`markdown` (starting on file line `first`) with its formulas as stash tokens."""
+    """`markdown`, a text of its own (a showcase's example, starting on file line `first`), with
+    its formulas as stash tokens."""
     edits = LineEdits(lex(markdown, first))
     render_math(edits, src=src, stash=stash)
     return edits.markdown()
 
 
-def display_lines(
-    markdown: str, *, first: int = 1, plain: frozenset[int] = frozenset()
-) -> frozenset[int]:
+def display_lines(lexed: Lexed, *, plain: frozenset[int] = frozenset()) -> frozenset[int]:
     """File lines of display formulas (`$$` on lines of their own)."""
-    lexed = lex(markdown, first)
+    first = lexed.first
     code = lexed.code_lines(quotes=True)
     blocks, _ = _regions(list(lexed.lines), None, first, plain, code, inline=False)
     return frozenset(first + i for b in blocks for i in range(b.start, b.end + 1))
@@ -144,10 +143,10 @@ def _line_spans(line: str) -> list[_Span]:
 
 
 def math_spans(
-    markdown: str, *, src: str = "", first: int = 1, plain: frozenset[int] = frozenset()
+    lexed: Lexed, *, src: str = "", plain: frozenset[int] = frozenset()
 ) -> dict[int, list[tuple[int, int]]]:
     """Per file line, the (start, end) offsets that are math (a display block's lines whole)."""
-    lexed = lex(markdown, first)
+    first = lexed.first
     lines = list(lexed.lines)
     code = lexed.code_lines(quotes=True)
     blocks, inline = _regions(lines, src, first, plain, code)

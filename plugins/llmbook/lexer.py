@@ -9,20 +9,19 @@ bindings), so a fence or a code span means the same thing everywhere:
   an unclosed fence runs to the end of the page;
 - an inline code span is a run of backticks closed by an equally long run.
 
-`lex(text, first)` lexes a page's text once: every stage that reads the same text (collect,
-coverage, the directive parser, the math stage) gets the same `Lexed`, and `LEXED.count` counts the
-texts actually lexed. `first` is the line of the author's file the text starts on (after the front
-matter the engine removed): what a stage hands on is named by file line, and `Lexed` alone turns a
-file line into a position in its text.
+`lex(text, first)` makes a page's model, `Lexed`, once per build: the load stage lexes the page and
+every later stage (collect, coverage, the directive parser, the math stage, the renderer) is handed
+that object, never the raw text. `first` is the line of the author's file the text starts on (after
+the front matter the engine removed): what a stage hands on is named by file line, and `Lexed` alone
+turns a file line into a position in its text.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
-__all__ = ["LEXED", "Fence", "Lexed", "code_spans", "fences", "lex", "mask_code", "opening"]
+__all__ = ["Fence", "Lexed", "code_spans", "fences", "lex", "mask_code", "opening"]
 
 _OPEN = re.compile(
     r"^(?P<prefix>[ \t]*(?:>[ \t]?)*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*?)[ \t]*$"
@@ -98,11 +97,16 @@ class Lexed:
     first: int = 1
 
     @property
+    def text(self) -> str:
+        """The page's text, as lexed."""
+        return "\n".join(self.lines)
+
+    @property
     def numbers(self) -> range:
         """The file lines of the text."""
         return range(self.first, self.first + len(self.lines))
 
-    def text(self, line: int) -> str:
+    def line(self, line: int) -> str:
         """The text of file line `line`."""
         return self.lines[line - self.first]
 
@@ -121,27 +125,7 @@ class Lexed:
         return line
 
 
-class _Counter:
-    count = 0
-
-    @staticmethod
-    def forget() -> None:
-        """Forget the texts already lexed (tests count from a clean slate)."""
-        _lex.cache_clear()
-
-
-LEXED = _Counter()  # how many texts `lex` lexed (not those it had already)
-
-
 def lex(text: str, first: int = 1) -> Lexed:
-    """The fences of `text`, which starts on file line `first`; a text already lexed is not
-    lexed again."""
-    found = _lex(text)
-    return found if first == 1 else Lexed(found.lines, found.fences, found.quoted_fences, first)
-
-
-@functools.lru_cache(maxsize=16)
-def _lex(text: str) -> Lexed:
-    LEXED.count += 1
+    """The model of `text`, which starts on file line `first`: its lines and fences."""
     lines = text.split("\n")
-    return Lexed(tuple(lines), tuple(fences(lines)), tuple(fences(lines, quotes=True)))
+    return Lexed(tuple(lines), tuple(fences(lines)), tuple(fences(lines, quotes=True)), first)

@@ -28,7 +28,7 @@ from llmbook.execute.figures import Figure
 from llmbook.execute.notebook import executed_notebook
 from llmbook.execute.report import Report
 from llmbook.formulas import render_math
-from llmbook.lexer import lex
+from llmbook.lexer import Lexed, lex
 from llmbook.preview import PageError, place_boxes, preview_page
 from llmbook.render_cache import RenderCache, Rendered, replay, result_digest
 from llmbook.stash import Stash
@@ -120,11 +120,12 @@ class Site:
             errors += [PageError(n.binding.line, n.mismatch) for n in plan.numbers if n.mismatch]
         errors.sort(key=lambda e: e.line)
 
-        def render(plain: frozenset[int], shown: list[PageError]) -> str:
-            return self._render(markdown, page, stash, plain=plain, errors=shown)
+        lexed = self._model(markdown, page)
 
-        first = plan.page.first if plan is not None else 1
-        return preview_page(render, lex(markdown, first), errors, src=page.src, stash=stash)
+        def render(plain: frozenset[int], shown: list[PageError]) -> str:
+            return self._render(lexed, page, stash, plain=plain, errors=shown)
+
+        return preview_page(render, lexed, errors, src=page.src, stash=stash)
 
     def _render_cached(self, markdown: str, page: PageRef, stash: Stash) -> str:
         """The page from the render cache when none of its inputs changed; else rendered, and
@@ -133,7 +134,7 @@ class Site:
         self.last_entry = None
         if cache is None:
             self.rendered.append(page.src)
-            return self._render(markdown, page, stash)
+            return self._render(self._model(markdown, page), page, stash)
         key = self._page_key(cache, markdown, page, len(stash))
         entry = cache.load(page.src, key)
         if entry is not None and self.replay_extras(page.src, entry.figures, entry.lookups):
@@ -147,7 +148,7 @@ class Site:
         if self.index is not None:
             self.index.reads = entry.lookups
         try:
-            entry.markdown = self._render(markdown, page, recording)
+            entry.markdown = self._render(self._model(markdown, page), page, recording)
         finally:
             self._linked = None
             if self.index is not None:
@@ -221,9 +222,17 @@ class Site:
         target = self.index.lookup(name) if self.index is not None else None
         return (target.title, target.url) if target is not None else None
 
+    def _model(self, markdown: str, page: PageRef) -> Lexed:
+        """The page's model as the load stage lexed it; lexed here only when the engine hands a
+        text the executor never saw (a page that failed to load, another plugin's edit)."""
+        plan = self.report.plans.get(page.src)
+        if plan is not None and plan.text == markdown:
+            return plan.page.lexed
+        return lex(markdown, plan.page.first if plan is not None else 1)
+
     def _render(
         self,
-        markdown: str,
+        lexed: Lexed,
         page: PageRef,
         stash: Stash,
         *,
@@ -231,13 +240,12 @@ class Site:
         errors: list[PageError] | None = None,
     ) -> str:
         plan = self.report.plans.get(page.src)
-        lexed = lex(markdown, plan.page.first if plan is not None else 1)
         # Parsed once; the later stages say what they make of its lines; each directive is
         # validated and rendered once, on what they left.
-        if plan is not None and plan.doc is not None and not plain and plan.text == markdown:
+        if plan is not None and plan.doc is not None and not plain and lexed is plan.page.lexed:
             doc = plan.doc  # the tree the check stage parsed
         else:
-            doc = parse_structure(markdown, src=page.src, first=lexed.first, plain=plain)
+            doc = parse_structure(lexed, src=page.src, plain=plain)
         edits = LineEdits(lexed)
         if plan is not None:  # numbers where collect found them; formulas write their own
             plan.put_numbers(edits, stash=stash, math=plan.math)

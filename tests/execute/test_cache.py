@@ -12,12 +12,13 @@ from llmbook.execute.collect import collect_page
 from llmbook.execute.deps import file_hash
 from llmbook.execute.figures import Figure
 from llmbook.execute.run import BlockResult, RunResult
+from llmbook.lexer import lex
 
 PAGE = "```python\nx = 1\n```\n\n[[x = 1]] and [[x * 2 = 2.0]]\n"
 
 
 def _key(text: str, **kw: object) -> str:
-    page = collect_page(text, src="docs/p.md", meta={})
+    page = collect_page(lex(text), src="docs/p.md", meta={})
     return page_key(page, seed=kw.get("seed", 0), preamble=kw.get("preamble", "import math"))
 
 

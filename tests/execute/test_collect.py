@@ -7,6 +7,7 @@ import textwrap
 import pytest
 from llmbook.errors import AuthorError
 from llmbook.execute.collect import collect_page, split_front_matter
+from llmbook.lexer import lex
 
 PAGE = textwrap.dedent(
     """\
@@ -44,7 +45,7 @@ PAGE = textwrap.dedent(
 
 
 def test_blocks_modes_and_lines() -> None:
-    page = collect_page(PAGE, src="docs/p.md", meta={})
+    page = collect_page(lex(PAGE), src="docs/p.md", meta={})
     got = [(b.line, b.lang, b.mode, b.code) for b in page.blocks]
     assert got == [
         (3, "python", "hidden", "x = 1"),
@@ -59,7 +60,7 @@ def test_blocks_modes_and_lines() -> None:
 
 
 def test_bindings_outside_code_including_math() -> None:
-    page = collect_page(PAGE, src="docs/p.md", meta={})
+    page = collect_page(lex(PAGE), src="docs/p.md", meta={})
     got = [(b.line, b.expr, b.written, b.source) for b in page.bindings]
     assert got == [
         (29, "x + 1", "2", None),
@@ -72,13 +73,13 @@ def test_front_matter_moves_the_first_line() -> None:
     text = "---\nexecute: false\ntitle: t\n---\n\n```python\nx = 1\n```\n"
     meta, body, first = split_front_matter(text)
     assert meta == {"execute": False, "title": "t"} and first == 6
-    page = collect_page(body, src="docs/p.md", meta=meta, first=first)
+    page = collect_page(lex(body, first), src="docs/p.md", meta=meta)
     assert page.blocks[0].line == 6 and not page.execute and not page.needs_execution()
 
 
 def test_bad_front_matter_value() -> None:
     with pytest.raises(AuthorError) as error:
-        collect_page("x\n", src="docs/p.md", meta={"execute": "maybe"})
+        collect_page(lex("x\n"), src="docs/p.md", meta={"execute": "maybe"})
     assert str(error.value) == (
         "docs/p.md:1: front matter `execute: maybe` is not true or false Fix: write `execute: false`"
     )
@@ -86,7 +87,7 @@ def test_bad_front_matter_value() -> None:
 
 def test_malformed_binding_names_its_line() -> None:
     with pytest.raises(AuthorError) as error:
-        collect_page("a\n\nsee [[just words]] here\n", src="docs/p.md", meta={})
+        collect_page(lex("a\n\nsee [[just words]] here\n"), src="docs/p.md", meta={})
     assert str(error.value).startswith(
         "docs/p.md:3: [[just words]] is neither a bound number `[[expr = value]]`"
     )
@@ -96,9 +97,9 @@ def test_unclosed_fence_and_unknown_marker() -> None:
     with pytest.raises(
         AuthorError, match=r"^docs/p.md:2: code block opened with ``` is never closed"
     ):
-        collect_page("a\n```python\nx = 1\n", src="docs/p.md", meta={})
+        collect_page(lex("a\n```python\nx = 1\n"), src="docs/p.md", meta={})
     with pytest.raises(AuthorError, match=r"^docs/p.md:1: unknown marker <!--pytest.mark.xfail-->"):
-        collect_page("<!--pytest.mark.xfail-->\n```python\nx\n```\n", src="docs/p.md", meta={})
+        collect_page(lex("<!--pytest.mark.xfail-->\n```python\nx\n```\n"), src="docs/p.md", meta={})
 
 
 def test_expected_output_needs_a_python_block() -> None:
@@ -106,4 +107,4 @@ def test_expected_output_needs_a_python_block() -> None:
     with pytest.raises(
         AuthorError, match=r"^docs/p.md:1: <!--pytest-codeblocks:expected-output-->"
     ):
-        collect_page(text, src="docs/p.md", meta={})
+        collect_page(lex(text), src="docs/p.md", meta={})

@@ -10,11 +10,12 @@ from llmbook.execute import BuildFailed
 from llmbook.execute.collect import collect_page
 from llmbook.execute.coverage import page_coverage
 from llmbook.formulas import math_spans
+from llmbook.lexer import lex
 
 
 def cover(markdown: str):  # noqa: ANN201
-    page = collect_page(markdown, src="docs/p.md", meta={})
-    return page_coverage(page, math_spans(markdown))
+    page = collect_page(lex(markdown), src="docs/p.md", meta={})
+    return page_coverage(page, math_spans(lex(markdown)))
 
 
 def unaccounted(markdown: str) -> list[str]:

@@ -209,10 +209,11 @@ def test_concurrent_exits_each_report_their_own_status(tmp_path) -> None:
     at once, several threads: each reports exactly its own code."""
     from llmbook.execute.collect import collect_page
     from llmbook.execute.engine import Engine, Limits
+    from llmbook.lexer import lex
 
     pages = [
         collect_page(
-            f"```python\nimport os\nos._exit({n % 3})\n```\n",
+            lex(f"```python\nimport os\nos._exit({n % 3})\n```\n"),
             src=f"docs/p{n}.md",
             meta={},
         )

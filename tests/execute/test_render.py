@@ -77,7 +77,7 @@ def test_numbers_leave_bindings_in_math_to_the_math_stage(run_md) -> None:
     # Numbers go in where collect found them; a binding inside a formula stays for the math
     # stage, which writes its written value into the formula.
     edits = LineEdits(lex(page))
-    plan.put_numbers(edits, stash=stash, math=math_spans(page))
+    plan.put_numbers(edits, stash=stash, math=math_spans(lex(page)))
     out = restore(edits.markdown())
     assert "公式 $h = [[half = 0.707]]$" in out
     assert len(re.findall('class="llmbook-num"', out)) == 1  # only the prose one became a span
@@ -104,21 +104,23 @@ def test_outputs_keep_the_indentation_of_their_fence(run_md) -> None:
 
 
 def test_a_page_is_lexed_and_parsed_once(run_md, monkeypatch) -> None:
-    """Collect, coverage, the directive parser and the math stage share one lexing of the page;
-    the renderer walks the directive tree the check stage parsed."""
+    """The load stage lexes the page; collect, coverage, the directive parser, the math stage and
+    the renderer are handed that model; the renderer walks the tree the check stage parsed."""
     import llmbook.directives
     from llmbook import lexer
     from llmbook.extension import render_markdown
 
-    parsed = []
+    parsed, lexed = [], []
     parse_tree = llmbook.directives.parse_tree
     monkeypatch.setattr(
         llmbook.directives, "parse_tree", lambda *a, **k: parsed.append(1) or parse_tree(*a, **k)
     )
+    fences = lexer.fences  # `lex` finds fences twice (outside and inside blockquotes)
+    monkeypatch.setattr(lexer, "fences", lambda *a, **k: lexed.append(1) or fences(*a, **k))
     page = textwrap.dedent(PAGE) + "\n:::key 要点\n公式 $y = 2$。\n:::\n"
-    lexer.LEXED.forget()
-    before = lexer.LEXED.count
-    html = render_markdown(page, plan=run_md(page), extensions=["pymdownx.superfences"])
-    assert lexer.LEXED.count - before == 1
-    assert len(parsed) == 1
+    plan = run_md(page)
+    assert len(lexed) == 2 and len(parsed) == 1
+    html = render_markdown(page, plan=plan, extensions=["pymdownx.superfences"])
+    assert len(lexed) == 2, "the renderer lexed the page again"
+    assert len(parsed) == 1, "the renderer parsed the page again"
     assert "llmbook-key" in html and "<math" in html and 'class="llmbook-num"' in html

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from llmbook.errors import AuthorError
 from llmbook.execute.sandbox import landlock_abi, restrict_writes, scratch_plan
+from llmbook.lexer import lex
 from mkdocs.exceptions import PluginError
 
 needs_landlock = pytest.mark.skipif(landlock_abi() == 0, reason="this kernel has no Landlock")
@@ -80,7 +81,7 @@ def test_the_site_directory_outside_the_project_is_protected(tmp_path: Path) -> 
     site = tmp_path / "elsewhere" / "site"
     site.mkdir(parents=True)
     code = f"open({str(site / 'index.html')!r}, 'w')"
-    page = collect_page(_page(code), src="docs/page.md", meta={})
+    page = collect_page(lex(_page(code)), src="docs/page.md", meta={})
     engine = Engine(
         workers=1, limits=Limits(), seed=0, root=str(tmp_path / "project"), site_dir=str(site)
     )

@@ -40,7 +40,7 @@ $$
 
 def _page():
     meta, body, first = split_front_matter(FILE)
-    return collect_page(body, src="docs/p.md", meta=meta, first=first), body, first
+    return collect_page(lex(body, first), src="docs/p.md", meta=meta), body, first
 
 
 def file_line(text: str) -> int:
@@ -50,7 +50,7 @@ def file_line(text: str) -> int:
 
 def test_the_text_starts_on_the_line_after_the_front_matter() -> None:
     _, body, first = _page()
-    assert first == 5 == file_line("# 标题") and lex(body, first).text(5) == "# 标题"
+    assert first == 5 == file_line("# 标题") and lex(body, first).line(5) == "# 标题"
 
 
 def test_collected_nodes_carry_file_lines() -> None:
@@ -63,7 +63,7 @@ def test_collected_nodes_carry_file_lines() -> None:
 
 def test_directive_nodes_carry_file_lines() -> None:
     _, body, first = _page()
-    doc = parse_structure(body, src="docs/p.md", first=first)
+    doc = parse_structure(lex(body, first), src="docs/p.md")
     (key,) = doc.blocks()
     assert isinstance(key, Block)
     assert (key.line, key.end_line) == (file_line(":::key"), file_line(":::key") + 2)
@@ -73,14 +73,14 @@ def test_directive_nodes_carry_file_lines() -> None:
 
 def test_math_is_located_by_file_line() -> None:
     _, body, first = _page()
-    assert display_lines(body, first=first) == {file_line("a + b") + d for d in (-1, 0, 1)}
-    spans = math_spans(body, src="docs/p.md", first=first)
+    assert display_lines(lex(body, first)) == {file_line("a + b") + d for d in (-1, 0, 1)}
+    spans = math_spans(lex(body, first), src="docs/p.md")
     assert spans[file_line("正文")] == [(3, 8)]
 
 
 def test_coverage_names_file_lines() -> None:
     page, body, first = _page()
-    coverage = page_coverage(page, math_spans(body, first=first))
+    coverage = page_coverage(page, math_spans(lex(body, first)))
     assert [(u.line, u.text) for u in coverage.unaccounted] == [(file_line("42"), "42")]
 
 
@@ -101,7 +101,7 @@ def test_errors_of_every_stage_name_the_file_line(broken: str, line: int, messag
     _, body, first = split_front_matter(text)
     stash, _ = engine_stash()
     with pytest.raises(AuthorError) as error:
-        parse_structure(body, src="docs/p.md", first=first)
+        parse_structure(lex(body, first), src="docs/p.md")
         render_math(LineEdits(lex(body, first)), src="docs/p.md", stash=stash)
     assert str(error.value).startswith(f"docs/p.md:{line}: {message}")
 

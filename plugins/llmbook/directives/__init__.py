@@ -42,6 +42,7 @@ from llmbook.directives.nodes import Block, Document, Text
 from llmbook.directives.parser import OPENER, parse_tree
 from llmbook.directives.site_index import SiteIndex
 from llmbook.edits import LineEdits
+from llmbook.lexer import Lexed, lex
 from llmbook.stash import Stash
 
 if TYPE_CHECKING:
@@ -63,15 +64,12 @@ __all__ = [
 ]
 
 
-def _parse(
-    markdown: str, src: str, first: int = 1, plain: frozenset[int] = frozenset()
-) -> Document:
+def _parse(lexed: Lexed, src: str, plain: frozenset[int] = frozenset()) -> Document:
     return parse_tree(
-        markdown,
+        lexed,
         src=src,
         known=lambda name: get_directive(name) is not None,
         names=known_names(),
-        first=first,
         plain=plain,
     )
 
@@ -86,17 +84,16 @@ def check_tree(ctx: Context, parent: Block | None = None) -> None:
         check_tree(ctx, block)
 
 
-def parse_structure(
-    markdown: str, *, src: str, first: int = 1, plain: frozenset[int] = frozenset()
-) -> Document:
-    """The page's directive tree (structure and names checked, not yet each directive's content),
-    `markdown` starting on file line `first`; lines in `plain` (file lines) are text."""
-    return _parse(markdown, src, first, plain)
+def parse_structure(lexed: Lexed, *, src: str, plain: frozenset[int] = frozenset()) -> Document:
+    """The page's directive tree (structure and names checked, not yet each directive's content);
+    lines in `plain` (file lines) are text."""
+    return _parse(lexed, src, plain)
 
 
 def parse_directives(markdown: str, *, src: str, first: int = 1) -> Document:
-    """The page's directive tree, every directive validated; AuthorError (`src:LINE`) otherwise."""
-    doc = parse_structure(markdown, src=src, first=first)
+    """A standalone text's directive tree (a showcase's example, a test's page, starting on file
+    line `first`), every directive validated; AuthorError (`src:LINE`) otherwise."""
+    doc = parse_structure(lex(markdown, first), src=src)
     check_tree(Context(src=src, doc=doc))
     return doc
 
@@ -111,11 +108,11 @@ def render_directives(
     demo_cache: DemoCache | None = None,
     first: int = 1,
 ) -> str:
-    """The page (starting on file line `first`) with every directive block replaced by Material
-    HTML (via `stash`) around its body."""
+    """A standalone text (starting on file line `first`) with every directive block replaced by
+    Material HTML (via `stash`) around its body."""
     if ":::" not in markdown:
         return markdown
-    doc = _parse(markdown, src, first)
+    doc = _parse(lex(markdown, first), src)
     return render_tree(doc, src=src, stash=stash, site=site, page=page, demo_cache=demo_cache)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.errors import AuthorError
 from llmbook.formulas import display_lines
-from llmbook.lexer import Fence, lex
+from llmbook.lexer import Fence, Lexed
 
 __all__ = ["OPENER", "parse_tree"]
 
@@ -26,28 +26,26 @@ _AUTODOC = re.compile(r"^\s*:::[ \t]+(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ 
 
 
 def parse_tree(
-    markdown: str,
+    lexed: Lexed,
     *,
     src: str,
     known: Callable[[str], bool],
     names: list[str],
-    first: int = 1,
     plain: frozenset[int] = frozenset(),
 ) -> Document:
-    """Split `markdown` (starting on file line `first`) into a tree whose nodes carry their file
-    lines; raise AuthorError for broken structure or an unknown name.
+    """Split the page's model into a tree whose nodes carry their file lines; raise AuthorError
+    for broken structure or an unknown name.
 
     Lines in `plain` (file lines) are text whatever they hold: the live preview shows a line it
     could not parse as it stands, with its error beside it."""
     doc = Document()
     stack: list[Block] = [doc]
-    lexed = lex(markdown, first)
-    lines = list(lexed.lines)
+    lines, first = lexed.lines, lexed.first
     in_fence: dict[int, Fence] = {}
     for fence in lexed.fences:
         for index in range(fence.start, min(fence.end, len(lines) - 1) + 1):
             in_fence[first + index] = fence
-    in_math = display_lines(markdown, first=first, plain=plain)  # the math stage's own rule
+    in_math = display_lines(lexed, plain=plain)  # the math stage's own rule
     shown_open: list[int] = []  # the stack depth under each opener in `plain`
     for number, line in enumerate(lines, start=first):
         if number in in_fence:

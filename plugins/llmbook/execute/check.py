@@ -53,16 +53,14 @@ def bare_plan(page: LoadedPage, *, strict: bool) -> Plan:
 def _cover(plan: Plan, *, strict: bool, forgiving: bool) -> None:
     """Sort the page's numbers; on a strict page an unaccounted one is an author error."""
     source = plan.page
-    text, where = plan.text, {"src": source.src, "first": source.first}
+    lexed, src = source.lexed, source.src
 
     def read(stage: Callable[..., T]) -> T | None:
         """The stage's view of the page; in the preview, lines it cannot read are plain text."""
         if not forgiving:
-            return stage(text, **where)
+            return stage(lexed, src=src)
         found, _, _ = recover(
-            lambda plain, _: stage(text, **where, plain=plain),
-            src=source.src,
-            lines=range(source.first, source.first + len(source.lines)),
+            lambda plain, _: stage(lexed, src=src, plain=plain), src=src, lines=lexed.numbers
         )
         return found
 

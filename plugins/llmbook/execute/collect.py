@@ -14,7 +14,7 @@ from mkdocs.utils.meta import get_data
 
 from llmbook.bindings import RawBinding, find_bindings
 from llmbook.errors import AuthorError
-from llmbook.lexer import Fence, lex, mask_code
+from llmbook.lexer import Fence, Lexed, mask_code
 
 __all__ = ["CodeBlock", "PageSource", "collect_page", "split_front_matter"]
 
@@ -50,12 +50,11 @@ class CodeBlock:
 
 @dataclass
 class PageSource:
-    """Everything the later stages need from one page, located by file lines: `lines` is the
-    text the engine renders (front matter removed), starting on file line `first`."""
+    """Everything the later stages need from one page, located by file lines: `lexed` is the
+    page's model, the text the engine renders (front matter removed), lexed once."""
 
     src: str
-    lines: list[str]
-    first: int
+    lexed: Lexed
     execute: bool
     # front matter `numbers: strict` (every number accounted for) or `numbers: report` (only
     # reported); None: as the site says (`numbers_strict`)
@@ -66,8 +65,17 @@ class PageSource:
     why_not_run: str = ""  # when `execute` is false: what decided it, for messages
 
     @property
+    def lines(self) -> tuple[str, ...]:
+        return self.lexed.lines
+
+    @property
+    def first(self) -> int:
+        """The file line of the text's first line."""
+        return self.lexed.first
+
+    @property
     def text(self) -> str:
-        return "\n".join(self.lines)
+        return self.lexed.text
 
     def cell_of(self, line: int) -> int:
         """A notebook page's 0-based cell holding file line `line`."""
@@ -115,22 +123,20 @@ def _strict_flag(meta: dict, src: str) -> bool | None:
     )
 
 
-def collect_page(
-    markdown: str, *, src: str, meta: dict, first: int = 1, execute: bool = True
-) -> PageSource:
-    """Read blocks, markers and bindings from the Markdown MkDocs hands over (front matter
-    removed: it starts on file line `first`); `execute`: whether the page runs when its front
-    matter does not say (`execute_pages`)."""
-    lines = markdown.split("\n")
+def collect_page(lexed: Lexed, *, src: str, meta: dict, execute: bool = True) -> PageSource:
+    """Read blocks, markers and bindings from the page's model (the Markdown MkDocs hands over,
+    front matter removed); `execute`: whether the page runs when its front matter does not say
+    (`execute_pages`)."""
+    lines, first = lexed.lines, lexed.first
     runs = _execute_flag(meta, src, execute)
-    page = PageSource(src, lines, first, runs, _strict_flag(meta, src))
+    page = PageSource(src, lexed, runs, _strict_flag(meta, src))
     if not runs:
         page.why_not_run = (
             "`execute: false` in its front matter"
             if "execute" in meta
             else "it matches no pattern of `execute_pages` in mkdocs.yml"
         )
-    starts = {fence.start: fence for fence in lex(markdown, first).fences}
+    starts = {fence.start: fence for fence in lexed.fences}
     marker: tuple[str, int] | None = None
     i = 0
     while i < len(lines):

@@ -158,7 +158,7 @@ def _shapeflow_lines(page: PageSource, doc: Block | None) -> set[int]:
     if doc is None:
         from llmbook.directives import parse_structure
 
-        doc = parse_structure(page.text, src=page.src, first=page.first)
+        doc = parse_structure(page.lexed, src=page.src)
     return {
         line
         for block in doc.walk()

@@ -11,6 +11,7 @@ from llmbook.execute.collect import PageSource, collect_page, split_front_matter
 from llmbook.execute.notebook import Notebook, read_notebook
 from llmbook.execute.numbers import Written, parse_written
 from llmbook.execute.run import RunResult
+from llmbook.lexer import lex
 
 __all__ = ["LoadedPage", "decode_page", "load_page"]
 
@@ -68,7 +69,7 @@ def load_page(src: str, raw: bytes | str, *, execute: bool = True) -> LoadedPage
         markdown, first = notebook.markdown, 1
     else:
         meta, markdown, first = split_front_matter(text)
-    source = collect_page(markdown, src=src, meta=meta, first=first, execute=execute)
+    source = collect_page(lex(markdown, first), src=src, meta=meta, execute=execute)
     source.cells = notebook.cells if notebook is not None else None
     if notebook is not None and "execute" in meta and not source.execute:
         source.why_not_run = '`"llmbook": {"execute": false}` in its metadata'

@@ -97,7 +97,7 @@ class Plan:
         """Outputs and figures after their fences, `python hidden` blocks blank, blocks that did
         not run labelled, the page's count at its end. With `figure_url`, figures are linked as
         SVG files (smaller pages, faster search indexing); without, they are inlined."""
-        if list(edits.lexed.lines) != self.page.lines or edits.lexed.first != self.page.first:
+        if (edits.lexed.lines, edits.lexed.first) != (self.page.lines, self.page.first):
             raise RuntimeError(f"{self.page.src}: the plan was made for another text")
         for pos, block in enumerate(self.page.blocks):
             self._block(pos, block, edits, stash, figure_url)
