@@ -7,7 +7,9 @@ from typing import Any
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
-from mkdocs.exceptions import PluginError
+
+from llmbook.errors import LLMBookError
+from llmbook.project import read_mkdocs_yml
 
 __all__ = ["LLMBookConfig", "load_options"]
 
@@ -55,17 +57,8 @@ class LLMBookConfig(Config):
 def load_options(config_file: str | Path) -> LLMBookConfig:
     """The llmbook options exactly as the project's mkdocs.yml sets them (its `plugins: - llmbook:`
     entry), validated: what pytest, `update_numbers` and the Zensical adapter run with."""
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    # MkDocs' own tags (!ENV, !!python/…) do not concern the llmbook options.
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
     path = Path(config_file)
-    data: dict[str, Any] = {}
-    if path.is_file():
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader) or {}
+    data = read_mkdocs_yml(path)
     found: dict[str, Any] = {}
     for entry in data.get("plugins") or []:
         if isinstance(entry, dict) and "llmbook" in entry:
@@ -75,5 +68,5 @@ def load_options(config_file: str | Path) -> LLMBookConfig:
     errors, _ = options.validate()
     if errors:
         problems = "; ".join(f"{name}: {error}" for name, error in errors)
-        raise PluginError(f"{path}: the llmbook options are invalid: {problems}")
+        raise LLMBookError(f"{path}: the llmbook options are invalid: {problems}")
     return options

@@ -1,4 +1,6 @@
-"""The one error type an author can cause: it names the page and line and says how to fix it.
+"""The core's errors: `LLMBookError` stops a build (the adapters turn it into their engine's own
+error, MkDocs' `PluginError`); `AuthorError`, the one error an author can cause, names the page and
+line and says how to fix it.
 
 A page made from another format (a notebook) registers how its lines map back to the source the
 author edits, so every error, from any stage, reads `notebook.ipynb:cell 4, line 2: …`.
@@ -8,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mkdocs.exceptions import PluginError
-
 __all__ = [
     "AuthorError",
+    "LLMBookError",
     "describe_line",
     "forget_line_maps",
     "location",
@@ -42,7 +43,11 @@ def describe_line(src: str, line: int) -> str:
     return where(line) if where else f"line {line}"
 
 
-class AuthorError(PluginError):
+class LLMBookError(Exception):
+    """What stops a build: its text is the whole message an author reads (no traceback)."""
+
+
+class AuthorError(LLMBookError):
     """A mistake in a chapter's source. Stops the build as `path/to/page.md:LINE: what. Fix: how.`"""
 
     def __init__(self, src: str, line: int, message: str, fix: str | None = None) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
-from mkdocs.exceptions import PluginError
+from llmbook.errors import LLMBookError
 
 __all__ = ["ExternalLoad", "check_site", "find_external_loads"]
 
@@ -202,12 +202,12 @@ def find_external_loads(
 def check_site(
     site_dir: str | os.PathLike[str], cache_dir: str | os.PathLike[str] | None = None
 ) -> None:
-    """Fail the build (PluginError) when anything in `site_dir` loads a resource from outside it."""
+    """Fail the build (LLMBookError) when anything in `site_dir` loads a resource from outside it."""
     loads = find_external_loads(site_dir, cache_dir)
     if loads:
         listing = "\n".join(f"  {load}" for load in loads[:50])
         more = f"\n  … and {len(loads) - 50} more" if len(loads) > 50 else ""
-        raise PluginError(
+        raise LLMBookError(
             f"The site loads {len(loads)} resource(s) from outside site/, so it would not work "
             f"offline or from a sub-path:\n{listing}{more}\n"
             "Fix: ship the file under plugins/llmbook/assets/ (or docs/) and refer to it by a "
@@ -220,6 +220,6 @@ if __name__ == "__main__":  # `python -m llmbook.offline site`: the check for en
 
     try:
         check_site(sys.argv[1] if len(sys.argv) > 1 else "site")
-    except PluginError as error:
+    except LLMBookError as error:
         sys.exit(str(error))
     print("offline check: nothing is loaded from outside the site")

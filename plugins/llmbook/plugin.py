@@ -11,11 +11,14 @@ on_post_build    writes figures and executed notebooks, reports, runs the offlin
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -23,11 +26,15 @@ from mkdocs.structure.pages import Page
 from llmbook.assets import add_asset_files, register_assets
 from llmbook.config import LLMBookConfig
 from llmbook.converted import ConvertedPages, unsafe_parts
+from llmbook.core_extension import LLMBookExtension
 from llmbook.directives import SiteIndex
-from llmbook.extension import LLMBookExtension
+from llmbook.errors import LLMBookError
 from llmbook.offline import check_site
+from llmbook.page_ref import PageRef
+from llmbook.preview import Preview
+from llmbook.project import Project
 from llmbook.search_view import search_view
-from llmbook.site import PageRef, Site
+from llmbook.site import Build, Site
 
 __all__ = ["LLMBookPlugin", "NotebookFile"]
 
@@ -58,14 +65,15 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         # A new Site per build: `mkdocs serve` reuses the plugin object between builds.
-        self.site = Site.create(self.config, config)
+        project = Project.at(self._root(config), config.docs_dir, config.site_dir)
+        with _as_plugin_error():
+            self.site = Site.create(self.config, project, Preview() if self.serving else Build())
         self._converted = None
-        self.site.forgiving = self.serving
         # The extension listed in mkdocs.yml (for Zensical) is replaced by one bound to this build.
         extensions = [e for e in config.markdown_extensions if e != _EXTENSION]
         extensions = [e for e in extensions if not isinstance(e, LLMBookExtension)]
         if self.config.enabled:
-            extensions.append(LLMBookExtension(site=self.site))
+            extensions.append(LLMBookExtension(site=self.site, translate=_plugin_error))
         # In place: a plugin that kept the list (mkdocstrings renders docstrings with its own
         # Markdown, made from it) gets the bound extension too, which leaves that text alone.
         config.markdown_extensions[:] = extensions
@@ -88,10 +96,10 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
                 for f in files.documentation_pages(inclusion=lambda i: not i.is_excluded())
                 if f.abs_src_path
             ]
-            self.site.run_pages(pages)
-        self.site.index = SiteIndex.from_files(files, config)
-        if self.site.executor.cache is not None:
-            self.site.index.cache_dir = self.site.executor.cache.root
+        else:
+            pages = []
+        with _as_plugin_error():
+            self.site.start(pages, SiteIndex.from_files(files, config))
         return add_asset_files(files, config)
 
     def on_page_read_source(self, /, *, page: Page, config: MkDocsConfig) -> str | None:
@@ -108,7 +116,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
     ) -> str | None:
         assert self.site is not None
         src = self._display_path(page.file.abs_src_path, config)
-        self.site.current = PageRef(src, page.file.url, page)
+        self.site.current = PageRef(src, page.file.url, page.file.src_uri)
         converted = self._converted_pages(config, files)
         key = self.site.converted_key(markdown, self.site.current) if converted else None
         if converted is not None and key is not None:
@@ -139,7 +147,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
                     "converted pages are not cached (cache_converted: auto): "
                     f"{', '.join(unsafe)} may keep state a cached page would not give it"
                 )
-            elif cache is not None and choice != "off" and not self.site.forgiving:
+            elif cache is not None and choice != "off" and self.site.mode.caches_pages:
                 self._converted = ConvertedPages(
                     cache.root, self.site.render_cache_key(), config, files
                 )
@@ -173,16 +181,35 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         assert self.site is not None
-        self.site.executor.finish()
-        rendered, replayed = len(self.site.rendered), len(self.site.replayed)
-        log.info(f"{rendered} pages rendered, {replayed} from the render cache")
-        self.site.write_outputs(config.site_dir, config.docs_dir)
-        if self.config.offline_check:
-            cache = self.site.executor.cache
-            check_site(config.site_dir, cache.root if cache is not None else None)
+        with _as_plugin_error():
+            self.site.executor.finish()
+            rendered, replayed = len(self.site.rendered), len(self.site.replayed)
+            log.info(f"{rendered} pages rendered, {replayed} from the render cache")
+            self.site.write_outputs()
+            if self.config.offline_check:
+                cache = self.site.executor.cache
+                check_site(config.site_dir, cache.root if cache is not None else None)
+
+    @staticmethod
+    def _root(config: MkDocsConfig) -> str:
+        return os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml"))
 
     @staticmethod
     def _display_path(path: str | None, config: MkDocsConfig) -> str:
         """The page as an author finds it: `docs/chapters/x.md`, relative to mkdocs.yml."""
-        root = os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml"))
-        return os.path.relpath(path or "", root).replace(os.sep, "/")
+        return os.path.relpath(path or "", LLMBookPlugin._root(config)).replace(os.sep, "/")
+
+
+def _plugin_error(error: LLMBookError) -> PluginError:
+    """The core's error as MkDocs' own: MkDocs prints its text and aborts, without a traceback."""
+    translated = PluginError(str(error))
+    translated.__cause__ = error
+    return translated
+
+
+@contextlib.contextmanager
+def _as_plugin_error() -> Iterator[None]:
+    try:
+        yield
+    except LLMBookError as error:
+        raise _plugin_error(error) from error

@@ -10,19 +10,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
-from typing import TypeVar
+from typing import Any
 
 from mkdocs.plugins import get_plugin_logger
 
 from llmbook.directives.nodes import Block
 from llmbook.edits import LineEdits
-from llmbook.errors import AuthorError
+from llmbook.errors import AuthorError, LLMBookError
+from llmbook.execute.mode import Forgiving, recover
+from llmbook.execute.report import Report
 from llmbook.lexer import Lexed
+from llmbook.page_ref import PageRef
 from llmbook.stash import Stash
 
-__all__ = ["PageError", "place_boxes", "preview_page", "recover", "summary_html"]
+__all__ = ["PageError", "Preview", "place_boxes", "preview_page", "summary_html"]
 
-T = TypeVar("T")
 log = get_plugin_logger(__name__)
 
 
@@ -32,24 +34,31 @@ class PageError:
     text: str  # the exact text of the build error: `docs/x.md:LINE: … Fix: …`
 
 
-def recover(
-    attempt: Callable[[frozenset[int], list[AuthorError]], T], *, src: str, lines: range
-) -> tuple[T | None, list[AuthorError], frozenset[int]]:
-    """Run `attempt(plain, errors)` until it passes, each time adding the line of the author
-    error it raised to `plain` (file lines to take as plain text) and the error to `errors`; (its
-    result or None, the errors, plain). Each of the page's `lines` is given up once at most, so
-    this ends."""
-    plain: set[int] = set()
-    errors: list[AuthorError] = []
-    while True:
+class Preview(Forgiving):
+    """The live preview's way of running a build (`Site.mode`): the report is logged, not raised,
+    and every page renders with its errors shown on it; no rendered page is cached."""
+
+    caches_pages = False
+
+    def failed(self, report: Report) -> None:
         try:
-            return attempt(frozenset(plain), list(errors)), errors, frozenset(plain)
-        except AuthorError as error:
-            line = error.line
-            if error.src != src or line in plain or line not in lines:
-                return None, errors + [error], frozenset(plain)
-            errors.append(error)
-            plain.add(line)
+            report.raise_if_failed()
+        except LLMBookError as error:
+            log.error(str(error))
+
+    def render_page(self, site: Any, markdown: str, page: PageRef, stash: Stash) -> str:
+        """`site` (a `Site`) renders the page with those lines plain and those boxes."""
+        plan = site.report.plans.get(page.src)
+        errors = [PageError(e.line, str(e)) for e in site.report.failures if e.src == page.src]
+        if plan is not None:
+            errors += [PageError(n.binding.line, n.mismatch) for n in plan.numbers if n.mismatch]
+        errors.sort(key=lambda e: e.line)
+        lexed = site.model(markdown, page)
+
+        def render(plain: frozenset[int], shown: list[PageError]) -> str:
+            return site.render(lexed, page, stash, plain=plain, errors=shown)
+
+        return preview_page(render, lexed, errors, src=page.src, stash=stash)
 
 
 def preview_page(

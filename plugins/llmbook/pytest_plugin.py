@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -44,10 +43,11 @@ def _executor(config: pytest.Config) -> Any:
     if _KEY not in config.stash:
         from llmbook.config import load_options
         from llmbook.execute import Executor
+        from llmbook.project import Project
 
         config_file = config.rootpath / "mkdocs.yml"
-        site = SimpleNamespace(config_file_path=str(config_file))
-        config.stash[_KEY] = Executor(load_options(config_file), site)
+        project = Project.from_config_file(config_file)
+        config.stash[_KEY] = Executor(load_options(config_file), project)
     return config.stash[_KEY]
 
 
@@ -72,9 +72,9 @@ class PageItem(pytest.Item):
             raise DriftError(plan.mismatches)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        from mkdocs.exceptions import PluginError
+        from llmbook.errors import LLMBookError
 
-        if isinstance(excinfo.value, PluginError):
+        if isinstance(excinfo.value, LLMBookError):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
 

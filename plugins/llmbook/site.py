@@ -15,9 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mkdocs.exceptions import PluginError
-from mkdocs.plugins import get_plugin_logger
-
 from llmbook.assets import SITE_PREFIX
 from llmbook.demos.cache import DemoCache
 from llmbook.directives import SiteIndex, apply_line_edits, parse_structure, render_tree
@@ -25,39 +22,44 @@ from llmbook.edits import LineEdits
 from llmbook.errors import forget_line_maps
 from llmbook.execute import Executor
 from llmbook.execute.figures import Figure
+from llmbook.execute.mode import Strict
 from llmbook.execute.notebook import executed_notebook
 from llmbook.execute.report import Report
 from llmbook.formulas import render_math
 from llmbook.lexer import Lexed, lex
-from llmbook.preview import PageError, place_boxes, preview_page
+from llmbook.page_ref import PageRef
+from llmbook.preview import PageError, place_boxes
+from llmbook.project import Project
 from llmbook.render_cache import RenderCache, Rendered, replay, result_digest
 from llmbook.stash import Stash
 
-__all__ = ["PageRef", "Site"]
-
-log = get_plugin_logger(__name__)
+__all__ = ["Build", "PageRef", "Site"]
 
 
-@dataclass
-class PageRef:
-    """The page being rendered: its path as authors see it, its site URL, and the engine's object."""
+class Build(Strict):
+    """`mkdocs build`, `zensical build`: the report stops the build; unchanged pages come from
+    the render cache. The live preview is the other way a build is run (`preview.Preview`)."""
 
-    src: str  # "docs/chapters/x.md", relative to the project root
-    url: str  # "chapters/x.html", relative to the site root
-    engine_page: Any = None  # a MkDocs Page when MkDocs renders (for `related` links and keys)
+    caches_pages = True
+
+    def failed(self, report: Report) -> None:
+        report.raise_if_failed()
+
+    def render_page(self, site: Site, markdown: str, page: PageRef, stash: Stash) -> str:
+        return site.render_cached(markdown, page, stash)
 
 
 @dataclass
 class Site:
     options: Mapping[str, Any]  # the llmbook options (config.py), as mkdocs.yml sets them
-    root: str  # the project root (the folder of mkdocs.yml)
+    project: Project
     executor: Executor
+    mode: Build  # the build's way, or the live preview's (preview.Preview)
     index: SiteIndex | None = None
     demo_cache: DemoCache | None = None
     report: Report = field(default_factory=Report)
     figures: dict[str, str] = field(default_factory=dict)  # site path → SVG
     current: PageRef | None = None
-    forgiving: bool = False  # the live preview: a page with errors renders, showing them
     sources: dict[str, bytes] = field(default_factory=dict)  # each page's file, as run
     rendered: list[str] = field(default_factory=list)  # pages this build rendered
     replayed: list[str] = field(default_factory=list)  # pages taken from the render cache
@@ -70,21 +72,35 @@ class Site:
     figures_dir: Path | None = None
 
     @classmethod
-    def create(cls, options: Mapping[str, Any], mkdocs_config: Any) -> Site:
+    def create(
+        cls, options: Mapping[str, Any], project: Project, mode: Build | None = None
+    ) -> Site:
         forget_line_maps()
-        executor = Executor(options, mkdocs_config)
+        mode = mode if mode is not None else Build()
+        executor = Executor(options, project, mode)
         cache = executor.cache
         # Demo frames are kept beside the executor's results: same folder, same on/off switch.
         demo_cache = DemoCache(cache.root) if cache is not None else None
-        return cls(options, executor.root, executor, demo_cache=demo_cache)
+        return cls(options, project, executor, mode, demo_cache=demo_cache)
+
+    @property
+    def root(self) -> str:
+        return str(self.project.root)
+
+    def start(self, pages: list[tuple[str, bytes]], index: SiteIndex) -> None:
+        """The build's start, whatever the engine: every page's code run (one report of
+        everything that failed stops the build), then the site index pages render against."""
+        self.index = index
+        if self.executor.cache is not None:
+            index.cache_dir = self.executor.cache.root
+        self.run_pages(pages)
 
     def run_pages(self, pages: list[tuple[str, bytes]]) -> None:
         """Run every page's code; stop with one report of everything that failed (the live
         preview prints that report and goes on: each page shows its own errors)."""
-        self.executor.forgiving = self.forgiving
         self.sources.update(pages)
         self.report = self.executor.run_pages(pages)
-        self._raise_if_failed(self.report)
+        self.mode.failed(self.report)
 
     def refresh(self, src: str, raw: bytes) -> None:
         """Run one page again, its file changed since `run_pages` (an engine that re-renders
@@ -97,44 +113,23 @@ class Site:
         report.failures = [f for f in report.failures if f.src != src] + fresh.failures
         report.plans.update(fresh.plans)
         report.notebooks.update(fresh.notebooks)
-        self._raise_if_failed(fresh)
-
-    def _raise_if_failed(self, report: Report) -> None:
-        try:
-            report.raise_if_failed()
-        except PluginError as error:
-            if not self.forgiving:
-                raise
-            log.error(str(error))
+        self.mode.failed(fresh)
 
     # -- the page pipeline (run by the Markdown extension) ----------------------------------------
 
     def render_page(self, markdown: str, page: PageRef, stash: Stash) -> str:
         """Directives checked, math as MathML, the executor's plan applied, directives rendered;
         finished HTML goes into the engine's `stash`."""
-        if not self.forgiving:
-            return self._render_cached(markdown, page, stash)
-        plan = self.report.plans.get(page.src)
-        errors = [PageError(e.line, str(e)) for e in self.report.failures if e.src == page.src]
-        if plan is not None:
-            errors += [PageError(n.binding.line, n.mismatch) for n in plan.numbers if n.mismatch]
-        errors.sort(key=lambda e: e.line)
+        return self.mode.render_page(self, markdown, page, stash)
 
-        lexed = self._model(markdown, page)
-
-        def render(plain: frozenset[int], shown: list[PageError]) -> str:
-            return self._render(lexed, page, stash, plain=plain, errors=shown)
-
-        return preview_page(render, lexed, errors, src=page.src, stash=stash)
-
-    def _render_cached(self, markdown: str, page: PageRef, stash: Stash) -> str:
+    def render_cached(self, markdown: str, page: PageRef, stash: Stash) -> str:
         """The page from the render cache when none of its inputs changed; else rendered, and
         kept there with what it stashed, linked and looked up."""
         cache = self._render_cache()
         self.last_entry = None
         if cache is None:
             self.rendered.append(page.src)
-            return self._render(self._model(markdown, page), page, stash)
+            return self.render(self.model(markdown, page), page, stash)
         key = self._page_key(cache, markdown, page, len(stash))
         entry = cache.load(page.src, key)
         if entry is not None and self.replay_extras(page.src, entry.figures, entry.lookups):
@@ -148,7 +143,7 @@ class Site:
         if self.index is not None:
             self.index.reads = entry.lookups
         try:
-            entry.markdown = self._render(self._model(markdown, page), page, recording)
+            entry.markdown = self.render(self.model(markdown, page), page, recording)
         finally:
             self._linked = None
             if self.index is not None:
@@ -159,11 +154,10 @@ class Site:
 
     def _page_key(self, cache: RenderCache, markdown: str, page: PageRef, base: int) -> str:
         plan = self.report.plans.get(page.src)
-        engine_file = getattr(page.engine_page, "file", None)
         return cache.key(
             src=page.src,
             url=page.url,
-            page_key=str(getattr(engine_file, "src_uri", "")),
+            page_key=page.uri,
             markdown=markdown,
             result=(plan.result_digest or result_digest(plan.result))
             if plan is not None
@@ -176,7 +170,7 @@ class Site:
         Python-Markdown's own preprocessors), for an adapter that keeps whole conversions; None
         where nothing is cached (no cache, or the live preview)."""
         cache = self._render_cache()
-        if cache is None or self.forgiving:
+        if cache is None or not self.mode.caches_pages:
             return None
         return self._page_key(cache, markdown, page, 0)
 
@@ -222,7 +216,7 @@ class Site:
         target = self.index.lookup(name) if self.index is not None else None
         return (target.title, target.url) if target is not None else None
 
-    def _model(self, markdown: str, page: PageRef) -> Lexed:
+    def model(self, markdown: str, page: PageRef) -> Lexed:
         """The page's model as the load stage lexed it; lexed here only when the engine hands a
         text the executor never saw (a page that failed to load, another plugin's edit)."""
         plan = self.report.plans.get(page.src)
@@ -230,7 +224,7 @@ class Site:
             return plan.page.lexed
         return lex(markdown, plan.page.first if plan is not None else 1)
 
-    def _render(
+    def render(
         self,
         lexed: Lexed,
         page: PageRef,
@@ -259,7 +253,7 @@ class Site:
             src=page.src,
             stash=stash,
             site=self.index,
-            page=page.engine_page,
+            page=page,
             demo_cache=self.demo_cache,
         )
 
@@ -285,13 +279,13 @@ class Site:
 
     # -- the end of the build ---------------------------------------------------------------------
 
-    def write_outputs(self, site_dir: str, docs_dir: str) -> None:
+    def write_outputs(self) -> None:
         """The figures, and each notebook page's download: the notebook with this build's outputs."""
+        site_dir, docs = self.project.site_dir, self.project.docs_dir
         for path, svg in sorted(self.figures.items()):
-            target = Path(site_dir) / path
+            target = site_dir / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(svg, encoding="utf-8")
-        docs = Path(docs_dir).resolve()
         for src, notebook in self.report.notebooks.items():
             plan = self.report.plans.get(src)
             outputs = {}
@@ -299,7 +293,7 @@ class Site:
                 for pos, run in plan.result.blocks.items():
                     cell = plan.page.cell_of(plan.page.blocks[pos].line)
                     outputs[cell] = (run.output, [(f.svg, f.alt) for f in run.figures])
-            target = Path(site_dir) / (Path(self.root) / src).resolve().relative_to(docs)
+            target = site_dir / (self.project.root / src).resolve().relative_to(docs)
             target.parent.mkdir(parents=True, exist_ok=True)
             cache = self.executor.cache
             text = executed_notebook(notebook, outputs, cache_dir=cache.root if cache else None)

@@ -3,6 +3,8 @@
 on the first page: it reads the llmbook options from mkdocs.yml, runs every page's code (one
 complete report, as under MkDocs), and ships the assets into the site. Under `zensical serve` a
 page whose file changed is run again before it is rendered, and errors show on their pages.
+Zensical prints any exception an extension raises, so the core's own errors pass through as
+they are.
 """
 
 from __future__ import annotations
@@ -12,20 +14,23 @@ import shutil
 import sys
 import threading
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from markdown import Markdown
-from mkdocs.exceptions import PluginError
 
 from llmbook.assets import ASSETS_DIR, SITE_PREFIX, asset_paths
 from llmbook.config import load_options
+from llmbook.core_extension import OUTSIDE_A_BUILD
 from llmbook.directives import SiteIndex
-from llmbook.site import PageRef, Site
+from llmbook.errors import LLMBookError
+from llmbook.page_ref import PageRef
+from llmbook.preview import Preview
+from llmbook.project import Project
+from llmbook.site import Build, Site
 
 __all__ = ["site_for"]
 
-_SITES: dict[str, Site | PluginError] = {}  # one per build (Zensical builds once per process)
+_SITES: dict[str, Site | LLMBookError] = {}  # one per build (Zensical builds once per process)
 _LOCK = threading.Lock()
 
 
@@ -37,57 +42,50 @@ def _context(md: Markdown) -> Any:
     return ContextPreprocessor.from_markdown(md)
 
 
+def _serving() -> bool:
+    """`zensical serve`: the live preview shows a page's errors on it; `build` stops at the report."""
+    return sys.argv[1:2] == ["serve"]
+
+
 def site_for(md: Markdown) -> tuple[Site, PageRef]:
     """The Site of this Zensical build (made, and every page run, on the first page) and the page."""
     context = _context(md)
     if context is None:
-        raise PluginError(
-            "llmbook.extension renders pages only inside a build: under MkDocs add the `llmbook` "
-            "plugin to mkdocs.yml; under Zensical it works as listed in markdown_extensions."
-        )
+        raise LLMBookError(OUTSIDE_A_BUILD)  # a Markdown instance outside any engine
     config = context.config
-    docs_dir = Path(config["docs_dir"]).resolve()
     root = Path(config.get("root_dir") or Path.cwd()).resolve()
+    project = Project.at(root, config["docs_dir"], config["site_dir"])
     with _LOCK:  # pages may render in parallel: one Site, made once
-        site = _SITES.get(str(docs_dir))
+        site = _SITES.get(str(project.docs_dir))
         if site is None:
             try:
-                site = _new_site(config, root, docs_dir, Path(config["site_dir"]))
-            except PluginError as error:
+                site = _new_site(config, project)
+            except LLMBookError as error:
                 site = error  # every later page fails with the same report, without re-running
-            _SITES[str(docs_dir)] = site
-    if isinstance(site, PluginError):
+            _SITES[str(project.docs_dir)] = site
+    if isinstance(site, LLMBookError):
         raise site
     page = context.page
-    src = os.path.relpath(docs_dir / page.path, root).replace(os.sep, "/")
-    if site.forgiving:  # `zensical serve` renders an edited page again here: run it again
+    src = os.path.relpath(project.docs_dir / page.path, root).replace(os.sep, "/")
+    if _serving():  # `zensical serve` renders an edited page again here: run it again
         with _LOCK:
-            raw = (docs_dir / page.path).read_bytes()
+            raw = (project.docs_dir / page.path).read_bytes()
             if src in site.sources and site.sources[src] != raw:
                 site.refresh(src, raw)
-    url = page.url.lstrip("/") or "index.html"
-    # What directives read of an engine's page (link bases, element and storage keys), as MkDocs'.
-    engine_page = SimpleNamespace(file=SimpleNamespace(url=url, src_uri=page.path))
-    return site, PageRef(src, url, engine_page)
+    return site, PageRef(src, page.url.lstrip("/") or "index.html", page.path)
 
 
-def _new_site(config: dict, root: Path, docs_dir: Path, site_dir: Path) -> Site:
-    options = load_options(root / "mkdocs.yml")
-    site = Site.create(options, SimpleNamespace(config_file_path=str(root / "mkdocs.yml")))
-    # The live preview shows a page's errors on it; `zensical build` stops at the report.
-    site.forgiving = sys.argv[1:2] == ["serve"]
+def _new_site(config: dict, project: Project) -> Site:
+    options = load_options(project.root / "mkdocs.yml")
+    site = Site.create(options, project, Preview() if _serving() else Build())
     pages = [
-        (os.path.relpath(path, root).replace(os.sep, "/"), path.read_bytes())
-        for path in sorted(docs_dir.rglob("*.md"))
+        (os.path.relpath(path, project.root).replace(os.sep, "/"), path.read_bytes())
+        for path in sorted(project.docs_dir.rglob("*.md"))
     ]
-    site.run_pages(pages)
-    site.index = _site_index(config, docs_dir)
-    if site.executor.cache is not None:
-        site.index.cache_dir = site.executor.cache.root
-    target = (root / site_dir) if not site_dir.is_absolute() else site_dir
-    site.figures_dir = target
+    site.start(pages, _site_index(config, project.docs_dir))
+    site.figures_dir = project.site_dir
     for rel in asset_paths():
-        destination = target / SITE_PREFIX / rel
+        destination = project.site_dir / SITE_PREFIX / rel
         destination.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(ASSETS_DIR / rel, destination)
     return site

@@ -7,12 +7,12 @@ import os
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from llmbook.config import LLMBookConfig
 from llmbook.execute import Executor, Plan
-from llmbook.extension import render_markdown
+from llmbook.project import Project
+from rendering import render_markdown
 
 HERE = Path(__file__).parent
 SEED_000 = HERE.parent / "data" / "seed_000.txt"
@@ -39,8 +39,7 @@ def make_executor(tmp_path: Path) -> Callable[..., Executor]:
     """An executor rooted in tmp_path (its cache under tmp_path/.llmbook-cache)."""
 
     def make(**options: object) -> Executor:
-        site = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"))
-        return Executor(make_config(**options), site)
+        return Executor(make_config(**options), Project.at(tmp_path))
 
     return make
 

@@ -241,12 +241,11 @@ def test_a_fully_cached_page_does_not_import_torch(make_executor, tmp_path: Path
     make_executor().run_page(PAGE, src="docs/p.md")  # fills tmp_path/.llmbook-cache
     script = (
         "import sys\n"
-        "from types import SimpleNamespace\n"
         "from llmbook.config import LLMBookConfig\n"
         "from llmbook.execute import Executor\n"
+        "from llmbook.project import Project\n"
         "options = LLMBookConfig(); options.load_dict({}); options.validate()\n"
-        f"site = SimpleNamespace(config_file_path={str(tmp_path / 'mkdocs.yml')!r})\n"
-        "executor = Executor(options, site)\n"
+        f"executor = Executor(options, Project.at({str(tmp_path)!r}))\n"
         f"plan = executor.run_page({PAGE!r}, src='docs/p.md')\n"
         "print(executor.executed, plan.count, 'torch' in sys.modules)\n"
     )

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 from llmbook.errors import AuthorError
-from llmbook.execute.pages import docs_dir_of, glob_regex, page_selector
+from llmbook.execute.pages import glob_regex, page_selector
+from llmbook.project import Project
 
 CODE = "```python\nprint(6 * 7)\n```\n"
 
@@ -38,12 +39,19 @@ def test_patterns_are_relative_to_docs_dir(tmp_path: Path) -> None:
     assert not page_selector([], root=str(tmp_path), docs_dir="docs")("docs/index.md")
 
 
-def test_docs_dir_from_mkdocs_yml_or_the_engine(tmp_path: Path) -> None:
+def test_the_project_folders_from_mkdocs_yml(tmp_path: Path) -> None:
     config = tmp_path / "mkdocs.yml"
-    assert docs_dir_of(None, str(tmp_path)) == "docs"
-    config.write_text("site_name: x\ndocs_dir: book\n", encoding="utf-8")
-    assert docs_dir_of(None, str(tmp_path)) == "book"
-    assert docs_dir_of({"docs_dir": str(tmp_path / "src")}, str(tmp_path)) == str(tmp_path / "src")
+    project = Project.from_config_file(config)  # no file: MkDocs' defaults
+    assert (project.root, project.docs_dir, project.site_dir) == (
+        tmp_path.resolve(),
+        tmp_path.resolve() / "docs",
+        tmp_path.resolve() / "site",
+    )
+    config.write_text("site_name: x\ndocs_dir: book\nsite_dir: !ENV [OUT, out]\n", encoding="utf-8")
+    project = Project.from_config_file(config)
+    assert project.docs_dir == tmp_path.resolve() / "book"
+    assert project.site_dir == tmp_path.resolve() / "site"  # a tag MkDocs resolves: its default
+    assert Project.at(tmp_path, tmp_path / "src").docs_dir == tmp_path.resolve() / "src"
 
 
 def test_no_page_runs_with_an_empty_list(run_md) -> None:

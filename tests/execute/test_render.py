@@ -106,14 +106,16 @@ def test_outputs_keep_the_indentation_of_their_fence(run_md) -> None:
 def test_a_page_is_lexed_and_parsed_once(run_md, monkeypatch) -> None:
     """The load stage lexes the page; collect, coverage, the directive parser, the math stage and
     the renderer are handed that model; the renderer walks the tree the check stage parsed."""
-    import llmbook.directives
+    import llmbook.directives.tree
     from llmbook import lexer
-    from llmbook.extension import render_markdown
+    from rendering import render_markdown
 
     parsed, lexed = [], []
-    parse_tree = llmbook.directives.parse_tree
+    parse_tree = llmbook.directives.tree.parse_tree
     monkeypatch.setattr(
-        llmbook.directives, "parse_tree", lambda *a, **k: parsed.append(1) or parse_tree(*a, **k)
+        llmbook.directives.tree,
+        "parse_tree",
+        lambda *a, **k: parsed.append(1) or parse_tree(*a, **k),
     )
     fences = lexer.fences  # `lex` finds fences twice (outside and inside blockquotes)
     monkeypatch.setattr(lexer, "fences", lambda *a, **k: lexed.append(1) or fences(*a, **k))

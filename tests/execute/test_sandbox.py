@@ -11,10 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from llmbook.errors import AuthorError
+from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.sandbox import landlock_abi, restrict_writes, scratch_plan
 from llmbook.lexer import lex
-from mkdocs.exceptions import PluginError
 
 needs_landlock = pytest.mark.skipif(landlock_abi() == 0, reason="this kernel has no Landlock")
 
@@ -201,7 +200,7 @@ def test_without_landlock_the_log_says_so_and_pages_run(make_executor, monkeypat
 
 def test_a_required_sandbox_without_landlock_stops_the_build(make_executor, monkeypatch) -> None:
     monkeypatch.setattr("llmbook.execute.executor.landlock_abi", lambda: 0)
-    with pytest.raises(PluginError) as error:
+    with pytest.raises(LLMBookError) as error:
         make_executor(execute_sandbox="required")
     assert str(error.value) == (
         "mkdocs.yml: `execute_sandbox: required`, but this kernel has no Landlock, so page code "

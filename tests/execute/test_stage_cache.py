@@ -10,6 +10,7 @@ from llmbook.errors import AuthorError
 from llmbook.execute import executor as executor_module
 from llmbook.execute import stage_cache
 from llmbook.execute.executor import Executor
+from llmbook.execute.mode import Forgiving
 
 PAGE = """---
 numbers: strict
@@ -130,7 +131,7 @@ def test_a_broken_entry_is_rebuilt(make_executor, counted, tmp_path) -> None:
 
 def test_the_preview_plans_its_own_way(make_executor, counted) -> None:
     executor = make_executor()
-    executor.forgiving = True
+    executor.mode = Forgiving()
     executor.run_pages([("docs/p.md", PAGE.encode())])
     executor.run_pages([("docs/p.md", PAGE.encode())])
     assert counted["plan"] == 2

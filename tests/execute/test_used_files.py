@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import textwrap
 from pathlib import Path
-from types import SimpleNamespace
 
 import llmbook.execute.cache
 import pytest
 from llmbook.execute import Executor
+from llmbook.project import Project
 
 from .conftest import make_config
 
@@ -70,10 +70,11 @@ def test_llmkit_is_tracked_by_the_pages_that_import_it(tmp_path, monkeypatch) ->
     """The project itself (llmkit lives under its root): the page that imports llmkit records its
     files, the one that does not records none; a changed llmkit file re-runs only the first."""
     monkeypatch.setenv("LLMBOOK_CACHE_DIR", str(tmp_path / "cache"))
-    site = SimpleNamespace(config_file_path=str(REPO / "mkdocs.yml"))
 
     def build() -> Executor:
-        executor = Executor(make_config(execute_preamble=""), site)
+        executor = Executor(
+            make_config(execute_preamble=""), Project.from_config_file(REPO / "mkdocs.yml")
+        )
         report = executor.run_pages(list(pages.items()))
         assert report.failures == []
         return executor

@@ -10,8 +10,8 @@ from typing import Any
 import yaml
 from llmbook.demos import Demo
 from llmbook.directives import SiteIndex
-from llmbook.extension import render_markdown
 from mkdocs.utils.yaml import get_yaml_loader
+from rendering import render_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 # Seed chapter 000 as the team received it: the format must build as-is.

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 from llmbook.directives import parse_directives
 from llmbook.errors import AuthorError
+from llmbook.page_ref import PageRef
 
 LESSON = """:::progress
 :::
@@ -28,7 +27,7 @@ LESSON = """:::progress
 
 
 def test_cards_and_progress(render):
-    page = SimpleNamespace(file=SimpleNamespace(url="lessons/l3.html", src_uri="lessons/l3.md"))
+    page = PageRef("docs/lessons/l3.md", "lessons/l3.html", "lessons/l3.md")
     out = render(LESSON, page=page)
     assert out.startswith(
         '<div class="llmbook-progress" data-llmbook-progress="lessons/l3.md" data-total="2">'

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from llmbook.config import load_options
-from mkdocs.exceptions import PluginError
+from llmbook.errors import LLMBookError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,7 +28,7 @@ def test_an_invalid_option_names_the_file_and_the_option(tmp_path: Path) -> None
     config.write_text(
         "site_name: x\nplugins:\n  - llmbook:\n      execute_timeout: soon\n", encoding="utf-8"
     )
-    with pytest.raises(PluginError) as error:
+    with pytest.raises(LLMBookError) as error:
         load_options(config)
     assert str(error.value).startswith(
         f"{config}: the llmbook options are invalid: execute_timeout: "

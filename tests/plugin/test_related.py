@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 from llmbook.directives import SiteIndex, parse_directives
 from llmbook.errors import AuthorError
+from llmbook.page_ref import PageRef
 
 SOURCES = {
     "chapters/attention.html": "# 自注意力\n\n## Self-Attention 的计算\n\n```python\n# LayerNorm in a comment is no heading\n```\n",
@@ -35,9 +34,7 @@ def test_lookup_finds_titles_headings_and_their_parts(site):
 
 
 def test_items_become_links_relative_to_the_page_or_chips(render, site):
-    page = SimpleNamespace(
-        file=SimpleNamespace(url="chapters/ch10.html", src_uri="chapters/ch10.md")
-    )
+    page = PageRef("docs/chapters/ch10.md", "chapters/ch10.html", "chapters/ch10.md")
     out = render(
         ":::related\n依赖 | 自注意力, LayerNorm，FFN\n用于 | LLaMA\n:::\n", site=site, page=page
     )

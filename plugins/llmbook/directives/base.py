@@ -11,11 +11,12 @@ import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from llmbook.directives.fragments import FragmentRenderer
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.errors import AuthorError
+from llmbook.page_ref import PageRef
 
 if TYPE_CHECKING:
     from llmbook.demos.cache import DemoCache
@@ -108,7 +109,7 @@ class Context:
     doc: Document
     stash: Stash | None = None
     site: SiteIndex | None = None
-    page: Any = None  # mkdocs Page (None in unit tests)
+    page: PageRef | None = None  # None: a standalone text (tests, a showcase without a site)
     demo_cache: DemoCache | None = None  # rendered demo frames kept between builds (None: off)
     _fragments: FragmentRenderer | None = field(default=None, repr=False)
 
@@ -119,7 +120,7 @@ class Context:
     @property
     def page_key(self) -> str:
         """A stable key for this page (localStorage, element ids)."""
-        return self.page.file.src_uri if self.page is not None else self.src
+        return self.page.uri if self.page is not None else self.src
 
     # -- rendering helpers ----------------------------------------------------------------------
     def token(self, html_text: str) -> str:

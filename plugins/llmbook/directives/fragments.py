@@ -27,19 +27,21 @@ DEFAULT_EXTENSIONS: list[Any] = [
 _PARAGRAPH = re.compile(r"^<p>(.*)</p>$", re.S)
 
 
+def _llmbooks(extension: Any) -> bool:
+    """Whether an extension object is the llmbook core (known by its package, not imported: the
+    core sits above the directives)."""
+    return type(extension).__module__.split(".")[0] == "llmbook"
+
+
 class FragmentRenderer:
     """A Python-Markdown instance without raw HTML, reset between fragments."""
 
     def __init__(self, extensions: list[Any], configs: dict[str, dict[str, Any]]) -> None:
         # toc would add anchors and permalinks inside widgets; md_in_html needs raw HTML; the
         # llmbook core itself renders pages, not fragments of them.
-        from llmbook.extension import LLMBookExtension
-
         skip = ("toc", "md_in_html", "llmbook.extension")
         keep = [
-            e
-            for e in extensions
-            if not (isinstance(e, str) and e in skip) and not isinstance(e, LLMBookExtension)
+            e for e in extensions if not (isinstance(e, str) and e in skip) and not _llmbooks(e)
         ]
         configs = {k: v for k, v in configs.items() if k in keep}
         self._md = markdown.Markdown(extensions=keep, extension_configs=configs)

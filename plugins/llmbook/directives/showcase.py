@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from llmbook.directives.base import FORBIDDEN, Context, Directive, register
 from llmbook.directives.nodes import Block
+from llmbook.directives.tree import parse_directives, render_directives
+from llmbook.formulas import render_math_text
 from llmbook.lexer import fences
 
 __all__ = ["Showcase"]
@@ -38,19 +40,13 @@ class Showcase(Directive):
     NESTED = ()
 
     def validate(self, node: Block, ctx: Context) -> None:
-        from llmbook.directives import parse_directives
-
         source, first = _example(node, ctx)
         parse_directives(source, src=ctx.src, first=first)
 
     def render(self, node: Block, ctx: Context) -> list[str]:
-        from llmbook.directives import render_directives
-
         source, first = _example(node, ctx)
         assert ctx.stash is not None
         if "$" in source:
-            from llmbook.formulas import render_math_text
-
             source = render_math_text(source, src=ctx.src, stash=ctx.stash, first=first)
         rendered = render_directives(
             source,

@@ -18,6 +18,8 @@ import markdown
 from mkdocs.utils import get_relative_url
 from mkdocs.utils.meta import get_data
 
+from llmbook.page_ref import PageRef
+
 __all__ = ["SiteIndex", "Target"]
 
 _DECORATION = re.compile(
@@ -84,9 +86,9 @@ class SiteIndex:
             self.reads.append([name, target.title, target.url] if target else [name, "", ""])
         return target
 
-    def href(self, target: Target, page: Any) -> str:
-        """The link from `page` (a mkdocs Page, or None for the site root) to `target`."""
-        return get_relative_url(target.url, page.file.url) if page is not None else target.url
+    def href(self, target: Target, page: PageRef | None) -> str:
+        """The link from `page` (None: the site root) to `target`."""
+        return get_relative_url(target.url, page.url) if page is not None else target.url
 
     def _add_page(self, url: str, text: str, nav_title: str) -> None:
         toc = self._toc()["toc"]

@@ -4,33 +4,32 @@ bound number checked against its computation, expected outputs compared."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
-from typing import TypeVar
 
 from llmbook.directives import parse_structure
 from llmbook.errors import AuthorError, location
 from llmbook.execute.collect import PageSource
 from llmbook.execute.coverage import page_coverage
 from llmbook.execute.load import LoadedPage
+from llmbook.execute.mode import Forgiving, Strict
 from llmbook.execute.numbers import check
 from llmbook.execute.render import CheckedNumber, Plan
 from llmbook.execute.run import RunResult
 from llmbook.formulas import math_spans
-from llmbook.preview import recover
 
 __all__ = ["bare_plan", "plan_page"]
 
-T = TypeVar("T")
+STRICT = Strict()
 
 
-def plan_page(page: LoadedPage, *, strict: bool, forgiving: bool = False) -> Plan:
+def plan_page(page: LoadedPage, *, strict: bool, mode: Strict = STRICT) -> Plan:
     """The page's plan; AuthorError when an expected output differs. `strict`: the site's
-    `numbers_strict` (the page's front matter decides first); `forgiving`: the live preview."""
+    `numbers_strict` (the page's front matter decides first); `mode`: the build's or the live
+    preview's way with lines a stage cannot read."""
     source = page.source
     plan = Plan(source)
-    _cover(plan, strict=strict, forgiving=forgiving)
+    _cover(plan, strict=strict, mode=mode)
     if not source.needs_execution() or page.result is None:
-        return plan  # nothing to run, or (forgiving) its code failed: numbers stay unchecked
+        return plan  # nothing to run, or (preview) its code failed: numbers stay unchecked
     plan.result = page.result
     _check_outputs(source, plan.result)
     for binding, want, value in zip(source.bound, page.written, plan.result.values, strict=True):
@@ -45,29 +44,18 @@ def bare_plan(page: LoadedPage, *, strict: bool) -> Plan:
     when its directives or formulas cannot be read (the renderer shows why)."""
     page.result = None
     try:
-        return plan_page(page, strict=strict, forgiving=True)
+        return plan_page(page, strict=strict, mode=Forgiving())
     except AuthorError:
         return Plan(page.source)
 
 
-def _cover(plan: Plan, *, strict: bool, forgiving: bool) -> None:
+def _cover(plan: Plan, *, strict: bool, mode: Strict) -> None:
     """Sort the page's numbers; on a strict page an unaccounted one is an author error."""
     source = plan.page
-    lexed, src = source.lexed, source.src
-
-    def read(stage: Callable[..., T]) -> T | None:
-        """The stage's view of the page; in the preview, lines it cannot read are plain text."""
-        if not forgiving:
-            return stage(lexed, src=src)
-        found, _, _ = recover(
-            lambda plain, _: stage(lexed, src=src, plain=plain), src=src, lines=lexed.numbers
-        )
-        return found
-
-    doc = read(parse_structure)
-    if not forgiving:  # the renderer walks this tree (the preview parses its own, with its boxes)
+    doc, whole = mode.read(parse_structure, source.lexed, source.src)
+    if whole:  # the renderer walks this tree (the preview parses its own, with its boxes)
         plan.doc = doc
-    plan.math = read(math_spans) or {}
+    plan.math = mode.read(math_spans, source.lexed, source.src)[0] or {}
     plan.coverage = coverage = page_coverage(source, plan.math, doc)
     if source.strict if source.strict is not None else strict:
         plan.unaccounted = [

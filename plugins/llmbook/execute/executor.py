@@ -14,23 +14,25 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
-from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
 
-from llmbook.errors import AuthorError, location
+from llmbook.errors import AuthorError, LLMBookError, location
 from llmbook.execute.cache import FileHashes, PageCache, llmbook_hash, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
 from llmbook.execute.coverage import Coverage
 from llmbook.execute.engine import Engine, Limits, default_workers
 from llmbook.execute.load import LoadedPage, load_page
-from llmbook.execute.pages import docs_dir_of, page_selector
+from llmbook.execute.mode import Strict
+from llmbook.execute.pages import page_selector
 from llmbook.execute.render import Plan
 from llmbook.execute.report import BuildFailed, DriftError, Report
 from llmbook.execute.run import RunResult
 from llmbook.execute.sandbox import landlock_abi
 from llmbook.execute.stage_cache import StageCache
+from llmbook.project import Project
 
 __all__ = ["Executor"]
 
@@ -48,7 +50,7 @@ def confine_writes(mode: str) -> bool:
     if landlock_abi() > 0:
         return True
     if mode == "required":
-        raise PluginError(
+        raise LLMBookError(
             "mkdocs.yml: `execute_sandbox: required`, but this kernel has no Landlock, so page "
             "code could write anywhere. Fix: build on Linux 5.13 or later with Landlock enabled "
             "(`landlock` in /sys/kernel/security/lsm), or set `execute_sandbox: auto`"
@@ -63,14 +65,15 @@ def confine_writes(mode: str) -> bool:
 class Executor:
     """Runs pages for one build (a new one per build: nothing survives to the next)."""
 
-    def __init__(self, plugin_config: Mapping[str, Any], mkdocs_config: Any = None) -> None:
-        config_file = getattr(mkdocs_config, "config_file_path", None) if mkdocs_config else None
-        self.root = os.path.dirname(os.path.abspath(config_file)) if config_file else os.getcwd()
+    def __init__(
+        self, plugin_config: Mapping[str, Any], project: Project, mode: Strict | None = None
+    ) -> None:
+        # The build's way with author errors, or the live preview's (execute/mode.py).
+        self.mode = mode if mode is not None else Strict()
+        self.root = str(project.root)
         self.execute = bool(plugin_config["execute"]) and not _off("LLMBOOK_EXECUTE")
         self.runs_page = page_selector(
-            plugin_config["execute_pages"],
-            root=self.root,
-            docs_dir=docs_dir_of(mkdocs_config, self.root),
+            plugin_config["execute_pages"], root=self.root, docs_dir=str(project.docs_dir)
         )
         self.seed = int(plugin_config["execute_seed"])
         self.timeout = float(plugin_config["execute_timeout"])
@@ -83,14 +86,13 @@ class Executor:
         )
         workers = int(plugin_config["execute_workers"]) or default_workers()
         self.preamble = str(plugin_config["execute_preamble"])
-        site_dir = mkdocs_config.get("site_dir") if hasattr(mkdocs_config, "get") else None
         self.engine = Engine(
             workers=workers,
             limits=limits,
             seed=self.seed,
             root=self.root,
             preamble=self.preamble,
-            site_dir=site_dir,
+            site_dir=str(project.site_dir),
             confine=confine_writes(plugin_config["execute_sandbox"]),
         )
         cache_dir = os.environ.get("LLMBOOK_CACHE_DIR") or plugin_config["cache_dir"]
@@ -103,9 +105,6 @@ class Executor:
         self.executed: list[str] = []  # pages actually run (not from the cache), in page order
         self._mismatches: list[str] = []
         self._hashes = FileHashes(self.root)
-        # The live preview: a page whose code failed still gets a plan (its numbers unchecked), so
-        # it can be rendered with its errors shown on it.
-        self.forgiving = False
         self.seconds = 0.0  # time spent executing this build (the bench reads it from the log)
 
     # -- the build ---------------------------------------------------------------------------
@@ -147,16 +146,16 @@ class Executor:
                 if self.cache is not None:
                     self.cache.store(page.source.src, page.key, page.result)
         for page in loaded:
-            if page.result is None and page.source.needs_execution() and not self.forgiving:
+            if not self.mode.plans(page.result is None and page.source.needs_execution()):
                 continue  # failed: reported above
             try:
                 plan = report.plans[page.source.src] = self._plan(page)
             except AuthorError as error:
                 report.failures.append(error)
-                if self.forgiving:  # the page is still shown, its numbers unchecked
-                    plan = bare_plan(page, strict=self.numbers_strict)
-                    report.plans[page.source.src] = plan
-                    self._record(plan)
+                bare = self.mode.salvage(partial(bare_plan, page, strict=self.numbers_strict))
+                if bare is not None:  # the page is still shown, its numbers unchecked
+                    report.plans[page.source.src] = bare
+                    self._record(bare)
             else:
                 report.failures.extend(plan.unaccounted)
             self._log_page(page, report.plans.get(page.source.src))
@@ -226,10 +225,10 @@ class Executor:
 
     def _plan(self, page: LoadedPage) -> Plan:
         def make() -> Plan:
-            return plan_page(page, strict=self.numbers_strict, forgiving=self.forgiving)
+            return plan_page(page, strict=self.numbers_strict, mode=self.mode)
 
         digest = result_digest(page.result)  # once: the stage and render caches key on it
-        if self.stages is None or self.forgiving:
+        if self.stages is None or not self.mode.caches_stages:
             plan = make()
         else:
             plan = self.stages.plan(page, digest, self.numbers_strict, make)

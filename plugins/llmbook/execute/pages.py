@@ -7,9 +7,8 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
 
-__all__ = ["docs_dir_of", "glob_regex", "page_selector"]
+__all__ = ["glob_regex", "page_selector"]
 
 
 @lru_cache(maxsize=256)
@@ -53,27 +52,3 @@ def page_selector(patterns: Sequence[str], *, root: str, docs_dir: str) -> Calla
         return any(regex.match(inside) for regex in compiled)
 
     return runs
-
-
-def docs_dir_of(mkdocs_config: Any, root: str) -> str:
-    """The docs folder: MkDocs' own setting, else `docs_dir` of the project's mkdocs.yml (pytest,
-    `update_numbers`, Zensical), else `docs`."""
-    try:
-        found = mkdocs_config["docs_dir"]
-    except (TypeError, KeyError):
-        found = None
-    if found:
-        return str(found)
-    path = getattr(mkdocs_config, "config_file_path", None) or os.path.join(root, "mkdocs.yml")
-    if os.path.isfile(path):
-        import yaml
-
-        class Loader(yaml.SafeLoader):
-            pass
-
-        Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-        with open(path, encoding="utf-8") as file:
-            data = yaml.load(file, Loader=Loader) or {}
-        if isinstance(data, dict) and isinstance(data.get("docs_dir"), str):
-            return data["docs_dir"]
-    return "docs"

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mkdocs.exceptions import PluginError
-
-from llmbook.errors import AuthorError
+from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.notebook import Notebook
 from llmbook.execute.render import Plan
 
@@ -18,7 +16,7 @@ _FIX_DRIFT = (
 )
 
 
-class DriftError(PluginError):
+class DriftError(LLMBookError):
     """Every bound number of a build that does not match its computation, one line each."""
 
     def __init__(self, mismatches: list[str]) -> None:
@@ -30,7 +28,7 @@ class DriftError(PluginError):
         super().__init__("\n".join([head, *self.mismatches, _FIX_DRIFT]))
 
 
-class BuildFailed(PluginError):
+class BuildFailed(LLMBookError):
     """The whole report of a build: every failing page (its first failure) and every drifted number."""
 
     def __init__(self, failures: list[AuthorError], mismatches: list[str]) -> None:

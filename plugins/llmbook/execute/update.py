@@ -12,11 +12,11 @@ import argparse
 import difflib
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 from llmbook.config import load_options
 from llmbook.execute.executor import Executor
 from llmbook.execute.numbers import parse_written, rewrite
+from llmbook.project import Project
 
 __all__ = ["main", "update_text"]
 
@@ -50,9 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("paths", nargs="*", default=["docs"], help="pages or folders")
     args = parser.parse_args(argv)
     config_file = Path("mkdocs.yml").resolve()
-    executor = Executor(
-        load_options(config_file), SimpleNamespace(config_file_path=str(config_file))
-    )
+    executor = Executor(load_options(config_file), Project.from_config_file(config_file))
     pages: list[Path] = []
     for name in args.paths:
         path = Path(name)

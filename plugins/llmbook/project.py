@@ -1,0 +1,53 @@
+"""Where a build's files are: the project root (the folder of mkdocs.yml), its docs and site folders.
+
+The core takes this, never an engine's configuration object: each adapter says where its engine
+keeps the folders (MkDocs' config, Zensical's), and tools without an engine (pytest,
+`update_numbers`) read them from mkdocs.yml as both engines do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Project", "read_mkdocs_yml"]
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path  # the folder of mkdocs.yml; pages are named relative to it (`docs/x.md`)
+    docs_dir: Path
+    site_dir: Path
+
+    @classmethod
+    def at(cls, root: str | Path, docs_dir: str | Path = "docs", site_dir: str | Path = "site"):
+        """Folders given relative to `root` (or absolute), as mkdocs.yml writes them."""
+        base = Path(root).resolve()
+        return cls(base, (base / docs_dir).resolve(), (base / site_dir).resolve())
+
+    @classmethod
+    def from_config_file(cls, config_file: str | Path) -> Project:
+        """The folders mkdocs.yml names (`docs_dir`, `site_dir`; MkDocs' defaults otherwise)."""
+        path = Path(config_file).resolve()
+        data = read_mkdocs_yml(path)
+        docs, site = data.get("docs_dir"), data.get("site_dir")
+        return cls.at(
+            path.parent,
+            docs if isinstance(docs, str) else "docs",
+            site if isinstance(site, str) else "site",
+        )
+
+
+def read_mkdocs_yml(path: Path) -> dict[str, Any]:
+    """mkdocs.yml as plain data ({} when missing); MkDocs' own tags (!ENV, !!python/…) read as None."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    if not path.is_file():
+        return {}
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
+    return data if isinstance(data, dict) else {}

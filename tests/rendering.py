@@ -1,0 +1,53 @@
+"""One page through the llmbook extension outside a build: what the directive and render tests
+compare against. It makes the Site a build would (cache off, no pages run) and hands it the
+executor's plan of the page, if any."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llmbook.config import LLMBookConfig
+from llmbook.core_extension import LLMBookExtension
+from llmbook.page_ref import PageRef
+from llmbook.project import Project
+from llmbook.site import Site
+from markdown import Markdown
+
+__all__ = ["render_markdown"]
+
+
+def render_markdown(
+    text: str,
+    *,
+    src: str = "docs/page.md",
+    url: str = "page.html",
+    plan: Any = None,
+    index: Any = None,
+    page: PageRef | None = None,
+    extensions: list[Any] | None = None,
+    configs: dict[str, dict[str, Any]] | None = None,
+    convert: bool = True,
+) -> str:
+    """The page's HTML: `plan` is the executor's plan of it, `index` the site index for
+    `:::related`, `page` where it stands in the site. `convert=False`: the Markdown the extension
+    hands on to Python-Markdown, its HTML put back."""
+    options = LLMBookConfig()
+    options.load_dict({"cache": False})
+    options.validate()
+    site = Site.create(options, Project.at("."))
+    site.index = index
+    if plan is not None:
+        site.report.plans[src] = plan
+    site.current = page if page is not None else PageRef(src, url, src)
+    md = Markdown(
+        extensions=[LLMBookExtension(site=site), *(extensions or [])],
+        extension_configs=configs or {},
+    )
+    if convert:
+        return md.convert(text)
+    lines = text.split("\n")
+    for preprocessor in md.preprocessors:  # as convert() runs them, up to this extension's
+        lines = preprocessor.run(lines)
+        if preprocessor is md.preprocessors["llmbook"]:
+            break
+    return md.postprocessors["raw_html"].run("\n".join(lines))
