@@ -82,8 +82,7 @@ def _new_site(config: dict, root: Path, docs_dir: Path, site_dir: Path) -> Site:
     ]
     site.run_pages(pages)
     site.index = _site_index(config, docs_dir)
-    if site.executor.cache is not None:
-        site.index.cache_dir = site.executor.cache.root
+    site.index.store = site.store
     target = (root / site_dir) if not site_dir.is_absolute() else site_dir
     site.figures_dir = target
     for rel in asset_paths():
