@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import textwrap
 from pathlib import Path
 
@@ -90,12 +89,7 @@ def _build(root: Path, site: str = "site") -> dict[str, bytes]:
         "markdown_extensions": ["llmbook.extension", "pymdownx.superfences"],
     }
     (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        build(load_config(str(root / "mkdocs.yml")))
-    finally:
-        os.chdir(cwd)
+    build(load_config(str(root / "mkdocs.yml")))  # paths are relative to mkdocs.yml, not cwd
     return _files(root / site)
 
 
