@@ -44,7 +44,8 @@ class SiteIndex:
     _names: dict[str, Target] | None = None
     # The build's store: outlines are kept in its "outlines" namespace (off: not kept).
     store: Store = field(default_factory=lambda: Store(None))
-    # In a page's view of the index (`recording`): where its lookups go.
+    # In a page's view of the index (`recording`): the index it reads, and where its lookups go.
+    _whole: SiteIndex | None = None
     _lookups: list[list[str]] | None = None
 
     @classmethod
@@ -84,10 +85,11 @@ class SiteIndex:
         """This index as one page's render sees it: each lookup is appended to `lookups` as
         [name, title, url] ("" when not found), so a kept rendering can be checked against the
         index of a later build."""
-        self._load_names()  # once, shared with the views
-        return dataclasses.replace(self, _lookups=lookups)
+        return dataclasses.replace(self, _whole=self._whole or self, _lookups=lookups)
 
     def _load_names(self) -> dict[str, Target]:
+        if self._whole is not None:  # a page's view: the names are read once, by the index
+            return self._whole._load_names()
         if self._names is None:
             self._names = {}
             for url, path, nav_title in self.pages:
