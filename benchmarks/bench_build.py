@@ -188,7 +188,7 @@ def measure(engine: str, root: Path, cache: Path, repeats: int, cold: bool) -> d
         },
         "peak_mib": round(max(peaks) / 1024),
         "warm_rewrote": {
-            "executed": len([n for n in rewritten if "/" not in n and n != "offline.json"]),
+            "executed": len([n for n in rewritten if n.startswith("results/")]),
             "rendered": len([n for n in rewritten if n.startswith(("pages/", "converted/"))]),
             "checked": len([n for n in rewritten if n.startswith("stages/")]),
         },

@@ -42,8 +42,10 @@ class LLMBookConfig(Config):
     # with `numbers: strict` in its front matter); otherwise unaccounted ones are only reported.
     numbers_strict = c.Type(bool, default=False)
 
-    # On-disk cache of execution results (env LLMBOOK_CACHE=0 switches it off; CI builds without;
-    # env LLMBOOK_CACHE_DIR overrides cache_dir, e.g. for benchmarks).
+    # The store of every cache (execution results, stages, rendered and converted pages, demo
+    # frames, outlines, notebooks, the offline check: store.py, guide/executable.md): `cache`
+    # switches all of them (env LLMBOOK_CACHE=0 too; CI builds without); env LLMBOOK_CACHE_DIR
+    # overrides cache_dir, their one folder (e.g. for benchmarks).
     cache = c.Type(bool, default=True)
     cache_dir = c.Type(str, default=".llmbook-cache")
     # MkDocs: unchanged pages skip Python-Markdown (their conversion kept in the cache). `auto`:

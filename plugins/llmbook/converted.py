@@ -20,21 +20,21 @@ warning is never kept, so the warning (and `--strict`) comes back on every build
 from __future__ import annotations
 
 import functools
-import hashlib
 import logging
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from llmbook.execute.cache import entry_path, json_digest, read_json, version, write_json_atomic
+from llmbook.render_cache import Deps
+from llmbook.store import Store, key, version
 
 __all__ = ["ConvertedPages", "unsafe_parts"]
 
-_FORMAT = 1
+_FORMAT = 2  # 2: entries in the store, what the render depended on as `deps`
+NAMESPACE = "converted"
 _LIBRARIES = ("pygments", "mkdocs-material")
 
 # Extensions whose output depends on the page's Markdown and the site's settings only.
@@ -80,10 +80,10 @@ def unsafe_parts(config: Any) -> list[str]:
 
 
 class ConvertedPages:
-    """Converted pages under `root/converted`, one JSON file per page with the key it was made for."""
+    """Converted pages in the store's "converted" namespace, one slot per page."""
 
-    def __init__(self, root: str | Path, site_key: str, config: Any, files: Files) -> None:
-        self.root = Path(root) / "converted"
+    def __init__(self, store: Store, site_key: str, config: Any, files: Files) -> None:
+        self._store = store
         listing = sorted((f.src_uri, f.url, str(f.inclusion)) for f in files)
         parts = {
             "format": _FORMAT,
@@ -92,33 +92,31 @@ class ConvertedPages:
             "validation": repr(config.get("validation")),
             "versions": {name: version(name) for name in _LIBRARIES},
         }
-        self._site = json_digest(parts)
-
-    def _path(self, src: str) -> Path:
-        return entry_path(self.root, src)
+        self._site = key(parts)
 
     def key(self, page_key: str) -> str:
-        return hashlib.sha256(f"{self._site}\0{page_key}".encode()).hexdigest()
+        return key(self._site, page_key)
 
     def prepare(
         self,
         page: Page,
         src: str,
-        key: str,
-        still_valid: Callable[[dict], bool],
-        made: Callable[[], tuple[list[str], list[list[str]]] | None],
+        page_key: str,
+        still_valid: Callable[[Deps], bool],
+        made: Callable[[], Deps | None],
     ) -> bool:
         """Make `page.render` the cached conversion (True) or the real one, kept afterwards.
 
-        `still_valid(entry)`: whether the figures and site-index answers the entry used still
-        hold; `made()`: the figures and lookups of the render that just ran (None: the page was
-        not rendered through the site's render cache, so nothing is kept)."""
-        entry = read_json(self._path(src)) or {}
-        if entry.get("key") == key and still_valid(entry):
+        `still_valid(deps)`: whether the figures and site-index answers the entry's render
+        depended on still hold; `made()`: what the render that just ran depended on (None: the
+        page was not rendered through the site's render cache, so nothing is kept)."""
+        entry = self._store.slot(NAMESPACE, src).get(page_key)
+        deps = _deps(entry)
+        if entry is not None and deps is not None and still_valid(deps):
             # An instance attribute: MkDocs calls `page.render(config, files)` next.
             page.render = functools.partial(self._replay, page, entry)  # type: ignore[method-assign]
             return True
-        page.render = functools.partial(self._convert, page, src, key, made)  # type: ignore[method-assign]
+        page.render = functools.partial(self._convert, page, src, page_key, made)  # type: ignore[method-assign]
         return False
 
     def _replay(self, page: Page, entry: dict, config: Any, files: Files) -> None:
@@ -138,8 +136,8 @@ class ConvertedPages:
         self,
         page: Page,
         src: str,
-        key: str,
-        made: Callable[[], tuple[list[str], list[list[str]]] | None],
+        page_key: str,
+        made: Callable[[], Deps | None],
         config: Any,
         files: Files,
     ) -> None:
@@ -152,13 +150,10 @@ class ConvertedPages:
         finally:
             for logger in loggers:
                 logger.removeHandler(warned)
-        rendered = made()
-        if warned.count or rendered is None:
+        deps = made()
+        if warned.count or deps is None:
             return  # not kept: the warning must come back on the next build
-        figures, lookups = rendered
         entry = {
-            "key": key,
-            "src": src,
             "content": page.content,
             "toc": [_token(item) for item in page.toc],
             "title": page._title_from_render,
@@ -166,10 +161,17 @@ class ConvertedPages:
             "links": {
                 target.src_uri: anchors for target, anchors in (page.links_to_anchors or {}).items()
             },
-            "figures": figures,
-            "lookups": lookups,
+            "deps": vars(deps),
         }
-        write_json_atomic(self._path(src), entry)
+        self._store.slot(NAMESPACE, src).put(page_key, entry)
+
+
+def _deps(entry: Any) -> Deps | None:
+    """What a kept conversion's render depended on; None for an entry of another shape."""
+    try:
+        return Deps.from_json(entry["deps"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _token(item: Any) -> dict:

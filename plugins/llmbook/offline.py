@@ -8,7 +8,6 @@ from `file://`, from any sub-path of a static host and from an unpacked zip.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from llmbook.errors import LLMBookError
+from llmbook.store import Store, bytes_digest
 
 __all__ = ["ExternalLoad", "check_site", "find_external_loads"]
 
@@ -159,20 +159,20 @@ def _candidates(suffix: str, text: str) -> list[tuple[str, str]]:
 
 
 def find_external_loads(
-    site_dir: str | os.PathLike[str], cache_dir: str | os.PathLike[str] | None = None
+    site_dir: str | os.PathLike[str], store: Store | None = None
 ) -> list[ExternalLoad]:
     """Every resource that a page, stylesheet or script of `site_dir` loads from outside it.
 
-    With `cache_dir`, what a file loads is kept by its content's hash: a file that did not change
-    since the last check is not parsed again."""
-    from llmbook.execute.cache import read_json, write_json_atomic
-    from llmbook.render_cache import llmbook_hash
+    With a `store`, what each file loads is kept in its "offline" namespace (one slot, keyed on
+    llmbook's files) by the file's content hash: a file that did not change since the last check
+    is not parsed again."""
+    from llmbook.execute.cache import llmbook_hash  # the scanner is llmbook's own code
 
     root = Path(site_dir)
-    store = Path(cache_dir) / "offline.json" if cache_dir is not None else None
-    known = read_json(store) if store is not None else None
-    if not isinstance(known, dict) or known.get("llmbook") != llmbook_hash():
-        known = {"llmbook": llmbook_hash(), "files": {}}
+    slot = (store or Store(None)).slot("offline", "site files")
+    known = slot.get(llmbook_hash())
+    if not isinstance(known, dict):
+        known = {}
     seen: dict[str, list] = {}
     loads: list[ExternalLoad] = []
     for path in sorted(root.rglob("*")):
@@ -181,8 +181,8 @@ def find_external_loads(
             continue
         rel = path.relative_to(root).as_posix()
         raw = path.read_bytes()
-        digest = suffix + hashlib.sha256(raw).hexdigest()
-        found = known["files"].get(digest)
+        digest = suffix + bytes_digest(raw)
+        found = known.get(digest)
         if found is None:
             found = _candidates(suffix, raw.decode("utf-8", errors="replace"))
         candidates = seen[digest] = [tuple(c) for c in found]
@@ -194,16 +194,14 @@ def find_external_loads(
             for url, how in candidates
             if _external(url, root_absolute_ok=lenient)
         )
-    if store is not None and seen.keys() != known["files"].keys():
-        write_json_atomic(store, {"llmbook": known["llmbook"], "files": seen})
+    if seen.keys() != known.keys():
+        slot.put(llmbook_hash(), seen)
     return loads
 
 
-def check_site(
-    site_dir: str | os.PathLike[str], cache_dir: str | os.PathLike[str] | None = None
-) -> None:
+def check_site(site_dir: str | os.PathLike[str], store: Store | None = None) -> None:
     """Fail the build (LLMBookError) when anything in `site_dir` loads a resource from outside it."""
-    loads = find_external_loads(site_dir, cache_dir)
+    loads = find_external_loads(site_dir, store)
     if loads:
         listing = "\n".join(f"  {load}" for load in loads[:50])
         more = f"\n  … and {len(loads) - 50} more" if len(loads) > 50 else ""

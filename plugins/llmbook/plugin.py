@@ -6,12 +6,14 @@ on_config        makes the build's `Site` and hands it to the `llmbook.extension
 on_files         notebooks become pages; every page's code runs (in parallel worker processes)
                  and the build stops there with one report of every failure and drifted number;
 on_page_markdown names the page the extension renders next;
-on_post_build    writes figures and executed notebooks, reports, runs the offline check.
+on_post_build    writes figures and executed notebooks, reports, runs the offline check, and
+                 logs the store's hits and misses per cache namespace.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -121,16 +123,9 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         key = self.site.converted_key(markdown, self.site.current) if converted else None
         if converted is not None and key is not None:
             site = self.site
-
-            def still_valid(entry: dict) -> bool:
-                return site.replay_extras(src, entry["figures"], entry["lookups"])
-
-            def made() -> tuple[list[str], list[list[str]]] | None:
-                last = site.last_entry
-                if last is None or last[0] != src:
-                    return None
-                return list(last[1].figures), list(last[1].lookups)
-
+            # Checked against the site now; kept from the render that runs inside `page.render`.
+            still_valid = functools.partial(site.replay_extras, src)
+            made = functools.partial(site.page_deps.get, src)
             if converted.prepare(page, src, converted.key(key), still_valid, made):
                 self.site.replayed.append(src)
         return markdown
@@ -140,16 +135,16 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         assert self.site is not None
         if self._converted is None:
             self._converted = False
-            cache, choice = self.site.executor.cache, self.config.cache_converted
+            choice = self.config.cache_converted
             unsafe = unsafe_parts(config)
             if choice == "auto" and unsafe:
                 log.info(
                     "converted pages are not cached (cache_converted: auto): "
                     f"{', '.join(unsafe)} may keep state a cached page would not give it"
                 )
-            elif cache is not None and choice != "off" and self.site.mode.caches_pages:
+            elif self.site.store.enabled and choice != "off" and self.site.mode.caches_pages:
                 self._converted = ConvertedPages(
-                    cache.root, self.site.render_cache_key(), config, files
+                    self.site.store, self.site.render_cache_key(), config, files
                 )
         return self._converted or None
 
@@ -187,8 +182,8 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             log.info(f"{rendered} pages rendered, {replayed} from the render cache")
             self.site.write_outputs()
             if self.config.offline_check:
-                cache = self.site.executor.cache
-                check_site(config.site_dir, cache.root if cache is not None else None)
+                check_site(config.site_dir, self.site.store)
+        log.info(self.site.store.summary())
 
     @staticmethod
     def _root(config: MkDocsConfig) -> str:

@@ -4,34 +4,41 @@ What the page pipeline hands the engine (the Markdown with stash placeholders, a
 behind them) is stored under a key of every input that can change it: the page's Markdown and
 place (path, URL), its execution results, the llmbook options and the site's Markdown settings,
 llmbook's own files, llmkit's (demos compute with it) and the versions of the libraries that write
-HTML. The site-index entries a page read (`:::related`) are stored with it and looked up again:
-the entry is stale when any of them now answers differently. Figures the page linked are named in
-the entry and registered again on replay.
+HTML. What the render depended on (`Deps`: the site-index entries it read for `:::related`, the
+figures it linked) is stored with it: the entry is stale when any lookup now answers differently
+or a figure is no longer among the page's results; the figures are registered again on replay.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from llmbook.execute.cache import (
-    entry_path,
-    json_digest,
-    llmbook_hash,
-    llmkit_hash,
-    read_json,
-    result_digest,
-    version,
-    write_json_atomic,
-)
+from llmbook.execute.cache import llmbook_hash, llmkit_hash, result_digest
+from llmbook.store import Store, key, version
 
-__all__ = ["RenderCache", "Rendered", "llmbook_hash", "replay", "result_digest"]
+__all__ = ["Deps", "RenderCache", "Rendered", "llmbook_hash", "replay", "result_digest"]
 
-_FORMAT = 1
+_FORMAT = 2  # 2: entries in the store, what the page depended on as `deps`
+NAMESPACE = "pages"
 _LIBRARIES = ("markdown", "pymdown-extensions", "latex2mathml", "mkdocs", "matplotlib")
+
+
+@dataclass
+class Deps:
+    """What a page's render depended on besides its inputs: checked again before it is reused."""
+
+    figures: list[str] = field(default_factory=list)  # site paths of the figures it linked
+    lookups: list[list[str]] = field(default_factory=list)  # [name, title, url] it looked up
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Deps:
+        figures = [str(path) for path in data["figures"]]
+        lookups = [[str(part) for part in lookup] for lookup in data["lookups"]]
+        if any(len(lookup) != 3 for lookup in lookups):
+            raise ValueError("a lookup is [name, title, url]")
+        return cls(figures, lookups)
 
 
 @dataclass
@@ -41,15 +48,14 @@ class Rendered:
     markdown: str  # what the engine converts, with placeholders of the stash items below
     base: int  # how many items the stash held before the page put its own
     pieces: list[str] = field(default_factory=list)  # the HTML the page stashed, in order
-    figures: list[str] = field(default_factory=list)  # site paths of the figures it linked
-    lookups: list[list[str]] = field(default_factory=list)  # [name, title, url] it looked up
+    deps: Deps = field(default_factory=Deps)
 
 
 class RenderCache:
-    """Rendered pages under `root/pages`, one file per page, holding the key it was made for."""
+    """Rendered pages in the store's "pages" namespace, one slot per page."""
 
-    def __init__(self, root: str | Path, site_inputs: Mapping[str, Any]) -> None:
-        self.root = Path(root) / "pages"
+    def __init__(self, store: Store, site_inputs: Mapping[str, Any]) -> None:
+        self._store = store
         parts = {
             "format": _FORMAT,
             "llmbook": llmbook_hash(),
@@ -57,30 +63,29 @@ class RenderCache:
             "versions": {name: version(name) for name in _LIBRARIES},
             **site_inputs,
         }
-        self.site_key = json_digest(parts)
+        self.site_key = key(parts)
 
     def key(
         self, *, src: str, url: str, page_key: str, markdown: str, result: str, base: int
     ) -> str:
-        parts = [self.site_key, src, url, page_key, result, str(base), markdown]
-        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+        return key(self.site_key, src, url, page_key, result, base, markdown)
 
-    def _path(self, src: str) -> Path:
-        return entry_path(self.root, src)
-
-    def load(self, src: str, key: str) -> Rendered | None:
-        """The entry for `key` (the caller checks the site-index answers it used)."""
-        data = read_json(self._path(src))
+    def load(self, src: str, page_key: str) -> Rendered | None:
+        """The entry for `page_key` (the caller checks what it depended on)."""
+        data = self._store.slot(NAMESPACE, src).get(page_key)
         try:
-            if data["key"] != key:
-                return None
-            entry = Rendered(**data["rendered"])
-        except (KeyError, TypeError):
-            return None
-        return entry
+            return Rendered(
+                str(data["markdown"]),
+                int(data["base"]),
+                [str(piece) for piece in data["pieces"]],
+                Deps.from_json(data["deps"]),
+            )
+        except (KeyError, TypeError, ValueError):
+            return None  # a miss, or a whole entry of another shape
 
-    def store(self, src: str, key: str, entry: Rendered) -> None:
-        write_json_atomic(self._path(src), {"key": key, "src": src, "rendered": vars(entry)})
+    def store(self, src: str, page_key: str, entry: Rendered) -> None:
+        data = {**vars(entry), "deps": vars(entry.deps)}
+        self._store.slot(NAMESPACE, src).put(page_key, data)
 
 
 def replay(entry: Rendered, put: Callable[[str], str]) -> str:

@@ -8,7 +8,6 @@ at the end writes what only the build knows (figures, executed notebooks) and ru
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -30,8 +29,9 @@ from llmbook.lexer import Lexed, lex
 from llmbook.page_ref import PageRef
 from llmbook.preview import PageError, place_boxes
 from llmbook.project import Project
-from llmbook.render_cache import RenderCache, Rendered, replay, result_digest
+from llmbook.render_cache import Deps, RenderCache, Rendered, replay, result_digest
 from llmbook.stash import Stash
+from llmbook.store import Store, bytes_digest, open_store
 
 __all__ = ["Build", "PageRef", "Site"]
 
@@ -55,6 +55,7 @@ class Site:
     project: Project
     executor: Executor
     mode: Build  # the build's way, or the live preview's (preview.Preview)
+    store: Store  # every cache of the build: one folder, one switch (the `cache` option)
     index: SiteIndex | None = None
     demo_cache: DemoCache | None = None
     report: Report = field(default_factory=Report)
@@ -63,10 +64,10 @@ class Site:
     sources: dict[str, bytes] = field(default_factory=dict)  # each page's file, as run
     rendered: list[str] = field(default_factory=list)  # pages this build rendered
     replayed: list[str] = field(default_factory=list)  # pages taken from the render cache
+    # What each page's render depended on, rendered or replayed (through the render cache):
+    # what an adapter's cache of whole conversions keeps with the page.
+    page_deps: dict[str, Deps] = field(default_factory=dict)
     _rendered_pages: RenderCache | None = None
-    # The render cache entry of the page rendered last: (src, entry), for the adapter's cache.
-    last_entry: tuple[str, Rendered] | None = None
-    _linked: list[str] | None = None  # while a page renders: the figures it links
     # Where figures are written as soon as a page links them (an engine without an end-of-build
     # hook); None: `write_outputs` writes them at the end.
     figures_dir: Path | None = None
@@ -77,11 +78,10 @@ class Site:
     ) -> Site:
         forget_line_maps()
         mode = mode if mode is not None else Build()
-        executor = Executor(options, project, mode)
-        cache = executor.cache
-        # Demo frames are kept beside the executor's results: same folder, same on/off switch.
-        demo_cache = DemoCache(cache.root) if cache is not None else None
-        return cls(options, project, executor, mode, demo_cache=demo_cache)
+        store = open_store(project.root, enabled=options["cache"], folder=options["cache_dir"])
+        executor = Executor(options, project, mode, store=store)
+        demo_cache = DemoCache(store) if store.enabled else None
+        return cls(options, project, executor, mode, store, demo_cache=demo_cache)
 
     @property
     def root(self) -> str:
@@ -91,8 +91,7 @@ class Site:
         """The build's start, whatever the engine: every page's code run (one report of
         everything that failed stops the build), then the site index pages render against."""
         self.index = index
-        if self.executor.cache is not None:
-            index.cache_dir = self.executor.cache.root
+        index.store = self.store
         self.run_pages(pages)
 
     def run_pages(self, pages: list[tuple[str, bytes]]) -> None:
@@ -124,31 +123,22 @@ class Site:
 
     def render_cached(self, markdown: str, page: PageRef, stash: Stash) -> str:
         """The page from the render cache when none of its inputs changed; else rendered, and
-        kept there with what it stashed, linked and looked up."""
+        kept there with what it stashed and what it depended on (`page_deps`)."""
         cache = self._render_cache()
-        self.last_entry = None
         if cache is None:
             self.rendered.append(page.src)
             return self.render(self.model(markdown, page), page, stash)
         key = self._page_key(cache, markdown, page, len(stash))
         entry = cache.load(page.src, key)
-        if entry is not None and self.replay_extras(page.src, entry.figures, entry.lookups):
+        if entry is not None and self.replay_extras(page.src, entry.deps):
             self.replayed.append(page.src)
-            self.last_entry = (page.src, entry)
+            self.page_deps[page.src] = entry.deps
             return replay(entry, stash.put)
         entry = Rendered("", len(stash))
-        self.last_entry = (page.src, entry)
         recording = Stash(lambda html: (entry.pieces.append(html), stash.put(html))[1], stash.count)
-        self._linked = entry.figures
-        if self.index is not None:
-            self.index.reads = entry.lookups
-        try:
-            entry.markdown = self.render(self.model(markdown, page), page, recording)
-        finally:
-            self._linked = None
-            if self.index is not None:
-                self.index.reads = None
+        entry.markdown = self.render(self.model(markdown, page), page, recording, deps=entry.deps)
         cache.store(page.src, key, entry)
+        self.page_deps[page.src] = entry.deps
         self.rendered.append(page.src)
         return entry.markdown
 
@@ -174,11 +164,11 @@ class Site:
             return None
         return self._page_key(cache, markdown, page, 0)
 
-    def replay_extras(self, src: str, figures: list[str], lookups: list[list[str]]) -> bool:
-        """Whether the site-index answers a kept page used are still the same and the figures it
-        links are still among its results; if so the figures are registered (written at the end)
-        as when the page rendered."""
-        if any((self._lookup(name) or ("", "")) != (title, url) for name, title, url in lookups):
+    def replay_extras(self, src: str, deps: Deps) -> bool:
+        """Whether what a kept page depended on still holds: the site-index answers it used are
+        the same and the figures it links are still among its results; if so the figures are
+        registered (written at the end) as when the page rendered."""
+        if any((self._lookup(n) or ("", "")) != (title, url) for n, title, url in deps.lookups):
             return False
         plan = self.report.plans.get(src)
         shown = {
@@ -186,9 +176,9 @@ class Site:
             for run in (plan.result.blocks.values() if plan and plan.result else ())
             for f in run.figures
         }
-        if any(path not in shown for path in figures):
+        if any(path not in shown for path in deps.figures):
             return False
-        for path in figures:
+        for path in deps.figures:
             self._keep_figure(path, shown[path])
         return True
 
@@ -198,7 +188,7 @@ class Site:
         return cache.site_key if cache is not None else ""
 
     def _render_cache(self) -> RenderCache | None:
-        if self._rendered_pages is None and self.executor.cache is not None:
+        if self._rendered_pages is None and self.store.enabled:
             settings = self.index.settings() if self.index is not None else ""
             # Options that steer only running and checking reach a page through its results.
             shown = {
@@ -208,7 +198,7 @@ class Site:
             }
             options = json.dumps(shown, sort_keys=True, default=str)
             self._rendered_pages = RenderCache(
-                self.executor.cache.root, {"options": options, "markdown": settings}
+                self.store, {"options": options, "markdown": settings}
             )
         return self._rendered_pages
 
@@ -232,7 +222,9 @@ class Site:
         *,
         plain: frozenset[int] = frozenset(),
         errors: list[PageError] | None = None,
+        deps: Deps | None = None,
     ) -> str:
+        """The page rendered; `deps`, when given, gets what the render depended on."""
         plan = self.report.plans.get(page.src)
         # Parsed once; the later stages say what they make of its lines; each directive is
         # validated and rendered once, on what they left.
@@ -245,27 +237,31 @@ class Site:
             plan.put_numbers(edits, stash=stash, math=plan.math)
         render_math(edits, src=page.src, stash=stash, plain=plain)
         if plan is not None:
-            plan.put_outputs(edits, stash=stash, figure_url=self._figure_url(page))
+            plan.put_outputs(edits, stash=stash, figure_url=self._figure_url(page, deps))
         if errors:
             place_boxes(doc, edits, errors, stash.put)
+        index = self.index
+        if index is not None and deps is not None:
+            index = index.recording(deps.lookups)
         return render_tree(
             apply_line_edits(doc, edits),
             src=page.src,
             stash=stash,
-            site=self.index,
+            site=index,
             page=page,
             demo_cache=self.demo_cache,
         )
 
-    def _figure_url(self, page: PageRef) -> Callable[[Figure], str]:
-        """Figures go to `assets/llmbook/figures/<hash>.svg`: the same figure is one file."""
+    def _figure_url(self, page: PageRef, deps: Deps | None) -> Callable[[Figure], str]:
+        """Figures go to `assets/llmbook/figures/<hash>.svg`: the same figure is one file (each
+        one linked is added to `deps`)."""
         from mkdocs.utils import get_relative_url
 
         def url(figure: Figure) -> str:
             path = _figure_path(figure.svg)
             self._keep_figure(path, figure.svg)
-            if self._linked is not None:
-                self._linked.append(path)
+            if deps is not None:
+                deps.figures.append(path)
             return get_relative_url(path, page.url)
 
         return url
@@ -295,10 +291,9 @@ class Site:
                     outputs[cell] = (run.output, [(f.svg, f.alt) for f in run.figures])
             target = site_dir / (self.project.root / src).resolve().relative_to(docs)
             target.parent.mkdir(parents=True, exist_ok=True)
-            cache = self.executor.cache
-            text = executed_notebook(notebook, outputs, cache_dir=cache.root if cache else None)
+            text = executed_notebook(notebook, outputs, store=self.store)
             target.write_text(text, encoding="utf-8")
 
 
 def _figure_path(svg: str) -> str:
-    return f"{SITE_PREFIX}/figures/{hashlib.sha256(svg.encode()).hexdigest()[:24]}.svg"
+    return f"{SITE_PREFIX}/figures/{bytes_digest(svg.encode())[:24]}.svg"

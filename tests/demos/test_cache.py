@@ -15,6 +15,7 @@ from llmbook.demos import cache as demo_cache
 from llmbook.demos import get_demo
 from llmbook.demos.cache import DemoCache, frame_key, source_paths, sources_digest
 from llmbook.demos.norm_compare import NormCompareDemo
+from llmbook.store import Store, read_entry
 
 # The cheapest demo to render; every test here renders it at most a few times.
 DEMO = "norm-compare"
@@ -45,27 +46,38 @@ def _forbid_rendering(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _entries(root: Path) -> list[Path]:
-    return sorted((root / "demos").glob("*.json"))
+    return sorted((root / "demos").glob("*.text"))
+
+
+def _cache(root: Path) -> tuple[DemoCache, Store]:
+    """A demo cache over its own store (one build's), and the store that counts its reads."""
+    store = Store(root)
+    return DemoCache(store), store
+
+
+def _hits_misses(store: Store) -> tuple[int, int]:
+    hits, misses = store.counts.get("demos", [0, 0])
+    return hits, misses
 
 
 def test_a_hit_returns_the_stored_frame_without_rendering(tmp_path, monkeypatch, fresh_frame):
-    cold = DemoCache(tmp_path)
+    cold, store = _cache(tmp_path)
     assert cold.render(DEMO, TITLE, DESCRIPTION) == fresh_frame
-    assert (cold.hits, cold.misses) == (0, 1)
+    assert _hits_misses(store) == (0, 1)
     assert len(_entries(tmp_path)) == 1
 
     _forbid_rendering(monkeypatch)
-    warm = DemoCache(tmp_path)  # a later build
+    warm, store = _cache(tmp_path)  # a later build
     assert warm.render(DEMO, TITLE, DESCRIPTION) == fresh_frame
-    assert (warm.hits, warm.misses) == (1, 0)
+    assert _hits_misses(store) == (1, 0)
 
 
 def test_title_and_description_are_part_of_the_key(tmp_path, monkeypatch):
-    cache = DemoCache(tmp_path)
+    cache, store = _cache(tmp_path)
     first = cache.render(DEMO, TITLE, DESCRIPTION)
     other_title = cache.render(DEMO, "另一个标题", DESCRIPTION)
     other_text = cache.render(DEMO, TITLE, "<p>另一段说明</p>")
-    assert cache.misses == 3
+    assert _hits_misses(store) == (0, 3)
     assert "另一个标题" in other_title and "另一个标题" not in first
     assert "另一段说明" in other_text
     assert len(_entries(tmp_path)) == 3
@@ -114,25 +126,25 @@ def test_a_changed_demo_source_renders_again(tmp_path, monkeypatch, fresh_frame)
     module.parent.mkdir()
     module.write_text("# version 1\n", encoding="utf-8")
     monkeypatch.setattr(demo_cache, "source_paths", lambda demo_id: [module])
-    DemoCache(tmp_path).render(DEMO, TITLE, DESCRIPTION)
+    _cache(tmp_path)[0].render(DEMO, TITLE, DESCRIPTION)
 
     module.write_text("# version 2\n", encoding="utf-8")
-    again = DemoCache(tmp_path)
+    again, store = _cache(tmp_path)
     assert again.render(DEMO, TITLE, DESCRIPTION) == fresh_frame
-    assert (again.hits, again.misses) == (0, 1)
+    assert _hits_misses(store) == (0, 1)
 
 
 def test_a_changed_llmkit_renders_again(tmp_path, monkeypatch):
     monkeypatch.setattr(demo_cache, "llmkit_hash", lambda: "llmkit-1")
-    DemoCache(tmp_path).render(DEMO, TITLE, DESCRIPTION)
-    same = DemoCache(tmp_path)
+    _cache(tmp_path)[0].render(DEMO, TITLE, DESCRIPTION)
+    same, store = _cache(tmp_path)
     same.render(DEMO, TITLE, DESCRIPTION)
-    assert same.hits == 1
+    assert _hits_misses(store) == (1, 0)
 
     monkeypatch.setattr(demo_cache, "llmkit_hash", lambda: "llmkit-2")
-    changed = DemoCache(tmp_path)
+    changed, store = _cache(tmp_path)
     changed.render(DEMO, TITLE, DESCRIPTION)
-    assert (changed.hits, changed.misses) == (0, 1)
+    assert _hits_misses(store) == (0, 1)
 
 
 @pytest.mark.parametrize(
@@ -146,14 +158,14 @@ def test_a_changed_llmkit_renders_again(tmp_path, monkeypatch):
     ],
 )
 def test_a_corrupt_or_foreign_entry_is_ignored_and_rebuilt(tmp_path, content, fresh_frame):
-    DemoCache(tmp_path).render(DEMO, TITLE, DESCRIPTION)
+    _cache(tmp_path)[0].render(DEMO, TITLE, DESCRIPTION)
     (entry,) = _entries(tmp_path)
     entry.write_text(content, encoding="utf-8")
 
-    cache = DemoCache(tmp_path)
+    cache, store = _cache(tmp_path)
     assert cache.render(DEMO, TITLE, DESCRIPTION) == fresh_frame
-    assert (cache.hits, cache.misses) == (0, 1)
-    assert json.loads(entry.read_text(encoding="utf-8"))["html"] == fresh_frame
+    assert _hits_misses(store) == (0, 1)
+    assert read_entry(entry).value == fresh_frame
     assert not [p for p in (tmp_path / "demos").iterdir() if p.name.startswith(".tmp-")]
 
 
@@ -212,20 +224,22 @@ def test_the_cache_is_off_with_llmbook_cache_0_or_cache_false(tmp_path, monkeypa
 
 def test_a_warm_build_imports_neither_torch_nor_the_demos(tmp_path):
     """Validating and rendering a page whose frame is cached, in a fresh process."""
-    DemoCache(tmp_path / "cache").render(DEMO, TITLE, "<p>拖动滑块，看两种归一化。</p>")
+    DemoCache(Store(tmp_path / "cache")).render(DEMO, TITLE, "<p>拖动滑块，看两种归一化。</p>")
     script = textwrap.dedent(
         f"""
         import sys
         from llmbook.demos.cache import DemoCache
+        from llmbook.store import Store
         from llmbook.directives import parse_directives, render_directives
         from llmbook.stash import engine_stash
 
         page = {PAGE!r}
         parse_directives(page, src="docs/p.md")
-        cache = DemoCache({str(tmp_path / "cache")!r})
+        store = Store({str(tmp_path / "cache")!r})
+        cache = DemoCache(store)
         stash, restore = engine_stash()
         html = restore(render_directives(page, src="docs/p.md", stash=stash, demo_cache=cache))
-        assert cache.hits == 1 and cache.misses == 0, (cache.hits, cache.misses)
+        assert store.counts == {{"demos": [1, 0]}}, store.counts
         assert 'data-demo="{DEMO}"' in html
         loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "llmkit")
                         or m.startswith("llmbook.demos.norm"))

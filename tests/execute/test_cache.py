@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import threading
 from pathlib import Path
 
 import pytest
 from llmbook.execute.cache import FileHashes, PageCache, llmkit_hash, page_key
 from llmbook.execute.collect import collect_page
-from llmbook.execute.deps import file_hash
 from llmbook.execute.figures import Figure
 from llmbook.execute.run import BlockResult, RunResult
 from llmbook.lexer import lex
+from llmbook.store import Store, file_digest, read_entry
 
 PAGE = "```python\nx = 1\n```\n\n[[x = 1]] and [[x * 2 = 2.0]]\n"
 
@@ -38,7 +37,7 @@ def test_key_covers_code_expressions_seed_and_preamble_not_written_values() -> N
 
 def test_file_hashes_tell_a_changed_or_missing_file(tmp_path: Path) -> None:
     (tmp_path / "data.txt").write_text("1\n", encoding="utf-8")
-    used = {"data.txt": file_hash(tmp_path / "data.txt")}
+    used = {"data.txt": file_digest(tmp_path / "data.txt")}
     assert FileHashes(tmp_path).unchanged(used)
     assert FileHashes(tmp_path).unchanged({})
     (tmp_path / "data.txt").write_text("2\n", encoding="utf-8")
@@ -59,13 +58,21 @@ def test_llmkit_hash_follows_its_source(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_round_trip_and_foreign_or_broken_entries(tmp_path: Path) -> None:
-    cache = PageCache(tmp_path)
+    cache = PageCache(Store(tmp_path))
     cache.store("docs/p.md", "k1", _result())
     loaded = cache.load("docs/p.md", "k1")
     assert loaded == _result()
     assert cache.load("docs/p.md", "k2") is None  # stale key
     assert cache.load("docs/other.md", "k1") is None
-    (entry,) = tmp_path.glob("*.json")
+    (entry,) = (tmp_path / "results").glob("*.json")
+    whole = entry.read_bytes()
+    for cut in (len(whole) // 2, len(whole) - 1):  # torn: the header's digest does not match
+        entry.write_bytes(whole[:cut])
+        assert cache.load("docs/p.md", "k1") is None
+    slot = Store(tmp_path).slot("results", "docs/p.md")
+    for shape in [[], {"key": "k1"}, {"blocks": {"0": 5}, "values": []}]:  # whole, but not ours
+        slot.put("k1", shape)
+        assert cache.load("docs/p.md", "k1") is None
     for broken in [
         "",
         "{",
@@ -79,17 +86,18 @@ def test_round_trip_and_foreign_or_broken_entries(tmp_path: Path) -> None:
 
 
 def test_a_failed_write_leaves_no_trace(tmp_path: Path) -> None:
-    cache = PageCache(tmp_path)
+    cache = PageCache(Store(tmp_path))
     cache.store("docs/p.md", "k1", _result())
     bad = RunResult({}, [object()])  # not JSON: the write fails half-way
     with pytest.raises(TypeError):
         cache.store("docs/p.md", "k2", bad)
-    assert [p.name for p in tmp_path.iterdir()] == [next(tmp_path.glob("*.json")).name]
+    folder = tmp_path / "results"
+    assert [p.name for p in folder.iterdir()] == [next(folder.glob("*.json")).name]
     assert cache.load("docs/p.md", "k1") == _result()  # the old entry is intact
 
 
 def test_concurrent_writers_never_leave_a_torn_entry(tmp_path: Path) -> None:
-    caches = [PageCache(tmp_path) for _ in range(4)]
+    caches = [PageCache(Store(tmp_path)) for _ in range(4)]
     results = [_result(n + 1) for n in range(4)]
     seen: list[RunResult | None] = []
 
@@ -104,5 +112,6 @@ def test_concurrent_writers_never_leave_a_torn_entry(tmp_path: Path) -> None:
     for thread in threads:
         thread.join()
     assert all(r in results for r in seen)  # every read is one whole entry
-    assert json.loads(next(tmp_path.glob("*.json")).read_text(encoding="utf-8"))["key"] == "k"
-    assert not list(tmp_path.glob(".tmp-*"))
+    (entry,) = (tmp_path / "results").glob("*.json")
+    assert read_entry(entry).key == "k"
+    assert not list((tmp_path / "results").glob(".tmp-*"))

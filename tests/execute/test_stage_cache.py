@@ -40,7 +40,6 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         return plan(*args, **kwargs)
 
     monkeypatch.setattr(stage_cache, "load_page", counted_load)
-    monkeypatch.setattr(executor_module, "load_page", counted_load)
     monkeypatch.setattr(executor_module, "plan_page", counted_plan)
     return calls
 

@@ -3,7 +3,6 @@ data file, llmkit. Editing one re-runs exactly the pages that opened or imported
 
 from __future__ import annotations
 
-import json
 import textwrap
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import llmbook.execute.cache
 import pytest
 from llmbook.execute import Executor
 from llmbook.project import Project
+from llmbook.store import read_entry
 
 from .conftest import make_config
 
@@ -85,19 +85,17 @@ def test_llmkit_is_tracked_by_the_pages_that_import_it(tmp_path, monkeypatch) ->
     }
     first = build()
     assert first.executed == ["docs/_a.md", "docs/_b.md"]
-    entries = [
-        json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "cache").glob("*.json")
-    ]
+    entries = [read_entry(p).value for p in (tmp_path / "cache" / "results").glob("*.json")]
     used = {entry["src"]: entry["used"] for entry in entries}
     used_a, used_b = used["docs/_a.md"], used["docs/_b.md"]
     assert "llmkit/__init__.py" in used_a and "llmkit/config.py" in used_a
     assert used_b == {}
     assert build().executed == []
-    real = llmbook.execute.cache.file_hash
+    real = llmbook.execute.cache.file_digest
     edited = REPO / "llmkit" / "config.py"
     monkeypatch.setattr(
         llmbook.execute.cache,
-        "file_hash",
+        "file_digest",
         lambda path: "edited" if Path(path) == edited else real(path),
     )
     assert build().executed == ["docs/_a.md"]
@@ -128,7 +126,8 @@ def test_installed_files_are_keyed_by_size_and_mtime_not_read(make_executor, tmp
     """
     pages = {"docs/a.md": _page(page)}
     assert _build(make_executor, pages) == ["docs/a.md"]
-    entries = [json.loads(p.read_text(encoding="utf-8")) for p in tmp_path.rglob("*.json")]
+    results = tmp_path / ".llmbook-cache" / "results"
+    entries = [read_entry(p).value for p in results.glob("*.json")]
     (used,) = [entry["used"] for entry in entries if entry.get("src") == "docs/a.md"]
     prefix = ".venv/lib/python3.11/site-packages/modelpkg"
     stat = weights.stat()
@@ -138,13 +137,13 @@ def test_installed_files_are_keyed_by_size_and_mtime_not_read(make_executor, tmp
     assert len(used["docs/data.txt"]) == 64  # the project's own file: its content's SHA-256
 
     # A warm build reads no installed file for a hash.
-    real = llmbook.execute.cache.file_hash
+    real = llmbook.execute.cache.file_digest
 
     def no_installed(path):
         assert ".venv" not in Path(path).parts, f"hashed an installed file: {path}"
         return real(path)
 
-    monkeypatch.setattr(llmbook.execute.cache, "file_hash", no_installed)
+    monkeypatch.setattr(llmbook.execute.cache, "file_digest", no_installed)
     assert _build(make_executor, pages) == []
     weights.write_bytes(b"\x01" * 8192)  # an upgraded package: a new file
     executor = make_executor()

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import llmbook.offline
 from llmbook.offline import find_external_loads
+from llmbook.store import Store
 
 
 def test_unchanged_files_come_from_the_cache_changed_ones_are_read(
     tmp_path: Path, monkeypatch
 ) -> None:
-    site, cache = tmp_path / "site", tmp_path / "cache"
+    site, cache = tmp_path / "site", Store(tmp_path / "cache")
     site.mkdir()
     (site / "a.html").write_text('<link rel="stylesheet" href="https://cdn.example/x.css">')
     (site / "b.html").write_text('<img src="pic.png" alt="">')

@@ -4,12 +4,12 @@ byte-identical to a fresh rendering."""
 
 from __future__ import annotations
 
-import json
 import os
 import textwrap
 from pathlib import Path
 
 import pytest
+from llmbook.store import Store, read_entry
 
 PAGES = {
     "index.md": """\
@@ -122,11 +122,12 @@ def test_the_page_source(book: Book) -> None:
 
 def test_the_execution_results(book: Book) -> None:
     """Same Markdown, other results (a changed library): the page renders again."""
-    for path in (book.root / "cache").glob("*.json"):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data["src"] == "docs/index.md":
-            data["blocks"]["0"]["output"] = "[0, 1, 2, 3]\n"
-            path.write_text(json.dumps(data), encoding="utf-8")
+    store = Store(book.root / "cache")
+    for path in (book.root / "cache" / "results").glob("*.json"):
+        entry = read_entry(path)
+        if entry.value["src"] == "docs/index.md":
+            entry.value["blocks"]["0"]["output"] = "[0, 1, 2, 3]\n"
+            store.slot("results", "docs/index.md").put(entry.key, entry.value)
     rendered, files = book.build()
     assert rendered == ["docs/index.md"]
     assert "[0, 1, 2, 3]" in files["index.html"].decode()

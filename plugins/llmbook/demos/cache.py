@@ -1,17 +1,14 @@
-"""On-disk cache of rendered demo frames, in a `demos/` folder of the executor's cache directory.
+"""Rendered demo frames kept between builds: the "demos" namespace of the build's store.
 
 A frame (figure SVG + widget with its grid of llmkit values) costs seconds and the import of torch;
 it depends only on what the key covers: the demo's ID, the author's title and description HTML, the
 source of the demo's module and of the shared modules it draws with, llmkit's source, and the
 Python and torch versions. A warm build therefore imports neither the demo modules nor torch.
-Entries are written atomically; an unreadable or foreign entry is treated as missing.
+One slot per (demo, title, description); the store writes atomically and verifies what it reads.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 import sys
 from collections.abc import Iterable
 from importlib.util import find_spec
@@ -19,11 +16,13 @@ from pathlib import Path
 
 from llmbook import demos
 from llmbook.demos.catalog import MODULES
-from llmbook.execute.cache import json_digest, llmkit_hash, read_json, version, write_json_atomic
+from llmbook.execute.cache import llmkit_hash
+from llmbook.store import Store, file_digest, key, version
 
 __all__ = ["DemoCache", "frame_key", "source_paths", "sources_digest"]
 
-_FORMAT = 1
+_FORMAT = 2  # 2: entries in the store
+NAMESPACE = "demos"
 # Modules every frame is drawn with, besides the demo's own.
 _SHARED = (
     "llmbook.demos.base",
@@ -45,10 +44,8 @@ def source_paths(demo_id: str) -> list[Path]:
 
 
 def sources_digest(paths: Iterable[Path]) -> str:
-    digest = hashlib.sha256()
-    for path in paths:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    """The names and contents of the demo's source files, as one key."""
+    return key([[path.name, file_digest(path)] for path in paths])
 
 
 def frame_key(demo_id: str, title: str, description_html: str, *, sources: str, llmkit: str) -> str:
@@ -62,18 +59,16 @@ def frame_key(demo_id: str, title: str, description_html: str, *, sources: str, 
         "python": sys.version,
         "torch": version("torch"),
     }
-    return json_digest(parts)
+    return key(parts)
 
 
 class DemoCache:
-    """Frames stored under `root/demos`, one file per (demo, title, description), for one build."""
+    """Frames in the store's "demos" namespace, one slot per (demo, title, description)."""
 
-    def __init__(self, root: str | os.PathLike[str]) -> None:
-        self.root = Path(root) / "demos"
+    def __init__(self, store: Store) -> None:
+        self._store = store
         self._llmkit: str | None = None
         self._sources: dict[str, str] = {}
-        self.hits = 0
-        self.misses = 0
 
     def key(self, demo_id: str, title: str, description_html: str) -> str:
         if self._llmkit is None:
@@ -84,22 +79,16 @@ class DemoCache:
             demo_id, title, description_html, sources=self._sources[demo_id], llmkit=self._llmkit
         )
 
-    def _path(self, demo_id: str, title: str, description_html: str) -> Path:
-        where = json.dumps([demo_id, title, description_html]).encode()
-        return self.root / f"{demo_id}-{hashlib.sha256(where).hexdigest()[:24]}.json"
-
     def render(self, demo_id: str, title: str, description_html: str) -> str:
         """The frame `demos.get_demo(demo_id).render_html(title, description_html)` returns."""
-        key = self.key(demo_id, title, description_html)
-        path = self._path(demo_id, title, description_html)
-        data = read_json(path)
-        if isinstance(data, dict) and data.get("key") == key and isinstance(data.get("html"), str):
-            self.hits += 1
-            return data["html"]
+        wanted = self.key(demo_id, title, description_html)
+        slot = self._store.slot(NAMESPACE, key(demo_id, title, description_html), codec="text")
+        frame = slot.get(wanted)
+        if frame is not None:
+            return frame
         demo = demos.get_demo(demo_id)
         if demo is None:
             raise KeyError(demo_id)
         frame = demo.render_html(title, description_html)
-        self.misses += 1
-        write_json_atomic(path, {"key": key, "id": demo_id, "html": frame})
+        slot.put(wanted, frame)
         return frame

@@ -7,11 +7,10 @@ runs lazily, on the first lookup, so a site without `:::related` pays nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-import hashlib
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import markdown
@@ -19,12 +18,14 @@ from mkdocs.utils import get_relative_url
 from mkdocs.utils.meta import get_data
 
 from llmbook.page_ref import PageRef
+from llmbook.store import Store, key, version
 
 __all__ = ["SiteIndex", "Target"]
 
 _DECORATION = re.compile(
     r"^\d+(?:\.\d+)*\.?\s+|[★☆\s]+$"
 )  # "10.3 RoPE：旋转位置编码 ★" → "RoPE：旋转位置编码"
+_OUTLINE_FORMAT = 2  # of the outlines kept in the store
 _PARTS = re.compile(r"[：:（）()—–/→，,、]|\s-\s|\s[与和]\s")
 
 
@@ -42,11 +43,11 @@ class SiteIndex:
     markdown_extensions: list[Any] = field(default_factory=list)
     mdx_configs: dict[str, dict[str, Any]] = field(default_factory=dict)
     _names: dict[str, Target] | None = None
-    # Where outlines are kept between builds (the executor's cache folder); None: not kept.
-    cache_dir: Path | None = None
-    # While a page renders: every lookup it made, [name, title, url] ("" when not found), so a
-    # cached rendering can be checked against the index of a later build.
-    reads: list[list[str]] | None = None
+    # The build's store: outlines are kept in its "outlines" namespace (off: not kept).
+    store: Store = field(default_factory=lambda: Store(None))
+    # In a page's view of the index (`recording`): the index it reads, and where its lookups go.
+    _whole: SiteIndex | None = None
+    _lookups: list[list[str]] | None = None
 
     @classmethod
     def from_files(cls, files: Any, config: Any) -> SiteIndex:
@@ -76,15 +77,26 @@ class SiteIndex:
 
     def lookup(self, name: str) -> Target | None:
         """The page (preferred) or heading whose title, or a part of it, is `name` (case-insensitive)."""
+        target = self._load_names().get(_key(name))
+        if self._lookups is not None:
+            self._lookups.append([name, target.title, target.url] if target else [name, "", ""])
+        return target
+
+    def recording(self, lookups: list[list[str]]) -> SiteIndex:
+        """This index as one page's render sees it: each lookup is appended to `lookups` as
+        [name, title, url] ("" when not found), so a kept rendering can be checked against the
+        index of a later build."""
+        return dataclasses.replace(self, _whole=self._whole or self, _lookups=lookups)
+
+    def _load_names(self) -> dict[str, Target]:
+        if self._whole is not None:  # a page's view: the names are read once, by the index
+            return self._whole._load_names()
         if self._names is None:
             self._names = {}
             for url, path, nav_title in self.pages:
                 with open(path, encoding="utf-8-sig") as handle:
                     self._add_page(url, handle.read(), nav_title)
-        target = self._names.get(_key(name))
-        if self.reads is not None:
-            self.reads.append([name, target.title, target.url] if target else [name, "", ""])
-        return target
+        return self._names
 
     def href(self, target: Target, page: PageRef | None) -> str:
         """The link from `page` (None: the site root) to `target`."""
@@ -107,20 +119,16 @@ class SiteIndex:
     def _outline(self, text: str, toc: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
         """`_outline`, through an on-disk cache keyed by the text, the toc options and versions."""
         toc_key = _describe(toc)
-        if self.cache_dir is None:
+        if not self.store.enabled:
             return _outline(text, toc_key, _Opaque(toc))
-        from llmbook.execute.cache import read_json, version, write_json_atomic
-
-        digest = hashlib.sha256()
-        for part in (toc_key, version("markdown"), version("pymdown-extensions"), text):
-            digest.update(part.encode() + b"\0")
-        path = Path(self.cache_dir) / "outlines" / f"{digest.hexdigest()[:32]}.json"
-        data = read_json(path)
+        versions = [version("markdown"), version("pymdown-extensions")]
+        memo = self.store.memo("outlines", key(_OUTLINE_FORMAT, toc_key, versions, text))
+        data = memo.get()
         if isinstance(data, list) and len(data) == 2 and isinstance(data[1], list):
             return str(data[0]), data[1]
         title, headings = _outline(text, toc_key, _Opaque(toc))
         kept = [{k: h[k] for k in ("level", "id", "name")} for h in headings]
-        write_json_atomic(path, [title, kept])
+        memo.put([title, kept])
         return title, kept
 
     def settings(self) -> str:

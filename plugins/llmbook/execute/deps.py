@@ -14,25 +14,18 @@ the pages that opened them.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 from pathlib import Path
 
-__all__ = ["UseRecorder", "file_hash", "installed", "stat_key"]
+from llmbook.store import file_digest, file_stamp
+
+__all__ = ["UseRecorder", "installed"]
 
 # Folders that only installed packages live in.
 _INSTALLED_DIRS = frozenset({"site-packages", "dist-packages"})
 # Code of an installed package, recorded (if at all) by importing it: its version is what counts.
 _CODE_SUFFIXES = frozenset({".py", ".pyc", ".pyi", ".so", ".pyd", ".pth"})
-
-
-def file_hash(path: str | os.PathLike[str]) -> str:
-    """The SHA-256 of a file's content; "missing" when it cannot be read."""
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError:
-        return "missing"
 
 
 def installed(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
@@ -47,16 +40,6 @@ def installed(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> boo
         for folder in relative.parents
         if folder != Path(".")
     )
-
-
-def stat_key(path: str | os.PathLike[str]) -> str:
-    """An installed file's cheap key, "stat:SIZE:MTIME_NS" (read without opening the file); "missing"
-    when it is gone. pip writes every file of a package it installs or upgrades anew."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        return "missing"
-    return f"stat:{info.st_size}:{info.st_mtime_ns}"
 
 
 class UseRecorder:
@@ -99,7 +82,7 @@ class UseRecorder:
 
     def used(self) -> dict[str, str]:
         """{path relative to the root: content hash} of every used file under the root; an
-        installed environment's data files map to their `stat_key`, its code to nothing."""
+        installed environment's data files map to their `file_stamp`, its code to nothing."""
         used: dict[str, str] = {}
         for path in self._opened | self._imported():
             real = os.path.realpath(path)
@@ -109,7 +92,7 @@ class UseRecorder:
                 continue
             name = Path(os.path.relpath(real, self.root)).as_posix()
             if not (real.startswith(self._environments) or installed(real, self.root)):
-                used[name] = file_hash(real)
+                used[name] = file_digest(real)
             elif Path(real).suffix not in _CODE_SUFFIXES:
-                used[name] = stat_key(real)
+                used[name] = file_stamp(real)
         return dict(sorted(used.items()))

@@ -11,7 +11,6 @@ page and every drifted number at once. `run_page` runs one page the same way (py
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping, Sequence
 from functools import partial
@@ -24,7 +23,7 @@ from llmbook.execute.cache import FileHashes, PageCache, llmbook_hash, page_key,
 from llmbook.execute.check import bare_plan, plan_page
 from llmbook.execute.coverage import Coverage
 from llmbook.execute.engine import Engine, Limits, default_workers
-from llmbook.execute.load import LoadedPage, load_page
+from llmbook.execute.load import LoadedPage
 from llmbook.execute.mode import Strict
 from llmbook.execute.pages import page_selector
 from llmbook.execute.render import Plan
@@ -33,14 +32,11 @@ from llmbook.execute.run import RunResult
 from llmbook.execute.sandbox import landlock_abi
 from llmbook.execute.stage_cache import StageCache
 from llmbook.project import Project
+from llmbook.store import Store, open_store, switched_off
 
 __all__ = ["Executor"]
 
 log = get_plugin_logger(__name__)
-
-
-def _off(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("0", "false", "no", "off")
 
 
 def confine_writes(mode: str) -> bool:
@@ -66,12 +62,17 @@ class Executor:
     """Runs pages for one build (a new one per build: nothing survives to the next)."""
 
     def __init__(
-        self, plugin_config: Mapping[str, Any], project: Project, mode: Strict | None = None
+        self,
+        plugin_config: Mapping[str, Any],
+        project: Project,
+        mode: Strict | None = None,
+        *,
+        store: Store | None = None,
     ) -> None:
         # The build's way with author errors, or the live preview's (execute/mode.py).
         self.mode = mode if mode is not None else Strict()
         self.root = str(project.root)
-        self.execute = bool(plugin_config["execute"]) and not _off("LLMBOOK_EXECUTE")
+        self.execute = bool(plugin_config["execute"]) and not switched_off("LLMBOOK_EXECUTE")
         self.runs_page = page_selector(
             plugin_config["execute_pages"], root=self.root, docs_dir=str(project.docs_dir)
         )
@@ -95,10 +96,14 @@ class Executor:
             site_dir=str(project.site_dir),
             confine=confine_writes(plugin_config["execute_sandbox"]),
         )
-        cache_dir = os.environ.get("LLMBOOK_CACHE_DIR") or plugin_config["cache_dir"]
-        use_cache = bool(plugin_config["cache"]) and not _off("LLMBOOK_CACHE")
-        self.cache = PageCache(os.path.join(self.root, cache_dir)) if use_cache else None
-        self.stages = StageCache(self.cache.root, llmbook_hash()) if self.cache else None
+        # The build's one store (Site.create opens it); standalone (pytest, tools) its own.
+        if store is None:
+            store = open_store(
+                self.root, enabled=plugin_config["cache"], folder=plugin_config["cache_dir"]
+            )
+        self.store = store
+        self.cache = PageCache(store)
+        self.stages = StageCache(store, llmbook_hash())
         self.numbers_strict = bool(plugin_config["numbers_strict"])
         self.coverage: dict[str, Coverage] = {}
         self.counts: dict[str, int] = {}
@@ -117,10 +122,7 @@ class Executor:
         for src, raw in pages:
             try:
                 runs = self.runs_page(src)
-                if self.stages is not None:
-                    page = self.stages.load(src, raw, execute=runs)
-                else:
-                    page = load_page(src, raw, execute=runs)
+                page = self.stages.load(src, raw, execute=runs)
             except AuthorError as error:
                 report.failures.append(error)
                 continue
@@ -143,8 +145,7 @@ class Executor:
                 report.failures.append(outcome.error)
             else:
                 page.result = outcome.result
-                if self.cache is not None:
-                    self.cache.store(page.source.src, page.key, page.result)
+                self.cache.store(page.source.src, page.key, page.result)
         for page in loaded:
             if not self.mode.plans(page.result is None and page.source.needs_execution()):
                 continue  # failed: reported above
@@ -207,12 +208,12 @@ class Executor:
         if not source.needs_execution():
             return RunResult()
         page.key = page_key(source, seed=self.seed, preamble=self.preamble)
-        page.result = self.cache.load(source.src, page.key) if self.cache else None
+        page.result = self.cache.load(source.src, page.key)
         if page.result is not None and not self._hashes.unchanged(page.result.used):
             page.result = None  # a file the page opened or imported has changed since
         if page.result is None and not self.execute:
             first = min([b.line for b in source.blocks if b.runs] + [b.line for b in source.bound])
-            why = "" if self.cache else " and the cache is off"
+            why = "" if self.store.enabled else " and the cache is off"
             raise AuthorError(
                 source.src,
                 first,
@@ -228,7 +229,7 @@ class Executor:
             return plan_page(page, strict=self.numbers_strict, mode=self.mode)
 
         digest = result_digest(page.result)  # once: the stage and render caches key on it
-        if self.stages is None or not self.mode.caches_stages:
+        if not self.mode.caches_stages:
             plan = make()
         else:
             plan = self.stages.plan(page, digest, self.numbers_strict, make)

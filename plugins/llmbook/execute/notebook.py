@@ -14,14 +14,12 @@ written: a warm build takes both from its caches and spends no time importing it
 from __future__ import annotations
 
 import copy
-import importlib.metadata
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from llmbook.errors import AuthorError
-from llmbook.execute.cache import json_digest, write_atomic
+from llmbook.store import Store, key, version
 
 __all__ = ["Notebook", "cell_line", "executed_notebook", "read_notebook"]
 
@@ -97,22 +95,19 @@ def executed_notebook(
     notebook: Notebook,
     outputs: dict[int, tuple[str, list[tuple[str, str]]]],
     *,
-    cache_dir: Path | None = None,
+    store: Store | None = None,
 ) -> str:
     """The notebook with outputs: `outputs[cell index] = (printed text, [(svg, alt), …])`,
-    validated against the notebook schema. With `cache_dir`, the text is kept there under a key
-    of the notebook, the outputs and nbformat's version, and read back while they stay the same."""
-    if cache_dir is None:
+    validated against the notebook schema. With a `store`, the text is kept in its "notebooks"
+    namespace under a key of the notebook, the outputs and nbformat's version."""
+    if store is None or not store.enabled:
         return _executed(notebook, outputs)
-    parts = [notebook.data, sorted(outputs.items()), importlib.metadata.version("nbformat")]
-    key = json_digest(parts)[:32]
-    path = Path(cache_dir) / "notebooks" / f"{key}.ipynb"
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError:
-        pass
-    text = _executed(notebook, outputs)
-    write_atomic(path, text.encode("utf-8"))
+    parts = [notebook.data, sorted(outputs.items()), version("nbformat")]
+    memo = store.memo("notebooks", key(parts), codec="text")
+    text = memo.get()  # verified: a torn or foreign entry is a miss, never a download
+    if text is None:
+        text = _executed(notebook, outputs)
+        memo.put(text)
     return text
 
 

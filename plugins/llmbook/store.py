@@ -1,0 +1,241 @@
+"""One store for every cache of a build: one folder, one switch, one key recipe, one file hasher.
+
+A cache is a namespace of the store (a folder under its root), holding entries of two kinds:
+
+- a slot (`Store.slot(namespace, name)`): one entry per name (a page), holding the key it was made
+  for; reading it with another key is a miss, writing it replaces the entry;
+- a memo (`Store.memo(namespace, key)`): an entry named by its key (content-addressed).
+
+Every entry is one file: a JSON header line (the store's format, the value's codec, the key and the
+SHA-256 of the payload), then the payload. Writes are atomic (a temp file and a rename), and reads
+verify the header and the payload digest, so a torn, truncated, tampered or foreign file is a miss
+and is written again, never served. The store counts hits and misses per namespace; the build
+logs them in one line (`Store.summary`). `Store(None)` is the store switched off: every read
+misses, nothing is written. This module imports nothing from llmbook: every layer may use it.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import pickle
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "Entry",
+    "Memo",
+    "Slot",
+    "Store",
+    "bytes_digest",
+    "file_digest",
+    "file_stamp",
+    "key",
+    "open_store",
+    "switched_off",
+    "read_entry",
+    "tree_digest",
+    "version",
+    "write_atomic",
+]
+
+FORMAT = 1  # of the entry files; another format is a foreign entry (a miss)
+
+# How a value becomes the payload of an entry and back, by codec name (also the file suffix).
+_CODECS: dict[str, tuple[Callable[[Any], bytes], Callable[[bytes], Any]]] = {
+    "json": (
+        lambda value: json.dumps(value, ensure_ascii=False).encode("utf-8"),
+        lambda data: json.loads(data.decode("utf-8")),
+    ),
+    "text": (lambda value: value.encode("utf-8"), lambda data: data.decode("utf-8")),
+    "bytes": (bytes, bytes),
+    # Only for objects JSON cannot hold (the stage cache's parsed pages).
+    "pickle": (
+        lambda value: pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL),
+        pickle.loads,
+    ),
+}
+
+
+def key(*parts: Any) -> str:
+    """The one key recipe: the SHA-256 of `parts` as canonical JSON (sorted keys, no spaces)."""
+    text = json.dumps(parts, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def bytes_digest(data: bytes) -> str:
+    """The SHA-256 of `data` (content-addressed names: figures, checked files)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_digest(path: str | os.PathLike[str]) -> str:
+    """The one file hasher: the SHA-256 of a file's content; "missing" when it cannot be read."""
+    try:
+        return bytes_digest(Path(path).read_bytes())
+    except OSError:
+        return "missing"
+
+
+def file_stamp(path: str | os.PathLike[str]) -> str:
+    """A file's cheap key, "stat:SIZE:MTIME_NS", read without opening it (for installed files
+    too large to read on every build); "missing" when it is gone."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return "missing"
+    return f"stat:{info.st_size}:{info.st_mtime_ns}"
+
+
+def tree_digest(root: Path, pattern: str) -> str:
+    """The names and contents of the files under `root` matching `pattern`, as one key."""
+    files = [
+        [path.relative_to(root).as_posix(), file_digest(path)]
+        for path in sorted(root.rglob(pattern))
+        if path.is_file() and "__pycache__" not in path.parts
+    ]
+    return key(files)
+
+
+@functools.cache  # installed versions do not change while a process runs
+def version(dist: str) -> str:
+    """An installed distribution's version (a key part), read without importing it ("none" when
+    it is not installed)."""
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "none"
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` through a temp file and a rename: readers see the old or the new file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What a verified entry file holds."""
+
+    key: str
+    codec: str
+    value: Any
+
+
+def read_entry(path: Path) -> Entry | None:
+    """The entry at `path`, or None when it is missing, torn, tampered with or foreign."""
+    try:
+        data = path.read_bytes()
+        head, _, payload = data.partition(b"\n")
+        header = json.loads(head)
+        if header["store"] != FORMAT or header["digest"] != bytes_digest(payload):
+            return None
+        codec = str(header["codec"])
+        return Entry(str(header["key"]), codec, _CODECS[codec][1](payload))
+    except Exception:  # unreadable, not ours, or a value this version cannot decode: a miss
+        return None
+
+
+def _write_entry(path: Path, key: str, codec: str, value: Any) -> None:
+    payload = _CODECS[codec][0](value)  # before any file is touched: a bad value writes nothing
+    header = {"store": FORMAT, "codec": codec, "key": key, "digest": bytes_digest(payload)}
+    write_atomic(path, json.dumps(header).encode() + b"\n" + payload)
+
+
+class Slot:
+    """One name's entry in a namespace, checked against the key it was made for."""
+
+    def __init__(self, store: Store, namespace: str, path: Path | None, codec: str) -> None:
+        self._store, self.namespace, self.path, self.codec = store, namespace, path, codec
+
+    def get(self, key: str) -> Any | None:
+        """The value stored for `key`; None (a miss) for any other key or a broken file."""
+        entry = read_entry(self.path) if self.path is not None else None
+        hit = entry is not None and entry.key == key and entry.codec == self.codec
+        self._store.count(self.namespace, hit=hit)
+        return entry.value if hit else None  # type: ignore[union-attr]
+
+    def put(self, key: str, value: Any) -> None:
+        if self.path is not None:
+            _write_entry(self.path, key, self.codec, value)
+
+
+class Memo:
+    """A content-addressed entry: its file is named by its key."""
+
+    def __init__(self, slot: Slot, key: str) -> None:
+        self._slot, self.key = slot, key
+
+    def get(self) -> Any | None:
+        return self._slot.get(self.key)
+
+    def put(self, value: Any) -> None:
+        self._slot.put(self.key, value)
+
+
+class Store:
+    """The build's caches under `root`, one folder per namespace; `Store(None)` is off."""
+
+    def __init__(self, root: str | os.PathLike[str] | None) -> None:
+        self.root = Path(root) if root is not None else None
+        self.counts: dict[str, list[int]] = {}  # namespace → [hits, misses] of this build
+
+    @property
+    def enabled(self) -> bool:
+        return self.root is not None
+
+    def slot(self, namespace: str, name: str, *, codec: str = "json") -> Slot:
+        """The entry of `name` (a page's path) in `namespace`."""
+        return Slot(self, namespace, self._file(namespace, name, codec), codec)
+
+    def memo(self, namespace: str, entry_key: str, *, codec: str = "json") -> Memo:
+        """The entry of `entry_key` (a `key(...)`) in `namespace`."""
+        return Memo(
+            Slot(self, namespace, self._file(namespace, entry_key, codec), codec), entry_key
+        )
+
+    def _file(self, namespace: str, name: str, codec: str) -> Path | None:
+        """The one path recipe: `root/namespace/<hash of the name>.<codec>`."""
+        if codec not in _CODECS:
+            raise ValueError(f"unknown codec {codec!r}: one of {', '.join(_CODECS)}")
+        if self.root is None:
+            return None
+        return self.root / namespace / f"{key(name)[:32]}.{codec}"
+
+    def count(self, namespace: str, *, hit: bool) -> None:
+        if self.root is not None:
+            self.counts.setdefault(namespace, [0, 0])[0 if hit else 1] += 1
+
+    def summary(self) -> str:
+        """One line for the build log: each namespace's hits out of its reads."""
+        if self.root is None:
+            return "cache off"
+        shown = ", ".join(f"{ns} {h}/{h + m}" for ns, (h, m) in sorted(self.counts.items()))
+        return f"cache hits: {shown or 'nothing read'}"
+
+
+def switched_off(variable: str) -> bool:
+    """Whether an environment switch (LLMBOOK_CACHE, LLMBOOK_EXECUTE) says 0/false/no/off."""
+    return os.environ.get(variable, "").strip().lower() in ("0", "false", "no", "off")
+
+
+def open_store(project_root: str | os.PathLike[str], *, enabled: bool, folder: str) -> Store:
+    """The build's store, as the `cache` and `cache_dir` options say: `folder` under the project
+    root (env LLMBOOK_CACHE_DIR overrides it); off when `enabled` is false or env LLMBOOK_CACHE
+    is 0/false/no/off."""
+    folder = os.environ.get("LLMBOOK_CACHE_DIR") or folder
+    if not enabled or switched_off("LLMBOOK_CACHE"):
+        return Store(None)
+    return Store(Path(project_root) / folder)
