@@ -4,7 +4,7 @@ from .analysis import grad_norm_by_depth
 from .attention import Attention, attention_weights, causal_mask
 from .block import TransformerBlock
 from .calc import flops_per_token, kv_cache_bytes, kv_cache_bytes_for, param_count
-from .checkpoint import config_from_json, from_pretrained
+from .checkpoint import from_pretrained
 from .config import PRESETS, ModelConfig
 from .counting import count_kv_projections
 from .ffn import GELUFFN, ReLUFFN, SwiGLU, silu, swiglu_hidden_dim
@@ -12,6 +12,7 @@ from .fusion import fuse_projections
 from .generate import generate, sample_next
 from .gguf import from_gguf
 from .hf import config_from_hf, from_hf, load_hf_state_dict
+from .hf_config import config_from_json
 from .kv_cache import ConcatKVCache, KVCache, RollingKVCache, StaticKVCache
 from .matvec import Linear
 from .model import Transformer
