@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 __all__ = ["ModelConfig", "PRESETS", "ROPE_SCALINGS", "check_rope_scaling", "rope_context_length"]
@@ -137,71 +138,12 @@ class ModelConfig:
             changes["head_dim"] = None
         return dataclasses.replace(self, **changes)
 
-    # Presets. tiny and medium are this project's test/benchmark models; the rest are the public
-    # configurations the chapters quote (from the models' published params.json / config.json).
     @classmethod
-    def tiny(cls) -> ModelConfig:
-        return cls(
-            vocab_size=1000,
-            hidden_size=256,
-            intermediate_size=688,
-            num_hidden_layers=4,
-            num_attention_heads=8,
-            num_key_value_heads=2,
-            max_position_embeddings=512,
-        )
-
-    @classmethod
-    def medium(cls) -> ModelConfig:
-        return cls(
-            vocab_size=32000,
-            hidden_size=768,
-            intermediate_size=2048,
-            num_hidden_layers=12,
-            num_attention_heads=12,
-            num_key_value_heads=4,
-            max_position_embeddings=2048,
-        )
-
-    @classmethod
-    def llama2_7b(cls) -> ModelConfig:
-        return cls(
-            vocab_size=32000,
-            hidden_size=4096,
-            intermediate_size=11008,
-            num_hidden_layers=32,
-            num_attention_heads=32,
-            num_key_value_heads=32,
-            rms_norm_eps=1e-5,
-            max_position_embeddings=4096,
-        )
-
-    @classmethod
-    def llama2_70b(cls) -> ModelConfig:
-        return cls(
-            vocab_size=32000,
-            hidden_size=8192,
-            intermediate_size=28672,
-            num_hidden_layers=80,
-            num_attention_heads=64,
-            num_key_value_heads=8,
-            rms_norm_eps=1e-5,
-            max_position_embeddings=4096,
-        )
-
-    @classmethod
-    def llama3_8b(cls) -> ModelConfig:
-        return cls(
-            vocab_size=128256,
-            hidden_size=4096,
-            intermediate_size=14336,
-            num_hidden_layers=32,
-            num_attention_heads=32,
-            num_key_value_heads=8,
-            rms_norm_eps=1e-5,
-            rope_theta=500000.0,
-            max_position_embeddings=8192,
-        )
+    def preset(cls, name: str) -> ModelConfig:
+        """The named row of PRESETS; ValueError listing the names for an unknown one."""
+        if name not in PRESETS:
+            raise ValueError(f"no preset {name!r}; presets: {', '.join(PRESETS)}")
+        return PRESETS[name]
 
 
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
@@ -209,10 +151,66 @@ def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
 
 
+# Presets, written once. tiny and medium are this project's test/benchmark models; the rest are
+# the public configurations the chapters quote (from the models' published params.json /
+# config.json). Each is also ModelConfig.<name with "_" for "-">(): ModelConfig.llama2_7b().
 PRESETS: dict[str, ModelConfig] = {
-    "tiny": ModelConfig.tiny(),
-    "medium": ModelConfig.medium(),
-    "llama2-7b": ModelConfig.llama2_7b(),
-    "llama2-70b": ModelConfig.llama2_70b(),
-    "llama3-8b": ModelConfig.llama3_8b(),
+    "tiny": ModelConfig(
+        vocab_size=1000,
+        hidden_size=256,
+        intermediate_size=688,
+        num_hidden_layers=4,
+        num_attention_heads=8,
+        num_key_value_heads=2,
+        max_position_embeddings=512,
+    ),
+    "medium": ModelConfig(
+        vocab_size=32000,
+        hidden_size=768,
+        intermediate_size=2048,
+        num_hidden_layers=12,
+        num_attention_heads=12,
+        num_key_value_heads=4,
+        max_position_embeddings=2048,
+    ),
+    "llama2-7b": ModelConfig(
+        vocab_size=32000,
+        hidden_size=4096,
+        intermediate_size=11008,
+        num_hidden_layers=32,
+        num_attention_heads=32,
+        num_key_value_heads=32,
+        rms_norm_eps=1e-5,
+        max_position_embeddings=4096,
+    ),
+    "llama2-70b": ModelConfig(
+        vocab_size=32000,
+        hidden_size=8192,
+        intermediate_size=28672,
+        num_hidden_layers=80,
+        num_attention_heads=64,
+        num_key_value_heads=8,
+        rms_norm_eps=1e-5,
+        max_position_embeddings=4096,
+    ),
+    "llama3-8b": ModelConfig(
+        vocab_size=128256,
+        hidden_size=4096,
+        intermediate_size=14336,
+        num_hidden_layers=32,
+        num_attention_heads=32,
+        num_key_value_heads=8,
+        rms_norm_eps=1e-5,
+        rope_theta=500000.0,
+        max_position_embeddings=8192,
+    ),
 }
+
+# The named constructors the chapters call, derived from the table (configs are frozen: shared).
+for _name in PRESETS:
+    setattr(
+        ModelConfig,
+        _name.replace("-", "_"),
+        staticmethod(functools.partial(ModelConfig.preset, _name)),
+    )
+del _name
