@@ -18,11 +18,13 @@ from .matvec import Linear
 from .model import Transformer
 from .norm import LayerNorm, RMSNorm, layer_norm, rms_norm
 from .rope import (
+    ROPE_VARIANTS,
     RotaryEmbedding,
     apply_rope,
     half_split_from_interleaved,
     interleaved_from_half_split,
     rope_frequencies,
+    rotary_embedding,
     rotate_2d,
     rotate_half,
     rotate_interleaved,
@@ -37,6 +39,8 @@ __all__ = [
     "layer_norm",
     "rope_frequencies",
     "RotaryEmbedding",
+    "ROPE_VARIANTS",
+    "rotary_embedding",
     "apply_rope",
     "rotate_half",
     "rotate_interleaved",

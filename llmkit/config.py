@@ -22,7 +22,7 @@ _NORM_POSITIONS = ("pre", "post")
 _NORM_TYPES = ("rms", "layer")
 _FFN_TYPES = ("swiglu", "relu", "gelu")
 
-# Every RoPE scaling llmkit implements (llmkit.rope) and the keys each one needs; checkpoint
+# Every RoPE scaling llmkit implements (a class each in llmkit.rope) and the keys each one needs; checkpoint
 # loaders and RotaryEmbedding check against this table, nothing else lists the kinds.
 ROPE_SCALINGS: dict[str, tuple[str, ...]] = {
     "linear": ("factor",),
