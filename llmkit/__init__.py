@@ -1,13 +1,13 @@
 """llmkit: the building blocks of modern LLMs, one module per textbook section."""
 
 from .analysis import grad_norm_by_depth
-from .attention import Attention, attention_weights, causal_mask
+from .attention import Attention, FusedAttention, attention_weights, causal_mask
 from .block import TransformerBlock
 from .calc import flops_per_token, kv_cache_bytes, kv_cache_bytes_for, param_count
 from .checkpoint import from_pretrained
 from .config import PRESETS, ModelConfig
 from .counting import count_kv_projections
-from .ffn import GELUFFN, ReLUFFN, SwiGLU, silu, swiglu_hidden_dim
+from .ffn import GELUFFN, FusedSwiGLU, ReLUFFN, SwiGLU, silu, swiglu_hidden_dim
 from .fusion import fuse_projections
 from .generate import generate, sample_next
 from .gguf import from_gguf
@@ -48,6 +48,7 @@ __all__ = [
     "half_split_from_interleaved",
     "interleaved_from_half_split",
     "Attention",
+    "FusedAttention",
     "causal_mask",
     "attention_weights",
     "KVCache",
@@ -56,6 +57,7 @@ __all__ = [
     "RollingKVCache",
     "Linear",
     "SwiGLU",
+    "FusedSwiGLU",
     "ReLUFFN",
     "GELUFFN",
     "silu",
