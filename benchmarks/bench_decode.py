@@ -25,16 +25,10 @@ import torch
 import transformers
 
 import llmkit
+from llmkit.config import SIZES
 from llmkit.generate import generate
 
-_DIMS = (
-    "vocab_size",
-    "hidden_size",
-    "intermediate_size",
-    "num_hidden_layers",
-    "num_attention_heads",
-    "num_key_value_heads",
-)
+_DIMS = SIZES[:-1]  # all but max_position_embeddings, which build() sets
 # The presets' dimensions, spelled as transformers.LlamaConfig arguments (the names are shared).
 CONFIGS = {
     name: {dim: getattr(llmkit.PRESETS[name], dim) for dim in _DIMS} for name in ("tiny", "medium")

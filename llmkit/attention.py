@@ -10,11 +10,19 @@ from torch import Tensor, nn
 
 from .config import ModelConfig
 from .kv_cache import CacheStep
-from .matvec import Linear
+from .matvec import Linear, fused_linear
 from .norm import RMSNorm
 from .rope import apply_rope
 
-__all__ = ["Attention", "causal_mask", "build_mask", "mask_for", "attention_weights", "sdpa"]
+__all__ = [
+    "Attention",
+    "FusedAttention",
+    "causal_mask",
+    "build_mask",
+    "mask_for",
+    "attention_weights",
+    "sdpa",
+]
 
 
 def causal_mask(q_len: int, k_len: int, device: torch.device | str | None = None) -> Tensor:
@@ -114,6 +122,7 @@ class Attention(nn.Module):
     Parameter names follow Hugging Face Llama (q_proj, k_proj, v_proj, o_proj; q/k/v biases only
     with `qkv_bias`, as Qwen2). RoPE angles and the mask come from the caller (the model computes
     them once per forward), as in gpt-fast: attention has no second way to make them.
+    llmkit.fuse_projections turns it into a FusedAttention (one qkv_proj), the same function.
     """
 
     def __init__(self, config: ModelConfig, layer_idx: int = 0) -> None:
@@ -133,27 +142,35 @@ class Attention(nn.Module):
         else:
             self.q_norm = self.k_norm = None
         self.interleaved = config.rope_interleaved  # RoPE pairing: adjacent (Meta) or half-split
-        self.qkv_proj = None  # llmkit.fuse_projections: one Linear instead of q/k/v_proj
 
-    def _rotated_qkv(self, x: Tensor, cos: Tensor, sin: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    def rotated_qkv(self, x: Tensor, cos: Tensor, sin: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """q [B, H, S, D] and k [B, H_kv, S, D] with RoPE applied, v [B, H_kv, S, D]."""
         B, S, _ = x.shape
         H, H_kv, D = self.num_heads, self.num_kv_heads, self.head_dim
-        interleaved = self.interleaved
-        if self.qkv_proj is None:
-            q = self.q_proj(x).view(B, S, H, D).transpose(1, 2)  # [B, H, S, D]
-            k = self.k_proj(x).view(B, S, H_kv, D).transpose(1, 2)  # [B, H_kv, S, D]
-            v = self.v_proj(x).view(B, S, H_kv, D).transpose(1, 2)  # [B, H_kv, S, D]
-        else:  # one matmul for all heads
-            heads = self.qkv_proj(x).view(B, S, H + 2 * H_kv, D).transpose(1, 2)
-            if self.q_norm is None:  # one rotation for the Q and K heads together
-                q, k = apply_rope(heads[:, : H + H_kv], cos, sin, interleaved).split([H, H_kv], 1)
-                return q, k, heads[:, H + H_kv :]
-            q, k, v = heads.split([H, H_kv, H_kv], dim=1)
-        if self.q_norm is not None:  # normalise each head's q and k, then rotate
+        q = self.q_proj(x).view(B, S, H, D).transpose(1, 2)  # [B, H, S, D]
+        k = self.k_proj(x).view(B, S, H_kv, D).transpose(1, 2)  # [B, H_kv, S, D]
+        v = self.v_proj(x).view(B, S, H_kv, D).transpose(1, 2)  # [B, H_kv, S, D]
+        return self._rotate(q, k, cos, sin) + (v,)
+
+    def _rotate(self, q: Tensor, k: Tensor, cos: Tensor, sin: Tensor) -> tuple[Tensor, Tensor]:
+        """Normalise each head's q and k (Qwen3), then rotate them; RoPE never touches V."""
+        if self.q_norm is not None:
             q, k = self.q_norm(q), self.k_norm(k)
-        # RoPE touches Q and K only, never V
-        return apply_rope(q, cos, sin, interleaved), apply_rope(k, cos, sin, interleaved), v
+        return apply_rope(q, cos, sin, self.interleaved), apply_rope(k, cos, sin, self.interleaved)
+
+    def _keys_values(self, x: Tensor, cos_sin, cache: CacheStep | None) -> tuple[Tensor, ...]:
+        """q [B, H, S, D] and the keys, values [B, H_kv, T, D] it attends to."""
+        if isinstance(cos_sin, Tensor):
+            raise TypeError("cos_sin is RoPE's (cos, sin) pair, e.g. model.rope(positions)")
+        q, k, v = self.rotated_qkv(x, *cos_sin)
+        if cache is not None:
+            k, v = cache.update(self.layer_idx, k, v)  # [B, H_kv, T, D]
+        return q, k, v
+
+    def _merge_heads(self, out: Tensor) -> Tensor:
+        """[B, H, S, D] -> o_proj over the concatenated heads, [B, S, hidden]."""
+        B, _, S, _ = out.shape
+        return self.o_proj(out.transpose(1, 2).reshape(B, S, self.num_heads * self.head_dim))
 
     def forward(
         self,
@@ -161,26 +178,54 @@ class Attention(nn.Module):
         cos_sin: tuple[Tensor, Tensor],
         mask: Tensor | None = None,
         cache: CacheStep | None = None,
-        return_weights: bool = False,
-    ):
-        """x [B, S, hidden] -> out [B, S, hidden], plus weights [B, H, S, T] when return_weights.
+    ) -> Tensor:
+        """x [B, S, hidden] -> [B, S, hidden], through PyTorch's fused attention (sdpa).
 
         cos_sin: RoPE cos, sin of these tokens, [S, D] or [B, 1, S, D] (RotaryEmbedding's
         output). mask [S, T] or [B, 1, S, T] bool (True = may attend); None = causal over the
         chunk's own keys, or every key for one query. cache: this forward's CacheStep (where K/V
         are written, what is read back), None to attend to the chunk alone.
         """
-        if isinstance(cos_sin, Tensor):
-            raise TypeError("cos_sin is RoPE's (cos, sin) pair, e.g. model.rope(positions)")
+        q, k, v = self._keys_values(x, cos_sin, cache)
+        return self._merge_heads(sdpa(q, k, v, mask))
+
+    def forward_with_weights(
+        self,
+        x: Tensor,
+        cos_sin: tuple[Tensor, Tensor],
+        mask: Tensor | None = None,
+        cache: CacheStep | None = None,
+    ) -> tuple[Tensor, Tensor]:
+        """The explicit path, for looking at the pattern: (out [B, S, hidden], weights
+        [B, H, S, T]); arguments as in forward."""
+        q, k, v = self._keys_values(x, cos_sin, cache)
+        S = x.shape[1]
+        if mask is None and S > 1:
+            mask = causal_mask(S, k.shape[2], device=x.device)
+        out, weights = attention_weights(q, k, v, mask)
+        return self._merge_heads(out), weights
+
+
+class FusedAttention(Attention):
+    """Attention whose q/k/v projections are one Linear, `qkv_proj` [(H + 2 H_kv) D, hidden]: one
+    matmul reads the input once (llmkit.fusion). Made from an Attention, whose separate weights
+    it takes over; the same function."""
+
+    def __init__(self, separate: Attention) -> None:
+        nn.Module.__init__(self)  # not Attention.__init__: the separate weights are not rebuilt
+        self.layer_idx, self.interleaved = separate.layer_idx, separate.interleaved
+        self.num_heads, self.num_kv_heads = separate.num_heads, separate.num_kv_heads
+        self.head_dim = separate.head_dim
+        self.qkv_proj = fused_linear([separate.q_proj, separate.k_proj, separate.v_proj])
+        self.o_proj, self.q_norm, self.k_norm = separate.o_proj, separate.q_norm, separate.k_norm
+
+    def rotated_qkv(self, x: Tensor, cos: Tensor, sin: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         B, S, _ = x.shape
-        q, k, v = self._rotated_qkv(x, *cos_sin)
-        if cache is not None:
-            k, v = cache.update(self.layer_idx, k, v)  # [B, H_kv, T, D]
-        if return_weights:
-            if mask is None and S > 1:
-                mask = causal_mask(S, k.shape[2], device=x.device)
-            out, weights = attention_weights(q, k, v, mask)
-        else:
-            out = sdpa(q, k, v, mask)
-        out = self.o_proj(out.transpose(1, 2).reshape(B, S, self.num_heads * self.head_dim))
-        return (out, weights) if return_weights else out
+        H, H_kv = self.num_heads, self.num_kv_heads
+        heads = self.qkv_proj(x).view(B, S, H + 2 * H_kv, self.head_dim).transpose(1, 2)
+        q, k, v = heads.split([H, H_kv, H_kv], dim=1)  # [B, H, S, D], [B, H_kv, S, D] twice
+        if self.q_norm is not None:  # each head normalised before its rotation
+            return self._rotate(q, k, cos, sin) + (v,)
+        # one rotation for the Q and K heads together
+        q, k = apply_rope(heads[:, : H + H_kv], cos, sin, self.interleaved).split([H, H_kv], 1)
+        return q, k, v

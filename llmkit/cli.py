@@ -204,7 +204,8 @@ def _generate(args: argparse.Namespace) -> int:
 
     import llmkit
 
-    from .checkpoint import load_checkpoint, read_config_json, stored_dtype
+    from .checkpoint import load_checkpoint, read_config_json
+    from .hf_config import stored_dtype
 
     if args.max_new_tokens < 1:
         raise UsageError(f"--max-new-tokens {args.max_new_tokens}: must be at least 1")

@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 __all__ = ["ModelConfig", "PRESETS", "ROPE_SCALINGS", "check_rope_scaling", "rope_context_length"]
 
+# The sizes every config states (positive ints), in the order the preset table lists them.
+SIZES = (
+    "vocab_size",
+    "hidden_size",
+    "intermediate_size",
+    "num_hidden_layers",
+    "num_attention_heads",
+    "num_key_value_heads",
+    "max_position_embeddings",
+)
 _NORM_POSITIONS = ("pre", "post")
 _NORM_TYPES = ("rms", "layer")
 _FFN_TYPES = ("swiglu", "relu", "gelu")
 
-# Every RoPE scaling llmkit implements (llmkit.rope) and the keys each one needs; checkpoint
+# Every RoPE scaling llmkit implements (a class each in llmkit.rope) and the keys each one needs; checkpoint
 # loaders and RotaryEmbedding check against this table, nothing else lists the kinds.
 ROPE_SCALINGS: dict[str, tuple[str, ...]] = {
     "linear": ("factor",),
@@ -79,15 +90,7 @@ class ModelConfig:
     sliding_window: int | None = None  # keys within the last W positions only (Mistral)
 
     def __post_init__(self) -> None:
-        for name in (
-            "vocab_size",
-            "hidden_size",
-            "intermediate_size",
-            "num_hidden_layers",
-            "num_attention_heads",
-            "num_key_value_heads",
-            "max_position_embeddings",
-        ):
+        for name in SIZES:
             value = getattr(self, name)
             if not isinstance(value, int) or value <= 0:
                 raise ValueError(f"{name} must be a positive int, got {value!r}")
@@ -137,71 +140,12 @@ class ModelConfig:
             changes["head_dim"] = None
         return dataclasses.replace(self, **changes)
 
-    # Presets. tiny and medium are this project's test/benchmark models; the rest are the public
-    # configurations the chapters quote (from the models' published params.json / config.json).
     @classmethod
-    def tiny(cls) -> ModelConfig:
-        return cls(
-            vocab_size=1000,
-            hidden_size=256,
-            intermediate_size=688,
-            num_hidden_layers=4,
-            num_attention_heads=8,
-            num_key_value_heads=2,
-            max_position_embeddings=512,
-        )
-
-    @classmethod
-    def medium(cls) -> ModelConfig:
-        return cls(
-            vocab_size=32000,
-            hidden_size=768,
-            intermediate_size=2048,
-            num_hidden_layers=12,
-            num_attention_heads=12,
-            num_key_value_heads=4,
-            max_position_embeddings=2048,
-        )
-
-    @classmethod
-    def llama2_7b(cls) -> ModelConfig:
-        return cls(
-            vocab_size=32000,
-            hidden_size=4096,
-            intermediate_size=11008,
-            num_hidden_layers=32,
-            num_attention_heads=32,
-            num_key_value_heads=32,
-            rms_norm_eps=1e-5,
-            max_position_embeddings=4096,
-        )
-
-    @classmethod
-    def llama2_70b(cls) -> ModelConfig:
-        return cls(
-            vocab_size=32000,
-            hidden_size=8192,
-            intermediate_size=28672,
-            num_hidden_layers=80,
-            num_attention_heads=64,
-            num_key_value_heads=8,
-            rms_norm_eps=1e-5,
-            max_position_embeddings=4096,
-        )
-
-    @classmethod
-    def llama3_8b(cls) -> ModelConfig:
-        return cls(
-            vocab_size=128256,
-            hidden_size=4096,
-            intermediate_size=14336,
-            num_hidden_layers=32,
-            num_attention_heads=32,
-            num_key_value_heads=8,
-            rms_norm_eps=1e-5,
-            rope_theta=500000.0,
-            max_position_embeddings=8192,
-        )
+    def preset(cls, name: str) -> ModelConfig:
+        """The named row of PRESETS; ValueError listing the names for an unknown one."""
+        if name not in PRESETS:
+            raise ValueError(f"no preset {name!r}; presets: {', '.join(PRESETS)}")
+        return PRESETS[name]
 
 
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
@@ -209,10 +153,27 @@ def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
 
 
+# Presets, written once. tiny and medium are this project's test/benchmark models; the rest are
+# the public configurations the chapters quote (from the models' published params.json /
+# config.json). Each is also ModelConfig.<name with "_" for "-">(): ModelConfig.llama2_7b().
 PRESETS: dict[str, ModelConfig] = {
-    "tiny": ModelConfig.tiny(),
-    "medium": ModelConfig.medium(),
-    "llama2-7b": ModelConfig.llama2_7b(),
-    "llama2-70b": ModelConfig.llama2_70b(),
-    "llama3-8b": ModelConfig.llama3_8b(),
-}
+    name: ModelConfig(**dict(zip(SIZES, dims, strict=True)), **other)
+    for name, dims, other in [
+        # name          vocab   hidden  ffn    layers heads kv  context
+        ("tiny",       (1000,   256,    688,   4,     8,    2,  512),  {}),
+        ("medium",     (32000,  768,    2048,  12,    12,   4,  2048), {}),
+        ("llama2-7b",  (32000,  4096,   11008, 32,    32,   32, 4096), {"rms_norm_eps": 1e-5}),
+        ("llama2-70b", (32000,  8192,   28672, 80,    64,   8,  4096), {"rms_norm_eps": 1e-5}),
+        ("llama3-8b",  (128256, 4096,   14336, 32,    32,   8,  8192),
+         {"rms_norm_eps": 1e-5, "rope_theta": 500000.0}),
+    ]
+}  # fmt: skip
+
+# The named constructors the chapters call, derived from the table (configs are frozen: shared).
+for _name in PRESETS:
+    setattr(
+        ModelConfig,
+        _name.replace("-", "_"),
+        staticmethod(functools.partial(ModelConfig.preset, _name)),
+    )
+del _name

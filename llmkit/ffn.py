@@ -6,9 +6,9 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .matvec import Linear
+from .matvec import Linear, fused_linear
 
-__all__ = ["silu", "SwiGLU", "ReLUFFN", "GELUFFN", "swiglu_hidden_dim", "make_ffn"]
+__all__ = ["silu", "SwiGLU", "FusedSwiGLU", "ReLUFFN", "GELUFFN", "swiglu_hidden_dim", "make_ffn"]
 
 
 def silu(x: Tensor) -> Tensor:
@@ -35,13 +35,23 @@ class SwiGLU(nn.Module):
         self.w1 = Linear(dim, hidden_dim, bias=False)
         self.w3 = Linear(dim, hidden_dim, bias=False)
         self.w2 = Linear(hidden_dim, dim, bias=False)
-        self.gate_up = None  # llmkit.fuse_projections: w1 and w3 as one Linear
 
     def forward(self, x: Tensor) -> Tensor:
-        if self.gate_up is not None:
-            gate, up = self.gate_up(x).chunk(2, dim=-1)
-            return self.w2(F.silu(gate) * up)
         return self.w2(F.silu(self.w1(x)) * self.w3(x))
+
+
+class FusedSwiGLU(nn.Module):
+    """SwiGLU with w1 and w3 as one Linear, `gate_up` [2 * hidden, dim] (llmkit.fusion): made
+    from a SwiGLU, whose weights it takes over; the same function."""
+
+    def __init__(self, separate: SwiGLU) -> None:
+        super().__init__()
+        self.gate_up = fused_linear([separate.w1, separate.w3])
+        self.w2 = separate.w2
+
+    def forward(self, x: Tensor) -> Tensor:
+        gate, up = self.gate_up(x).chunk(2, dim=-1)  # [..., hidden] each
+        return self.w2(F.silu(gate) * up)
 
 
 class ReLUFFN(nn.Module):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
+import torch
 from torch import Tensor
 
 from .config import ModelConfig
+from .hf_config import config_from_json
 from .model import Transformer
 
 __all__ = [
@@ -14,6 +16,7 @@ __all__ = [
     "hf_to_llmkit_state_dict",
     "llmkit_to_hf_state_dict",
     "load_hf_state_dict",
+    "load_hf_state",
     "from_hf",
 ]
 
@@ -68,8 +71,6 @@ def llmkit_to_hf_state_dict(state_dict: dict[str, Tensor]) -> dict[str, Tensor]:
 def config_from_hf(hf_config) -> ModelConfig:
     """A ModelConfig of a transformers LlamaConfig, read as its config.json would be (options
     llmkit does not model are refused by name)."""
-    from .checkpoint import config_from_json
-
     return config_from_json(hf_config.to_dict())
 
 
@@ -90,4 +91,19 @@ def from_hf(hf_model) -> Transformer:
         device=weight.device, dtype=weight.dtype
     )
     load_hf_state_dict(model, hf_model.state_dict())
+    return model.eval()
+
+
+def load_hf_state(
+    model: Transformer, state: dict[str, Tensor], device: torch.device
+) -> Transformer:
+    """`model` (built on `meta`) with the Hugging Face-named weights of `state` put in place."""
+    config = model.config
+    renamed = hf_to_llmkit_state_dict(state)
+    if config.tie_word_embeddings:
+        renamed["lm_head.weight"] = renamed["embed.weight"]
+    model.load_state_dict(renamed, strict=True, assign=True)
+    if config.tie_word_embeddings:
+        model.lm_head.weight = model.embed.weight  # one parameter again, as built
+    model.rope.reset_tables(device)
     return model.eval()

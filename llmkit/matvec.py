@@ -14,7 +14,7 @@ from __future__ import annotations
 import torch
 from torch import Tensor, nn
 
-__all__ = ["Linear", "streams_rows"]
+__all__ = ["Linear", "fused_linear", "streams_rows"]
 
 
 def streams_rows(x: Tensor) -> bool:
@@ -32,3 +32,22 @@ class Linear(nn.Linear):
             return super().forward(x)
         y = (x.unsqueeze(-2) * self.weight).sum(-1)  # [..., 1, in] * [out, in] -> [..., out]
         return y if self.bias is None else y + self.bias
+
+
+def fused_linear(linears: list[nn.Linear]) -> Linear:
+    """One Linear whose output is the concatenation of `linears`' outputs (same input)."""
+    first = linears[0]
+    out_features = sum(m.out_features for m in linears)
+    bias = first.bias is not None
+    fused = Linear(
+        first.in_features,
+        out_features,
+        bias=bias,
+        device=first.weight.device,
+        dtype=first.weight.dtype,
+    )
+    with torch.no_grad():
+        fused.weight.copy_(torch.cat([m.weight for m in linears]))
+        if bias:
+            fused.bias.copy_(torch.cat([m.bias for m in linears]))
+    return fused

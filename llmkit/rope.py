@@ -1,20 +1,24 @@
-"""Rotary position embedding (textbook: RoPE), both pairing conventions, and context extension."""
+"""Rotary position embedding (textbook: RoPE), both pairing conventions, and one class per context
+extension (as torchtune: plain, linear, static NTK, Llama 3.1, YaRN, dynamic NTK)."""
 
 from __future__ import annotations
-
-import math
 
 import torch
 from torch import Tensor, nn
 
 from .config import ModelConfig, check_rope_scaling, rope_context_length
+from .rope_scaling import dynamic_ntk_frequencies, llama3_frequencies, yarn_frequencies
 
 __all__ = [
-    "llama3_frequencies",
-    "yarn_frequencies",
-    "dynamic_ntk_frequencies",
     "rope_frequencies",
     "RotaryEmbedding",
+    "LinearRotaryEmbedding",
+    "NTKRotaryEmbedding",
+    "Llama3RotaryEmbedding",
+    "YaRNRotaryEmbedding",
+    "DynamicNTKRotaryEmbedding",
+    "ROPE_VARIANTS",
+    "rotary_embedding",
     "apply_rope",
     "rotate_half",
     "rotate_interleaved",
@@ -63,126 +67,64 @@ def apply_rope(x: Tensor, cos: Tensor, sin: Tensor, interleaved: bool = False) -
     return x * cos + rotated * sin
 
 
-def llama3_frequencies(inv_freq: Tensor, scaling: dict) -> Tensor:
-    """Llama 3.1's context extension: slow pairs (wavelength longer than the original context /
-    low_freq_factor) turn `factor` times slower, fast pairs (shorter than context /
-    high_freq_factor) stay, and the band between blends the two linearly in context / wavelength."""
-    factor = float(scaling["factor"])
-    low, high = float(scaling["low_freq_factor"]), float(scaling["high_freq_factor"])
-    context = float(scaling["original_max_position_embeddings"])
-    wavelength = 2 * math.pi / inv_freq
-    blend = ((context / wavelength - low) / (high - low)).clamp(0.0, 1.0)  # 0: slow, 1: fast
-    return (1 - blend) * inv_freq / factor + blend * inv_freq
-
-
-def yarn_frequencies(
-    head_dim: int, base: float, scaling: dict, device: torch.device | str | None = None
-) -> tuple[Tensor, float]:
-    """YaRN (Peng et al. 2023), Hugging Face's semantics: pairs that turn fewer than beta_slow
-    times over the original context are interpolated (factor times slower), pairs turning more
-    than beta_fast times are kept, a linear ramp blends those between; cos/sin are multiplied by
-    the returned attention factor (0.1 ln(factor) + 1 unless given)."""
-    factor = float(scaling["factor"])
-    context = float(scaling["original_max_position_embeddings"])
-    beta_fast, beta_slow = scaling.get("beta_fast") or 32, scaling.get("beta_slow") or 1
-
-    def mscale(scale: float, m: float = 1.0) -> float:
-        return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
-
-    attention = scaling.get("attention_factor")
-    if attention is None:
-        m, m_all = scaling.get("mscale"), scaling.get("mscale_all_dim")
-        attention = mscale(factor, m) / mscale(factor, m_all) if m and m_all else mscale(factor)
-
-    def pair_index(rotations: float) -> float:  # the pair that turns `rotations` times in context
-        return head_dim * math.log(context / (rotations * 2 * math.pi)) / (2 * math.log(base))
-
-    low, high = pair_index(beta_fast), pair_index(beta_slow)
-    if scaling.get("truncate", True):
-        low, high = math.floor(low), math.ceil(high)
-    low, high = max(low, 0), min(high, head_dim - 1)
-    if low == high:
-        high += 0.001  # the ramp needs a width
-    pairs = torch.arange(head_dim // 2, dtype=torch.float32, device=device)
-    keep = 1 - ((pairs - low) / (high - low)).clamp(0, 1)  # 1: extrapolate (fast), 0: interpolate
-    speeds = base ** (torch.arange(0, head_dim, 2, device=device).float() / head_dim)
-    inv_freq = (1.0 / (factor * speeds)) * (1 - keep) + (1.0 / speeds) * keep
-    return inv_freq, float(attention)
-
-
-def dynamic_ntk_frequencies(
-    head_dim: int, base: float, factor: float, original: int, seq_len: Tensor
-) -> Tensor:
-    """Dynamic NTK (Hugging Face's "dynamic"): for a sequence of seq_len > original positions the
-    base grows to base * (factor * seq_len / original - (factor - 1))^(d / (d - 2)); float32
-    arithmetic on a tensor length, as HF computes it during generation."""
-    seq = torch.clamp(seq_len, min=original)
-    grown = base * ((factor * seq / original) - (factor - 1)) ** (head_dim / (head_dim - 2))
-    exponents = torch.arange(0, head_dim, 2, dtype=torch.int64, device=seq_len.device).float()
-    return 1.0 / (grown ** (exponents / head_dim))
-
-
 def _on_meta() -> bool:
     """Whether tensors are being created on the meta device (`with torch.device("meta")`)."""
     return torch.empty(0).device.type == "meta"
 
 
 class RotaryEmbedding(nn.Module):
-    """Precomputed float32 cos/sin tables [max_seq_len, head_dim], looked up by position.
-
-    scaling (context extension): None; {"type": "linear", "factor": s} (position interpolation:
-    m -> m / s); {"type": "ntk", "factor": s} (static NTK-aware: base -> base * s^(d / (d - 2)));
-    {"type": "llama3", ...} (Llama 3.1); {"type": "yarn", "factor", ...} (YaRN, cos/sin scaled);
-    {"type": "dynamic", "factor": s} (dynamic NTK: the base grows with the longest position of
-    each call beyond max_seq_len, which is then the original context; computed per call, no table).
+    """Plain RoPE: precomputed float32 cos/sin tables [max_seq_len, head_dim], looked up by
+    position. Each context extension is a subclass (ROPE_VARIANTS) that overrides what it changes:
+    the frequencies, the positions, the attention factor or the lookup; `scaling` is its
+    rope_scaling dict (llmkit.config.ROPE_SCALINGS), None here.
     """
+
+    KIND: str | None = None  # the rope_scaling type this class implements
+    attention_factor = 1.0  # cos/sin are multiplied by it (YaRN)
 
     def __init__(
         self,
         head_dim: int,
         max_seq_len: int,
         base: float = 10000.0,
-        scaling: dict | None = None,
+        *,
         interleaved: bool = False,
+        scaling: dict | None = None,
     ) -> None:
         super().__init__()
-        self.head_dim, self.max_seq_len, self.interleaved = head_dim, max_seq_len, interleaved
+        kind = None if scaling is None else scaling.get("type")
+        if kind != self.KIND:
+            raise ValueError(
+                f"{type(self).__name__} implements rope_scaling type {self.KIND!r}, got "
+                f"{scaling!r}; rotary_embedding(..., scaling=...) picks the class"
+            )
         check_rope_scaling(scaling)
-        self.kind = None if scaling is None else scaling["type"]
+        self.head_dim, self.max_seq_len, self.interleaved = head_dim, max_seq_len, interleaved
         self.base, self.scaling = base, scaling
-        self.attention_factor = 1.0
         self.limit = rope_context_length(max_seq_len, scaling)
-        cos, sin = self._tables(torch.device("cpu") if _on_meta() else None)
-        self.register_buffer("cos", cos, persistent=False)
-        self.register_buffer("sin", sin, persistent=False)
+        self.reset_tables(torch.device("cpu") if _on_meta() else None)
 
     @classmethod
     def from_config(cls, config: ModelConfig) -> RotaryEmbedding:
-        """The tables a model of `config` uses (one per model, shared by every layer)."""
-        return cls(
+        """The tables a model of `config` uses (one per model, shared by every layer), of the
+        class its rope_scaling names."""
+        return rotary_embedding(
             config.head_dim,
             config.max_position_embeddings,
             config.rope_theta,
-            config.rope_scaling,
-            config.rope_interleaved,
+            interleaved=config.rope_interleaved,
+            scaling=config.rope_scaling,
         )
 
-    def _inv_freq(self, device: torch.device | None) -> Tensor:
-        factor = 1.0 if self.scaling is None else float(self.scaling["factor"])
-        if self.kind == "yarn":
-            inv_freq, self.attention_factor = yarn_frequencies(
-                self.head_dim, self.base, self.scaling, device
-            )
-            return inv_freq
-        base = self.base
-        if self.kind == "ntk":
-            base = base * factor ** (self.head_dim / (self.head_dim - 2))
-        inv_freq = rope_frequencies(self.head_dim, base, device=device)
-        if self.kind == "llama3":
-            inv_freq = llama3_frequencies(inv_freq, self.scaling)
-        return inv_freq
+    def inv_freq(self, device: torch.device | None) -> Tensor:
+        """[D/2] float32: the angular speed of each rotated pair."""
+        return rope_frequencies(self.head_dim, self.base, device=device)
 
-    def _cos_sin(self, angles: Tensor) -> tuple[Tensor, Tensor]:
+    def table_positions(self, device: torch.device | None) -> Tensor:
+        """[max_seq_len] float32: the position each table row rotates by."""
+        return torch.arange(self.max_seq_len, dtype=torch.float32, device=device)
+
+    def cos_sin(self, angles: Tensor) -> tuple[Tensor, Tensor]:
         """angles [..., D/2] -> cos, sin [..., D] in this module's pairing, attention-scaled."""
         if self.interleaved:
             angles = angles.repeat_interleave(2, dim=-1)  # pair i on dims 2i, 2i+1
@@ -192,47 +134,42 @@ class RotaryEmbedding(nn.Module):
             return angles.cos() * self.attention_factor, angles.sin() * self.attention_factor
         return angles.cos(), angles.sin()
 
-    def _tables(self, device: torch.device | None) -> tuple[Tensor, Tensor]:
-        inv_freq = self._inv_freq(device)
-        positions = torch.arange(self.max_seq_len, dtype=torch.float32, device=device)
-        if self.kind == "linear":
-            positions = positions / float(self.scaling["factor"])
-        return self._cos_sin(torch.outer(positions, inv_freq))  # [S, D/2] angles
+    def reset_tables(self, device: torch.device | str | None) -> None:
+        """(Re)compute the cos/sin tables on `device` (after building on `meta`: they are in no
+        checkpoint). They are kept as the int32 bits of float32 values: model.to(torch.bfloat16)
+        converts floating buffers only, so the tables move with the model but are never rounded."""
+        device = None if device is None else torch.device(device)
+        angles = torch.outer(self.table_positions(device), self.inv_freq(device))  # [S, D/2]
+        cos, sin = self.cos_sin(angles)
+        self.register_buffer("cos_bits", cos.view(torch.int32), persistent=False)
+        self.register_buffer("sin_bits", sin.view(torch.int32), persistent=False)
 
-    def reset_tables(self, device: torch.device | str) -> None:
-        """Recompute the cos/sin tables on `device` (after building on `meta`: they are not
-        in any checkpoint)."""
-        self.cos, self.sin = self._tables(torch.device(device))
+    @property
+    def cos(self) -> Tensor:
+        """[max_seq_len, D] float32."""
+        return self.cos_bits.view(torch.float32)
 
-    def _apply(self, fn, recurse=True):
-        # model.to(torch.bfloat16) must not round the angle tables: move them, keep them float32.
-        cos, sin = self.cos, self.sin
-        super()._apply(fn, recurse)
-        if self.cos.dtype != torch.float32:
-            self.cos = cos.to(device=self.cos.device, dtype=torch.float32)
-            self.sin = sin.to(device=self.sin.device, dtype=torch.float32)
-        return self
+    @property
+    def sin(self) -> Tensor:
+        """[max_seq_len, D] float32."""
+        return self.sin_bits.view(torch.float32)
 
-    def _dynamic(self, positions: Tensor) -> tuple[Tensor, Tensor]:
-        seq_len = positions.max() + 1
-        grown = dynamic_ntk_frequencies(
-            self.head_dim, self.base, float(self.scaling["factor"]), self.max_seq_len, seq_len
-        )
-        original = rope_frequencies(self.head_dim, self.base, device=positions.device)
-        inv_freq = torch.where(seq_len > self.max_seq_len, grown, original)
-        return self._cos_sin(positions.float()[..., None] * inv_freq)
+    def lookup(self, positions: Tensor) -> tuple[Tensor, Tensor]:
+        """cos, sin [..., D] at integer positions [...]: rows of the tables."""
+        return self.cos[positions], self.sin[positions]
+
+    def range_name(self) -> str:
+        """What the valid positions are, for the out-of-range message."""
+        return f"the RoPE table (max_seq_len={self.max_seq_len})"
 
     def check(self, lo: int, hi: int) -> None:
         """ValueError unless positions lo..hi (host ints) have angles here: 0..limit-1."""
         if lo >= 0 and hi < self.limit:
             return
-        what = (
-            f"the dynamic NTK range (factor x max_seq_len = {self.limit})"
-            if self.kind == "dynamic"
-            else f"the RoPE table (max_seq_len={self.max_seq_len})"
-        )
         bad = hi if hi >= self.limit else lo
-        raise ValueError(f"position {bad} is outside {what} (valid: 0..{self.limit - 1})")
+        raise ValueError(
+            f"position {bad} is outside {self.range_name()} (valid: 0..{self.limit - 1})"
+        )
 
     def forward(self, positions: Tensor, check: bool = True) -> tuple[Tensor, Tensor]:
         """cos, sin [S, D] for integer positions [S]; [B, 1, S, D] for per-row positions [B, S]
@@ -240,20 +177,114 @@ class RotaryEmbedding(nn.Module):
         range already (the model does, once per forward, without reading positions back)."""
         if check and positions.numel() and not torch.compiler.is_compiling():
             self.check(int(positions.min()), int(positions.max()))
-        if self.kind == "dynamic":
-            cos, sin = self._dynamic(positions)
-        else:
-            cos, sin = self.cos[positions], self.sin[positions]
+        cos, sin = self.lookup(positions)
         if positions.dim() == 2:
             return cos.unsqueeze(1), sin.unsqueeze(1)
         return cos, sin
 
     def rotate(self, x: Tensor, positions: Tensor) -> Tensor:
+        """x [B, H, S, D] rotated to `positions` [S]."""
         cos, sin = self(positions)
         return apply_rope(x, cos, sin, self.interleaved)
 
     def extra_repr(self) -> str:
-        return f"head_dim={self.head_dim}, max_seq_len={self.max_seq_len}, interleaved={self.interleaved}"
+        return (
+            f"head_dim={self.head_dim}, max_seq_len={self.max_seq_len}, "
+            f"interleaved={self.interleaved}, scaling={self.scaling}"
+        )
+
+
+class LinearRotaryEmbedding(RotaryEmbedding):
+    """Position interpolation, {"type": "linear", "factor": s}: position m turns as m / s."""
+
+    KIND = "linear"
+
+    def table_positions(self, device: torch.device | None) -> Tensor:
+        return super().table_positions(device) / float(self.scaling["factor"])
+
+
+class NTKRotaryEmbedding(RotaryEmbedding):
+    """Static NTK-aware scaling, {"type": "ntk", "factor": s}: base -> base * s^(d / (d - 2)), so
+    the slowest pair turns s times slower and the fastest keeps its speed."""
+
+    KIND = "ntk"
+
+    def inv_freq(self, device: torch.device | None) -> Tensor:
+        d = self.head_dim
+        base = self.base * float(self.scaling["factor"]) ** (d / (d - 2))
+        return rope_frequencies(d, base, device=device)
+
+
+class Llama3RotaryEmbedding(RotaryEmbedding):
+    """Llama 3.1's scaling, {"type": "llama3", "factor", "low_freq_factor", "high_freq_factor",
+    "original_max_position_embeddings"} (llmkit.rope_scaling.llama3_frequencies)."""
+
+    KIND = "llama3"
+
+    def inv_freq(self, device: torch.device | None) -> Tensor:
+        return llama3_frequencies(super().inv_freq(device), self.scaling)
+
+
+class YaRNRotaryEmbedding(RotaryEmbedding):
+    """YaRN, {"type": "yarn", "factor", "original_max_position_embeddings", optional "beta_fast",
+    "beta_slow", "attention_factor", "mscale", "mscale_all_dim", "truncate"}: blended
+    frequencies, cos/sin scaled by the attention factor (llmkit.rope_scaling.yarn_frequencies)."""
+
+    KIND = "yarn"
+
+    def inv_freq(self, device: torch.device | None) -> Tensor:
+        inv_freq, self.attention_factor = yarn_frequencies(
+            self.head_dim, self.base, self.scaling, device
+        )
+        return inv_freq
+
+
+class DynamicNTKRotaryEmbedding(RotaryEmbedding):
+    """Dynamic NTK, {"type": "dynamic", "factor": s}: within max_seq_len (the original context)
+    the plain table; beyond it the base grows with the longest position of each call, up to
+    s x max_seq_len, computed per call as Hugging Face does."""
+
+    KIND = "dynamic"
+
+    def lookup(self, positions: Tensor) -> tuple[Tensor, Tensor]:
+        seq_len = positions.max() + 1
+        grown = dynamic_ntk_frequencies(
+            self.head_dim, self.base, float(self.scaling["factor"]), self.max_seq_len, seq_len
+        )
+        original = rope_frequencies(self.head_dim, self.base, device=positions.device)
+        inv_freq = torch.where(seq_len > self.max_seq_len, grown, original)
+        return self.cos_sin(positions.float()[..., None] * inv_freq)
+
+    def range_name(self) -> str:
+        return f"the dynamic NTK range (factor x max_seq_len = {self.limit})"
+
+
+# rope_scaling type -> its class; None is plain RoPE.
+ROPE_VARIANTS: dict[str | None, type[RotaryEmbedding]] = {
+    cls.KIND: cls
+    for cls in (
+        RotaryEmbedding,
+        LinearRotaryEmbedding,
+        NTKRotaryEmbedding,
+        Llama3RotaryEmbedding,
+        YaRNRotaryEmbedding,
+        DynamicNTKRotaryEmbedding,
+    )
+}
+
+
+def rotary_embedding(
+    head_dim: int,
+    max_seq_len: int,
+    base: float = 10000.0,
+    *,
+    interleaved: bool = False,
+    scaling: dict | None = None,
+) -> RotaryEmbedding:
+    """The RotaryEmbedding of the class `scaling` names (None: plain RoPE)."""
+    check_rope_scaling(scaling)
+    variant = ROPE_VARIANTS[None if scaling is None else scaling["type"]]
+    return variant(head_dim, max_seq_len, base, interleaved=interleaved, scaling=scaling)
 
 
 def half_split_from_interleaved(weight: Tensor, num_heads: int) -> Tensor:

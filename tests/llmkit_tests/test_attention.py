@@ -62,7 +62,7 @@ class TestAttentionPaths:
         cos_sin = RotaryEmbedding.from_config(tiny_config).to(device)(
             torch.arange(5, device=device)
         )
-        out, weights = attn(x, cos_sin, return_weights=True)
+        out, weights = attn.forward_with_weights(x, cos_sin)
         torch.testing.assert_close(out, attn(x, cos_sin), atol=1e-5, rtol=1e-5)
         assert weights.shape == (2, tiny_config.num_attention_heads, 5, 5)
         torch.testing.assert_close(weights.sum(-1), torch.ones(2, 4, 5, device=device))

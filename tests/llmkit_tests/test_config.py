@@ -27,6 +27,18 @@ class TestModelConfig:
         )
         assert set(PRESETS) == {"tiny", "medium", "llama2-7b", "llama2-70b", "llama3-8b"}
 
+    def test_named_constructors_are_the_table_rows(self):
+        for name, config in PRESETS.items():
+            assert getattr(ModelConfig, name.replace("-", "_"))() is config
+            assert ModelConfig.preset(name) is config
+
+    def test_unknown_preset(self):
+        with pytest.raises(
+            ValueError,
+            match=r"^no preset 'llama9'; presets: tiny, medium, llama2-7b, llama2-70b, llama3-8b$",
+        ):
+            ModelConfig.preset("llama9")
+
     def test_medium_is_the_benchmark_config(self):
         c = ModelConfig.medium()
         assert (

@@ -4,7 +4,16 @@ computes the same function."""
 import pytest
 import torch
 
-from llmkit import Transformer, count_kv_projections, fuse_projections, generate
+from llmkit import (
+    Attention,
+    FusedAttention,
+    FusedSwiGLU,
+    SwiGLU,
+    Transformer,
+    count_kv_projections,
+    fuse_projections,
+    generate,
+)
 
 
 def _bytes(model) -> int:
@@ -24,9 +33,10 @@ def test_fused_model_equals_unfused(tiny_config, device, variant):
         expected, tokens = model(ids), generate(model, ids[:, :4], 8)
     before = _bytes(model)
     fuse_projections(model)
-    attn, ffn = model.layers[0].attn, model.layers[0].ffn
-    assert attn.q_proj is None and attn.k_proj is None and attn.v_proj is None
-    assert ffn.w1 is None and ffn.w3 is None
+    separate = (".q_proj.", ".k_proj.", ".v_proj.", ".w1.", ".w3.")
+    for layer in model.layers:
+        assert type(layer.attn) is FusedAttention and type(layer.ffn) is FusedSwiGLU
+        assert not [n for n, _ in layer.named_parameters() if any(s in n for s in separate)]
     assert _bytes(model) == before  # replaced, not copied
     with torch.no_grad():
         torch.testing.assert_close(model(ids), expected, atol=1e-5, rtol=1e-5)
@@ -35,7 +45,8 @@ def test_fused_model_equals_unfused(tiny_config, device, variant):
 
 def test_fusion_is_opt_in(tiny_config):
     model = Transformer(tiny_config).eval()
-    assert model.layers[0].attn.qkv_proj is None and model.layers[0].ffn.gate_up is None
+    assert type(model.layers[0].attn) is Attention and type(model.layers[0].ffn) is SwiGLU
+    assert not any("qkv_proj" in name or "gate_up" in name for name, _ in model.named_parameters())
     # count_kv_projections hooks k_proj, which an unfused model keeps.
     assert count_kv_projections(model, 2, 3, use_cache=True) == 4
 

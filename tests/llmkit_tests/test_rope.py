@@ -6,13 +6,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmkit import (
+    ROPE_VARIANTS,
     RotaryEmbedding,
     apply_rope,
     half_split_from_interleaved,
     interleaved_from_half_split,
     rope_frequencies,
+    rotary_embedding,
     rotate_2d,
 )
+from llmkit.config import ROPE_SCALINGS
 
 
 class TestFrequencies:
@@ -121,18 +124,44 @@ class TestRotaryEmbedding:
 
     def test_linear_scaling_interpolates_positions(self):
         plain = RotaryEmbedding(8, 64)
-        scaled = RotaryEmbedding(8, 64, scaling={"type": "linear", "factor": 4.0})
+        scaled = rotary_embedding(8, 64, scaling={"type": "linear", "factor": 4.0})
         torch.testing.assert_close(scaled(torch.tensor([40]))[0], plain(torch.tensor([10]))[0])
 
     def test_ntk_scaling_slows_lowest_frequency_by_factor(self):
         d, s = 8, 4.0
-        scaled = RotaryEmbedding(d, 4, scaling={"type": "ntk", "factor": s})
+        scaled = rotary_embedding(d, 4, scaling={"type": "ntk", "factor": s})
         plain = rope_frequencies(d)
         angles = torch.atan2(
             scaled.sin[1, : d // 2], scaled.cos[1, : d // 2]
         )  # position 1: theta_i
         torch.testing.assert_close(angles[0], plain[0])  # highest frequency untouched
         torch.testing.assert_close(angles[-1], plain[-1] / s, atol=1e-6, rtol=1e-4)
+
+    def test_one_class_per_scaling(self):
+        scalings = {
+            None: None,
+            "linear": {"type": "linear", "factor": 2.0},
+            "ntk": {"type": "ntk", "factor": 2.0},
+            "dynamic": {"type": "dynamic", "factor": 2.0},
+            "llama3": {"type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                       "high_freq_factor": 4.0, "original_max_position_embeddings": 8},
+            "yarn": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4},
+        }  # fmt: skip
+        assert set(ROPE_VARIANTS) == set(scalings) == {None, *ROPE_SCALINGS}
+        for kind, cls in ROPE_VARIANTS.items():
+            rope = rotary_embedding(8, 16, scaling=scalings[kind])
+            assert type(rope) is cls and rope.scaling == scalings[kind]
+            assert (
+                torch.isfinite(rope.cos).all() and torch.isfinite(rope(torch.arange(16))[0]).all()
+            )
+
+    def test_a_class_refuses_another_scaling(self):
+        with pytest.raises(
+            ValueError,
+            match=r"^RotaryEmbedding implements rope_scaling type None, got \{'type': 'linear', "
+            r"'factor': 2.0\}; rotary_embedding\(\.\.\., scaling=\.\.\.\) picks the class$",
+        ):
+            RotaryEmbedding(8, 16, scaling={"type": "linear", "factor": 2.0})
 
     def test_tables_stay_float32_under_bf16(self):
         rope = RotaryEmbedding(8, 16).to(torch.bfloat16)
