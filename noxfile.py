@@ -90,9 +90,15 @@ def serve(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    session.install("ruff")
+    """ruff, and the import contracts (tests/test_layers.py: llmbook's layers, no circle in
+    llmbook or llmkit), read from the source: nothing of the project is installed."""
+    session.install(*CONSTRAINTS, "ruff", "pytest")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    session.run(
+        "pytest", "tests/test_layers.py", "--noconftest", "-p", "no:cacheprovider",
+        "-o", "addopts=", "-o", "testpaths=",
+    )  # fmt: skip
 
 
 @nox.session(python=PYTHON)

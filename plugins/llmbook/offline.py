@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from llmbook.errors import LLMBookError
-from llmbook.store import Store, bytes_digest
+from llmbook.store import Store, bytes_digest, llmbook_hash
 
 __all__ = ["ExternalLoad", "check_site", "find_external_loads"]
 
@@ -166,7 +166,6 @@ def find_external_loads(
     With a `store`, what each file loads is kept in its "offline" namespace (one slot, keyed on
     llmbook's files) by the file's content hash: a file that did not change since the last check
     is not parsed again."""
-    from llmbook.execute.cache import llmbook_hash  # the scanner is llmbook's own code
 
     root = Path(site_dir)
     slot = (store or Store(None)).slot("offline", "site files")

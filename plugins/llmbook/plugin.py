@@ -29,7 +29,6 @@ from llmbook.assets import add_asset_files, register_assets
 from llmbook.config import LLMBookConfig
 from llmbook.converted import ConvertedPages, unsafe_parts
 from llmbook.core_extension import LLMBookExtension
-from llmbook.directives import SiteIndex
 from llmbook.errors import LLMBookError
 from llmbook.offline import check_site
 from llmbook.page_ref import PageRef
@@ -37,6 +36,7 @@ from llmbook.preview import Preview
 from llmbook.project import Project
 from llmbook.search_view import search_view
 from llmbook.site import Build, Site
+from llmbook.site_index import SiteIndex
 
 __all__ = ["LLMBookPlugin", "NotebookFile"]
 

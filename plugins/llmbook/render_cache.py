@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from llmbook.execute.cache import llmbook_hash, llmkit_hash, result_digest
-from llmbook.store import Store, key, version
+from llmbook.execute.cache import result_digest
+from llmbook.store import Store, key, llmbook_hash, llmkit_hash, version
 
 __all__ = ["Deps", "RenderCache", "Rendered", "llmbook_hash", "replay", "result_digest"]
 

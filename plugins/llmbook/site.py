@@ -16,7 +16,7 @@ from typing import Any
 
 from llmbook.assets import SITE_PREFIX
 from llmbook.demos.cache import DemoCache
-from llmbook.directives import SiteIndex, apply_line_edits, parse_structure, render_tree
+from llmbook.directives import apply_line_edits, parse_structure, render_tree
 from llmbook.edits import LineEdits
 from llmbook.errors import forget_line_maps
 from llmbook.execute import Executor
@@ -30,6 +30,7 @@ from llmbook.page_ref import PageRef
 from llmbook.preview import PageError, place_boxes
 from llmbook.project import Project
 from llmbook.render_cache import Deps, RenderCache, Rendered, replay, result_digest
+from llmbook.site_index import SiteIndex
 from llmbook.stash import Stash
 from llmbook.store import Store, bytes_digest, open_store
 

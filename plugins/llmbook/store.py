@@ -37,7 +37,10 @@ __all__ = [
     "file_digest",
     "file_stamp",
     "key",
+    "llmbook_hash",
+    "llmkit_hash",
     "open_store",
+    "package_hash",
     "switched_off",
     "read_entry",
     "tree_digest",
@@ -100,6 +103,28 @@ def tree_digest(root: Path, pattern: str) -> str:
         if path.is_file() and "__pycache__" not in path.parts
     ]
     return key(files)
+
+
+def package_hash(name: str) -> str:
+    """Every Python file of an installed package as one key, found without importing it."""
+    from importlib.util import find_spec
+
+    spec = find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        return "missing"
+    return tree_digest(Path(next(iter(spec.submodule_search_locations))), "*.py")
+
+
+def llmkit_hash() -> str:
+    """The render and demo caches key on llmkit's source (demos compute with it); the
+    execution cache keys on the files each page used instead."""
+    return package_hash("llmkit")
+
+
+@functools.cache  # llmbook's own files do not change while a build runs
+def llmbook_hash() -> str:
+    """Every file of the llmbook package (code, assets, data) as one key."""
+    return tree_digest(Path(__file__).resolve().parent, "*")
 
 
 @functools.cache  # installed versions do not change while a process runs

@@ -21,12 +21,12 @@ from markdown import Markdown
 from llmbook.assets import ASSETS_DIR, SITE_PREFIX, asset_paths
 from llmbook.config import load_options
 from llmbook.core_extension import OUTSIDE_A_BUILD
-from llmbook.directives import SiteIndex
 from llmbook.errors import LLMBookError
 from llmbook.page_ref import PageRef
 from llmbook.preview import Preview
 from llmbook.project import Project
 from llmbook.site import Build, Site
+from llmbook.site_index import SiteIndex
 
 __all__ = ["site_for"]
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 from llmbook.demos import Demo
-from llmbook.directives import SiteIndex
+from llmbook.site_index import SiteIndex
 from mkdocs.utils.yaml import get_yaml_loader
 from rendering import render_markdown
 

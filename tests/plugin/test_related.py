@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from llmbook.directives import SiteIndex, parse_directives
+from llmbook.directives import parse_directives
 from llmbook.errors import AuthorError
 from llmbook.page_ref import PageRef
+from llmbook.site_index import SiteIndex
 
 SOURCES = {
     "chapters/attention.html": "# 自注意力\n\n## Self-Attention 的计算\n\n```python\n# LayerNorm in a comment is no heading\n```\n",

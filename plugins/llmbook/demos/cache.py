@@ -16,8 +16,7 @@ from pathlib import Path
 
 from llmbook import demos
 from llmbook.demos.catalog import MODULES
-from llmbook.execute.cache import llmkit_hash
-from llmbook.store import Store, file_digest, key, version
+from llmbook.store import Store, file_digest, key, llmkit_hash, version
 
 __all__ = ["DemoCache", "frame_key", "source_paths", "sources_digest"]
 

@@ -33,7 +33,6 @@ from llmbook.directives import (  # noqa: F401 - importing a directive module re
 )
 from llmbook.directives.base import Directive, get_directive, known_names, register
 from llmbook.directives.nodes import Block, Document, Text
-from llmbook.directives.site_index import SiteIndex
 from llmbook.directives.tree import (
     apply_line_edits,
     parse_directives,
@@ -47,7 +46,6 @@ __all__ = [
     "apply_line_edits",
     "Directive",
     "Document",
-    "SiteIndex",
     "Text",
     "get_directive",
     "known_names",

@@ -13,14 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from llmbook.directives.fragments import FragmentRenderer
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.errors import AuthorError
+from llmbook.fragments import FragmentRenderer
 from llmbook.page_ref import PageRef
 
 if TYPE_CHECKING:
     from llmbook.demos.cache import DemoCache
-    from llmbook.directives.site_index import SiteIndex
+    from llmbook.site_index import SiteIndex
     from llmbook.stash import Stash
 
 __all__ = ["Context", "Directive", "escape", "get_directive", "known_names", "register"]

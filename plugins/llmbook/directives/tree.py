@@ -19,7 +19,7 @@ from llmbook.stash import Stash
 
 if TYPE_CHECKING:
     from llmbook.demos.cache import DemoCache
-    from llmbook.directives.site_index import SiteIndex
+    from llmbook.site_index import SiteIndex
 
 __all__ = [
     "apply_line_edits",

@@ -10,7 +10,6 @@ any of those files changed. The store writes atomically and verifies what it rea
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 from pathlib import Path
@@ -18,35 +17,17 @@ from pathlib import Path
 from llmbook.execute.collect import PageSource
 from llmbook.execute.figures import Figure
 from llmbook.execute.run import BlockResult, RunResult
-from llmbook.store import Store, file_digest, file_stamp, key, tree_digest, version
+from llmbook.store import Store, file_digest, file_stamp, key, version
 
 __all__ = [
     "FileHashes",
     "PageCache",
-    "llmbook_hash",
-    "llmkit_hash",
-    "package_hash",
     "page_key",
     "result_digest",
 ]
 
 _FORMAT = 2  # 2: the files a page used are stored with its result
 NAMESPACE = "results"
-
-
-def package_hash(name: str) -> str:
-    """Hash of every file of an installed package, found without importing it."""
-    from importlib.util import find_spec
-
-    spec = find_spec(name)
-    if spec is None or not spec.submodule_search_locations:
-        return "missing"
-    return tree_digest(Path(next(iter(spec.submodule_search_locations))), "*.py")
-
-
-def llmkit_hash() -> str:
-    """The render and demo caches still key on llmkit's source; the execution cache does not."""
-    return package_hash("llmkit")
 
 
 def page_key(page: PageSource, *, seed: int, preamble: str) -> str:
@@ -117,12 +98,6 @@ class PageCache:
             "used": result.used,
         }
         self._store.slot(NAMESPACE, src).put(page_key, data)
-
-
-@functools.cache  # llmbook's own files do not change while a build runs
-def llmbook_hash() -> str:
-    """Hash of every file of the llmbook package (code, assets, data)."""
-    return tree_digest(Path(__file__).resolve().parent.parent, "*")
 
 
 def result_digest(result: RunResult | None) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 from mkdocs.plugins import get_plugin_logger
 
 from llmbook.errors import AuthorError, LLMBookError, location
-from llmbook.execute.cache import FileHashes, PageCache, llmbook_hash, page_key, result_digest
+from llmbook.execute.cache import FileHashes, PageCache, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
 from llmbook.execute.coverage import Coverage
 from llmbook.execute.engine import Engine, Limits, default_workers
@@ -32,7 +32,7 @@ from llmbook.execute.run import RunResult
 from llmbook.execute.sandbox import landlock_abi
 from llmbook.execute.stage_cache import StageCache
 from llmbook.project import Project
-from llmbook.store import Store, open_store, switched_off
+from llmbook.store import Store, llmbook_hash, open_store, switched_off
 
 __all__ = ["Executor"]
 

@@ -51,7 +51,7 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
     below it, and it kills them all once the page's own process has ended, however it ended. Its
     exit status is the page process's, so the parent reports a crash as the page's.
     """
-    from llmbook.execute import sandbox
+    import llmbook.execute.sandbox as sandbox
 
     os.environ.clear()
     os.environ.update(options["env"])

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import markdown
 
 if TYPE_CHECKING:
-    from llmbook.directives.site_index import SiteIndex
+    from llmbook.site_index import SiteIndex
 
 __all__ = ["FragmentRenderer"]
 
