@@ -12,12 +12,12 @@ Stages, each a small module with plain data between them:
     deps     (inside the worker: the project's files a page opened or imported)
     numbers  (a computed value against the written precision)
     check    (the validate stage: coverage, every bound number, expected outputs → the plan)
-    render   (the plan: outputs, figures and checked numbers written into the page)
+    plan     (the check stage's output: outputs, figures and checked numbers for the page)
     report   (every failing page and drifted number of a build, in one report)
 """
 
 from llmbook.execute.executor import Executor
-from llmbook.execute.render import Plan
+from llmbook.execute.plan import Plan
 from llmbook.execute.report import BuildFailed, DriftError, Report
 
 __all__ = ["BuildFailed", "DriftError", "Executor", "Plan", "Report"]

@@ -12,7 +12,7 @@ from llmbook.execute.coverage import page_coverage
 from llmbook.execute.load import LoadedPage
 from llmbook.execute.mode import Forgiving, Strict
 from llmbook.execute.numbers import check
-from llmbook.execute.render import CheckedNumber, Plan
+from llmbook.execute.plan import CheckedNumber, Plan
 from llmbook.execute.run import RunResult
 from llmbook.formulas import math_spans
 

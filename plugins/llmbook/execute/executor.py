@@ -26,7 +26,7 @@ from llmbook.execute.engine import Engine, Limits, default_workers
 from llmbook.execute.load import LoadedPage
 from llmbook.execute.mode import Strict
 from llmbook.execute.pages import page_selector
-from llmbook.execute.render import Plan
+from llmbook.execute.plan import Plan
 from llmbook.execute.report import BuildFailed, DriftError, Report
 from llmbook.execute.run import RunResult
 from llmbook.execute.sandbox import landlock_abi

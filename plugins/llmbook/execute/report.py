@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.notebook import Notebook
-from llmbook.execute.render import Plan
+from llmbook.execute.plan import Plan
 
 __all__ = ["BuildFailed", "DriftError", "Report"]
 

@@ -25,7 +25,7 @@ from llmbook.execute.figures import Figure, figure_context, take_figures
 from llmbook.execute.fonts import MissingGlyph
 from llmbook.execute.numbers import to_plain
 
-__all__ = ["BlockResult", "RunResult", "run_page", "steps"]
+__all__ = ["BlockResult", "RunResult", "run_blocks", "steps"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _FIX_WRITE = (
@@ -79,7 +79,7 @@ class _CappedOutput(io.StringIO):
         return len(text)
 
 
-def run_page(
+def run_blocks(
     page: PageSource,
     *,
     seed: int,

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from llmbook.errors import register_line_map
 from llmbook.execute.load import LoadedPage, load_page
-from llmbook.execute.render import Plan
+from llmbook.execute.plan import Plan
 from llmbook.store import Slot, Store, bytes_digest, key
 
 __all__ = ["StageCache"]

@@ -102,7 +102,7 @@ def _run(conn, page, options: dict) -> None:  # noqa: ANN001
     """Run `page` and send ("step", line, kind, pos) messages, then ("done", result) or ("fail", …)."""
     from llmbook.errors import AuthorError, register_line_map
     from llmbook.execute.deps import UseRecorder
-    from llmbook.execute.run import run_page
+    from llmbook.execute.run import run_blocks
 
     if options.get("cells"):  # a notebook: messages name its cells
         from llmbook.execute.notebook import cell_line
@@ -111,7 +111,7 @@ def _run(conn, page, options: dict) -> None:  # noqa: ANN001
 
     recorder = UseRecorder(options["root"])
     try:
-        result = run_page(
+        result = run_blocks(
             page,
             seed=options["seed"],
             preamble=options["preamble"],

@@ -1,4 +1,5 @@
-"""Render stage: the plan of edits a page gets once its code ran and its numbers were checked.
+"""A page's plan, the check stage's output: its results, its checked numbers and their coverage,
+and the edits the page gets once its code ran and its numbers were checked.
 
 `put_numbers` turns the bindings of the prose into checked, cited or illustrative numbers;
 `put_outputs` puts outputs and figures under their fences, drops `python hidden` blocks, labels
@@ -40,7 +41,8 @@ class CheckedNumber:
 
 @dataclass
 class Plan:
-    """What `run_page` found; `numbers_in` and `edits` write it into the page."""
+    """What the check stage made of a page's source and results; `put_numbers` and `put_outputs`
+    write it into the page's lines when it renders."""
 
     page: PageSource
     result: RunResult | None = None
