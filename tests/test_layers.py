@@ -38,7 +38,16 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("demos", ["llmbook.demos", "llmbook.demos.*"]),
     ("directives", ["llmbook.directives", "llmbook.directives.*"]),
     ("execute", ["llmbook.execute", "llmbook.execute.*"]),
-    ("site", ["llmbook.site", "llmbook.preview", "llmbook.render_cache", "llmbook.core_extension"]),
+    (
+        "site",
+        [
+            "llmbook.site",
+            "llmbook.outputs",
+            "llmbook.preview",
+            "llmbook.render_cache",
+            "llmbook.core_extension",
+        ],
+    ),
     (
         "adapters",
         [

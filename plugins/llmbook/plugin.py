@@ -180,7 +180,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             self.site.executor.finish()
             rendered, replayed = len(self.site.rendered), len(self.site.replayed)
             log.info(f"{rendered} pages rendered, {replayed} from the render cache")
-            self.site.write_outputs()
+            self.site.outputs.write(self.site.report)
             if self.config.offline_check:
                 check_site(config.site_dir, self.site.store)
         log.info(self.site.store.summary())

@@ -9,30 +9,27 @@ at the end writes what only the build knows (figures, executed notebooks) and ru
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from llmbook.assets import SITE_PREFIX
 from llmbook.demos.cache import DemoCache
 from llmbook.directives import apply_line_edits, parse_structure, render_tree
 from llmbook.edits import LineEdits
 from llmbook.errors import forget_line_maps
 from llmbook.execute import Executor
-from llmbook.execute.figures import Figure
 from llmbook.execute.mode import Strict
-from llmbook.execute.notebook import executed_notebook
 from llmbook.execute.report import Report
 from llmbook.formulas import render_math
 from llmbook.lexer import Lexed, lex
+from llmbook.outputs import BuildOutputs, figure_path
 from llmbook.page_ref import PageRef
 from llmbook.preview import PageError, place_boxes
 from llmbook.project import Project
 from llmbook.render_cache import Deps, RenderCache, Rendered, replay, result_digest
 from llmbook.site_index import SiteIndex
 from llmbook.stash import Stash
-from llmbook.store import Store, bytes_digest, open_store
+from llmbook.store import Store, open_store
 
 __all__ = ["Build", "PageRef", "Site"]
 
@@ -57,10 +54,10 @@ class Site:
     executor: Executor
     mode: Build  # the build's way, or the live preview's (preview.Preview)
     store: Store  # every cache of the build: one folder, one switch (the `cache` option)
+    outputs: BuildOutputs  # the figures and notebook downloads the build writes
     index: SiteIndex | None = None
     demo_cache: DemoCache | None = None
     report: Report = field(default_factory=Report)
-    figures: dict[str, str] = field(default_factory=dict)  # site path → SVG
     current: PageRef | None = None
     sources: dict[str, bytes] = field(default_factory=dict)  # each page's file, as run
     rendered: list[str] = field(default_factory=list)  # pages this build rendered
@@ -69,9 +66,6 @@ class Site:
     # what an adapter's cache of whole conversions keeps with the page.
     page_deps: dict[str, Deps] = field(default_factory=dict)
     _rendered_pages: RenderCache | None = None
-    # Where figures are written as soon as a page links them (an engine without an end-of-build
-    # hook); None: `write_outputs` writes them at the end.
-    figures_dir: Path | None = None
 
     @classmethod
     def create(
@@ -82,11 +76,8 @@ class Site:
         store = open_store(project.root, enabled=options["cache"], folder=options["cache_dir"])
         executor = Executor(options, project, mode, store=store)
         demo_cache = DemoCache(store) if store.enabled else None
-        return cls(options, project, executor, mode, store, demo_cache=demo_cache)
-
-    @property
-    def root(self) -> str:
-        return str(self.project.root)
+        outputs = BuildOutputs(project, store)
+        return cls(options, project, executor, mode, store, outputs, demo_cache=demo_cache)
 
     def start(self, pages: list[tuple[str, bytes]], index: SiteIndex) -> None:
         """The build's start, whatever the engine: every page's code run (one report of
@@ -173,14 +164,14 @@ class Site:
             return False
         plan = self.report.plans.get(src)
         shown = {
-            _figure_path(f.svg): f.svg
+            figure_path(f.svg): f.svg
             for run in (plan.result.blocks.values() if plan and plan.result else ())
             for f in run.figures
         }
         if any(path not in shown for path in deps.figures):
             return False
         for path in deps.figures:
-            self._keep_figure(path, shown[path])
+            self.outputs.keep_figure(path, shown[path])
         return True
 
     def render_cache_key(self) -> str:
@@ -238,7 +229,8 @@ class Site:
             plan.put_numbers(edits, stash=stash, math=plan.math)
         render_math(edits, src=page.src, stash=stash, plain=plain)
         if plan is not None:
-            plan.put_outputs(edits, stash=stash, figure_url=self._figure_url(page, deps))
+            linked = deps.figures if deps is not None else None
+            plan.put_outputs(edits, stash=stash, figure_url=self.outputs.figure_url(page, linked))
         if errors:
             place_boxes(doc, edits, errors, stash.put)
         index = self.index
@@ -252,49 +244,3 @@ class Site:
             page=page,
             demo_cache=self.demo_cache,
         )
-
-    def _figure_url(self, page: PageRef, deps: Deps | None) -> Callable[[Figure], str]:
-        """Figures go to `assets/llmbook/figures/<hash>.svg`: the same figure is one file (each
-        one linked is added to `deps`)."""
-        from mkdocs.utils import get_relative_url
-
-        def url(figure: Figure) -> str:
-            path = _figure_path(figure.svg)
-            self._keep_figure(path, figure.svg)
-            if deps is not None:
-                deps.figures.append(path)
-            return get_relative_url(path, page.url)
-
-        return url
-
-    def _keep_figure(self, path: str, svg: str) -> None:
-        self.figures[path] = svg
-        if self.figures_dir is not None:
-            target = self.figures_dir / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(svg, encoding="utf-8")
-
-    # -- the end of the build ---------------------------------------------------------------------
-
-    def write_outputs(self) -> None:
-        """The figures, and each notebook page's download: the notebook with this build's outputs."""
-        site_dir, docs = self.project.site_dir, self.project.docs_dir
-        for path, svg in sorted(self.figures.items()):
-            target = site_dir / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(svg, encoding="utf-8")
-        for src, notebook in self.report.notebooks.items():
-            plan = self.report.plans.get(src)
-            outputs = {}
-            if plan is not None and plan.result is not None:
-                for pos, run in plan.result.blocks.items():
-                    cell = plan.page.cell_of(plan.page.blocks[pos].line)
-                    outputs[cell] = (run.output, [(f.svg, f.alt) for f in run.figures])
-            target = site_dir / (self.project.root / src).resolve().relative_to(docs)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            text = executed_notebook(notebook, outputs, store=self.store)
-            target.write_text(text, encoding="utf-8")
-
-
-def _figure_path(svg: str) -> str:
-    return f"{SITE_PREFIX}/figures/{bytes_digest(svg.encode())[:24]}.svg"

@@ -83,7 +83,7 @@ def _new_site(config: dict, project: Project) -> Site:
         for path in sorted(project.docs_dir.rglob("*.md"))
     ]
     site.start(pages, _site_index(config, project.docs_dir))
-    site.figures_dir = project.site_dir
+    site.outputs.figures_dir = project.site_dir
     for rel in asset_paths():
         destination = project.site_dir / SITE_PREFIX / rel
         destination.parent.mkdir(parents=True, exist_ok=True)

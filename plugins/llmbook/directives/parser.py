@@ -49,25 +49,26 @@ def parse_tree(
     shown_open: list[int] = []  # the stack depth under each opener in `plain`
     for number, line in enumerate(lines, start=first):
         if number in in_fence:
-            _append_text(stack[-1], line, number)
-            continue
-        if number in plain:  # an opener shown as text: its `:::` closer is text too
+            pass  # code is text whatever it holds
+        elif number in plain:  # an opener shown as text: its `:::` closer is text too
             if OPENER.match(line):
                 shown_open.append(len(stack))
-            _append_text(stack[-1], line, number)
-            continue
-        if shown_open and shown_open[-1] == len(stack) and _CLOSER.match(line):
+        elif shown_open and shown_open[-1] == len(stack) and _CLOSER.match(line):
             shown_open.pop()
-            _append_text(stack[-1], line, number)
-            continue
-        if number in in_math:
-            _append_text(stack[-1], line, number)
-            continue
-        if line.lstrip().startswith(":::") and not _autodoc(line, known, names):
+        elif (
+            number not in in_math
+            and line.lstrip().startswith(":::")
+            and not _autodoc(line, known, names)
+        ):
             _directive_line(line, number, stack, src=src, known=known, names=names)
             continue
         _append_text(stack[-1], line, number)
-    unclosed = [f for f in in_fence.values() if f.end >= len(lines)]
+    _check_closed(stack, [f for f in in_fence.values() if f.end >= len(lines)], src, first)
+    return doc
+
+
+def _check_closed(stack: list[Block], unclosed: list[Fence], src: str, first: int) -> None:
+    """Every block the page opened is closed; a fence left open is named first, as its cause."""
     if len(stack) > 1 and unclosed:
         raise AuthorError(
             src,
@@ -84,7 +85,6 @@ def parse_tree(
             f":::{block.name} block opened here is never closed",
             "add a line with a bare ::: where the block ends",
         )
-    return doc
 
 
 def _directive_line(

@@ -1,0 +1,74 @@
+"""What a build writes into the site besides its pages: the figures pages link (one SVG file per
+figure, named by its content) and each notebook page's download (the notebook with this build's
+outputs). An engine with an end-of-build hook writes them at the end (`write`); one without
+(Zensical) gets each figure written as soon as a page links it (`figures_dir`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mkdocs.utils import get_relative_url
+
+from llmbook.assets import SITE_PREFIX
+from llmbook.execute.figures import Figure
+from llmbook.execute.notebook import executed_notebook
+from llmbook.execute.report import Report
+from llmbook.page_ref import PageRef
+from llmbook.project import Project
+from llmbook.store import Store, bytes_digest
+
+__all__ = ["BuildOutputs", "figure_path"]
+
+
+def figure_path(svg: str) -> str:
+    """`assets/llmbook/figures/<hash>.svg`: the same figure is one file."""
+    return f"{SITE_PREFIX}/figures/{bytes_digest(svg.encode())[:24]}.svg"
+
+
+@dataclass
+class BuildOutputs:
+    project: Project
+    store: Store
+    figures: dict[str, str] = field(default_factory=dict)  # site path → SVG
+    figures_dir: Path | None = None  # where a linked figure is written at once (no end hook)
+
+    def keep_figure(self, path: str, svg: str) -> None:
+        self.figures[path] = svg
+        if self.figures_dir is not None:
+            target = self.figures_dir / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(svg, encoding="utf-8")
+
+    def figure_url(self, page: PageRef, linked: list[str] | None) -> Callable[[Figure], str]:
+        """How `page` links a figure (each one linked is added to `linked`)."""
+
+        def url(figure: Figure) -> str:
+            path = figure_path(figure.svg)
+            self.keep_figure(path, figure.svg)
+            if linked is not None:
+                linked.append(path)
+            return get_relative_url(path, page.url)
+
+        return url
+
+    def write(self, report: Report) -> None:
+        """The figures, and each notebook page's download: the notebook with this build's outputs."""
+        site_dir, docs = self.project.site_dir, self.project.docs_dir
+        for path, svg in sorted(self.figures.items()):
+            target = site_dir / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(svg, encoding="utf-8")
+        for src, notebook in report.notebooks.items():
+            plan = report.plans.get(src)
+            outputs = {}
+            if plan is not None and plan.result is not None:
+                for pos, run in plan.result.blocks.items():
+                    cell = plan.page.cell_of(plan.page.blocks[pos].line)
+                    outputs[cell] = (run.output, [(f.svg, f.alt) for f in run.figures])
+            target = site_dir / (self.project.root / src).resolve().relative_to(docs)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            text = executed_notebook(notebook, outputs, store=self.store)
+            target.write_text(text, encoding="utf-8")
