@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from llmbook.errors import AuthorError
 from llmbook.execute import DriftError
+from llmbook.store import read_entry
 
 import llmkit
 
@@ -174,7 +174,7 @@ def test_cache_is_reused_then_invalidated_by_code(make_executor, tmp_path: Path)
     first = make_executor()
     first.run_page(PAGE, src="docs/p.md")
     assert first.executed == ["docs/p.md"]
-    assert len(list((tmp_path / ".llmbook-cache").glob("*.json"))) == 1
+    assert len(list((tmp_path / ".llmbook-cache" / "results").glob("*.json"))) == 1
     again = make_executor()
     plan = again.run_page(PAGE, src="docs/p.md")
     assert again.executed == [] and plan.result.blocks[0].output == "2.0\n" and plan.count == 1
@@ -188,12 +188,12 @@ def test_cache_is_reused_then_invalidated_by_code(make_executor, tmp_path: Path)
 
 def test_corrupt_cache_entry_is_ignored_and_rebuilt(make_executor, tmp_path: Path) -> None:
     make_executor().run_page(PAGE, src="docs/p.md")
-    (entry,) = (tmp_path / ".llmbook-cache").glob("*.json")
-    entry.write_text('{"key": "half-writ', encoding="utf-8")
+    (entry,) = (tmp_path / ".llmbook-cache" / "results").glob("*.json")
+    entry.write_bytes(entry.read_bytes()[:-9])  # half-written
     executor = make_executor()
     assert executor.run_page(PAGE, src="docs/p.md").result.blocks[0].output == "2.0\n"
     assert executor.executed == ["docs/p.md"]
-    assert json.loads(entry.read_text(encoding="utf-8"))["values"] == [2]
+    assert read_entry(entry).value["values"] == [2]
 
 
 def test_a_failing_page_writes_nothing_to_the_cache(make_executor, tmp_path: Path) -> None:

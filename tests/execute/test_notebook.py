@@ -141,3 +141,20 @@ def test_an_older_notebook_is_read_as_version_4() -> None:
     data["nbformat_minor"] = 2
     nb = read_notebook(json.dumps(data), src="docs/old.ipynb")
     assert nb.data["nbformat"] == 4 and "id" not in nb.data["cells"][0]
+
+
+def test_the_kept_download_follows_its_outputs_and_a_torn_one_is_made_again(tmp_path) -> None:
+    from llmbook.store import Store
+
+    nb = read_notebook(NB, src="docs/nb.ipynb")
+    outputs = {1: ("4.0\n", []), 4: ("[2.0]\n", [])}
+    fresh = executed_notebook(nb, outputs)
+    store = Store(tmp_path)
+    assert executed_notebook(nb, outputs, store=store) == fresh
+    assert executed_notebook(nb, outputs, store=store) == fresh
+    assert store.counts == {"notebooks": [1, 1]}
+    other = {1: ("5.0\n", []), 4: ("[2.0]\n", [])}  # the outputs are in the key
+    assert executed_notebook(nb, other, store=store) == executed_notebook(nb, other)
+    for entry in (tmp_path / "notebooks").iterdir():  # half-written: never served
+        entry.write_bytes(entry.read_bytes()[: entry.stat().st_size // 2])
+    assert executed_notebook(nb, outputs, store=store) == fresh

@@ -62,7 +62,7 @@ def test_two_builds_are_byte_identical(build_site, monkeypatch) -> None:
 
 def test_cached_rebuild_gives_the_same_site_without_running(build_site, tmp_path, caplog) -> None:
     cold = _files(build_site(PAGES, site="site1"))
-    assert len(list((tmp_path / ".llmbook-cache").glob("*.json"))) == 2
+    assert len(list((tmp_path / ".llmbook-cache" / "results").glob("*.json"))) == 2
     with caplog.at_level(logging.INFO):
         warm = _files(build_site(PAGES, site="site2"))
     assert cold == warm

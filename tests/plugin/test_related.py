@@ -94,3 +94,39 @@ def test_related_errors(line, expected):
         str(caught.value)
         == expected + ' Fix: write "label | item, item", e.g. "依赖 | Self-Attention, LayerNorm"'
     )
+
+
+def test_outlines_are_kept_in_the_store_and_follow_the_page_text(tmp_path):
+    from llmbook.store import Store
+
+    page = tmp_path / "rope.md"
+    page.write_text("# 位置编码\n\n## RoPE\n", encoding="utf-8")
+
+    def index(store: Store) -> SiteIndex:
+        return SiteIndex([("rope.html", str(page), "")], ["toc"], {}, store=store)
+
+    first = Store(tmp_path / "cache")
+    assert index(first).lookup("RoPE").url == "rope.html#rope"
+    warm = Store(tmp_path / "cache")
+    assert index(warm).lookup("RoPE").url == "rope.html#rope"
+    assert (first.counts, warm.counts) == ({"outlines": [0, 1]}, {"outlines": [1, 0]})
+    page.write_text("# 位置编码\n\n## ALiBi\n", encoding="utf-8")  # the text is in the key
+    edited = Store(tmp_path / "cache")
+    again = index(edited)
+    assert again.lookup("RoPE") is None and again.lookup("ALiBi") is not None
+    assert edited.counts == {"outlines": [0, 1]}
+
+
+def test_a_page_view_records_its_lookups_and_leaves_the_index_alone(site):
+    lookups: list[list[str]] = []
+    view = site.recording(lookups)
+    assert view.lookup("LayerNorm") == site.lookup("LayerNorm")
+    assert view.lookup("FFN") is None
+    assert lookups == [
+        [
+            "LayerNorm",
+            "10.4 LayerNorm：经典归一化 ★",
+            "chapters/norm.html#104-layernorm经典归一化-",
+        ],
+        ["FFN", "", ""],
+    ]
