@@ -59,7 +59,7 @@ NAMESPACES = {
     "pages": "rendered pages (render_cache.py)",
     "converted": "MkDocs conversions (converted.py)",
     "demos": "demo frames (demos/cache.py)",
-    "outlines": "heading outlines for :::related (directives/site_index.py)",
+    "outlines": "heading outlines for :::related (site_index.py)",
     "notebooks": "executed notebooks for the download (execute/notebook.py)",
     "offline": "what each built file loads (offline.py)",
 }
