@@ -57,7 +57,8 @@ SAFE_EXTENSIONS = frozenset(
             ).split()
         ),
         "material.extensions.emoji",
-        "llmbook.extension",
+        "llmbook.extension",  # as mkdocs.yml lists it
+        "llmbook.core_extension",  # the object the plugin binds to its build
     }
 )
 # Plugins that keep no state of what a page's conversion saw.

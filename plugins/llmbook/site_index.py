@@ -64,17 +64,6 @@ class SiteIndex:
             dict(config.get("mdx_configs") or {}),
         )
 
-    @classmethod
-    def from_sources(
-        cls, sources: dict[str, str], mdx_configs: dict[str, dict[str, Any]] | None = None
-    ) -> SiteIndex:
-        """An index of in-memory pages {url: markdown}, for tests and tools."""
-        index = cls(mdx_configs=dict(mdx_configs or {}))
-        index._names = {}
-        for url, text in sources.items():
-            index._add_page(url, text, "")
-        return index
-
     def lookup(self, name: str) -> Target | None:
         """The page (preferred) or heading whose title, or a part of it, is `name` (case-insensitive)."""
         target = self._load_names().get(_key(name))

@@ -15,8 +15,14 @@ SOURCES = {
 
 
 @pytest.fixture
-def site(mdx_configs):
-    return SiteIndex.from_sources(SOURCES, mdx_configs)  # the project's toc slugify
+def site(mdx_configs, tmp_path):
+    """An index of SOURCES as page files, with the project's toc slugify."""
+    pages = []
+    for number, (url, text) in enumerate(SOURCES.items()):
+        path = tmp_path / f"page{number}.md"
+        path.write_text(text, encoding="utf-8")
+        pages.append((url, str(path), ""))
+    return SiteIndex(pages, mdx_configs=mdx_configs)
 
 
 def test_lookup_finds_titles_headings_and_their_parts(site):
