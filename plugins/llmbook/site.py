@@ -1,9 +1,11 @@
-"""One build of the book, whatever engine hosts it: the executor's report, the site index, the demo
-cache, the figures, and the page pipeline the Markdown extension runs.
+"""One build of the book, whatever engine hosts it: the executor's report, the site index, the
+store, the build's outputs, and the page pipeline the Markdown extension runs.
 
-An engine adapter (the MkDocs plugin, or `zensical_adapter` for Zensical) makes a `Site`, runs every
-page's code through `run_pages` before any page is rendered, tells it which page renders next, and
-at the end writes what only the build knows (figures, executed notebooks) and runs the offline check.
+An engine adapter (the MkDocs plugin, or `zensical_adapter` for Zensical) makes a `Site` from the
+llmbook options, a `Project` and a mode (`Build`, or the live preview's `preview.Preview`), calls
+`start(pages, index)` before any page is rendered (every page's code runs there), tells it which
+page renders next, and at the end writes what only the build knows (`outputs`: figures, executed
+notebooks) and runs the offline check.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from llmbook.site_index import SiteIndex
 from llmbook.stash import Stash
 from llmbook.store import Store, open_store
 
-__all__ = ["Build", "PageRef", "Site"]
+__all__ = ["Build", "Site"]
 
 
 class Build(Strict):
