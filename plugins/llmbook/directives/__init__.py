@@ -13,18 +13,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from llmbook.directives import (  # noqa: F401 - importing a directive module registers it
-    answer,
-    background,
+    box,
     card,
     chain,
     demo,
-    fold,
-    hint,
-    insight,
     interview,
-    key,
-    math_box,
-    objectives,
     progress,
     quiz,
     related,
@@ -33,9 +26,7 @@ from llmbook.directives import (  # noqa: F401 - importing a directive module re
     step,
     tab,
     tabs,
-    unfold,
     walkthrough,
-    warning,
 )
 from llmbook.directives.base import Context, Directive, get_directive, known_names, register
 from llmbook.directives.nodes import Block, Document, Text
