@@ -14,7 +14,7 @@
 
   function init(root) {
     var inputs = kit.inputs(root);
-    var config = JSON.parse(root.querySelector('script[data-role="config"]').textContent);
+    var config = kit.json(root, "config");
     var stage = root.querySelector('[data-role="stage"]');
     function int(name) { return parseInt(inputs[name].value, 10); }
     var out = kit.output(root);
@@ -50,7 +50,7 @@
       stage.setAttribute("viewBox", "0 0 " + width + " 70");
       var full = Math.max(n, GPU_BYTES), w = width - 40;
       stage.appendChild(el("rect", { x: 20, y: 18, width: w, height: 22, fill: "none", stroke: "currentColor", "stroke-opacity": 0.4 }));
-      stage.appendChild(el("rect", { x: 20, y: 18, width: Math.max(1, w * n / full), height: 22, fill: n > GPU_BYTES ? "#e53935" : "#1e88e5" }));
+      stage.appendChild(el("rect", { x: 20, y: 18, width: Math.max(1, w * n / full), height: 22, fill: kit.color(n > GPU_BYTES ? "red" : "blue") }));
       var gx = 20 + w * GPU_BYTES / full;
       stage.appendChild(el("line", { x1: gx, x2: gx, y1: 10, y2: 48, stroke: "currentColor", "stroke-width": 2 }));
       var nearEdge = gx > width - 50; // the label ends at the line rather than running off the stage

@@ -2,12 +2,11 @@
 (window.llmbookDemos = window.llmbookDemos || []).push(["mha-gqa", function (kit) {
   "use strict";
   var el = kit.el;
-  var PALETTE = ["#1e88e5", "#f08c00", "#2e9d4f", "#8e5cd9"];
-
+  var PALETTE = ["blue", "orange", "green", "purple"].map(kit.color);
 
   function init(root) {
     var inputs = kit.inputs(root);
-    var models = JSON.parse(root.querySelector('script[data-role="config"]').textContent).models;
+    var models = kit.json(root, "config").models;
     var stage = root.querySelector('[data-role="stage"]');
     var out = kit.output(root);
     function model() { return models[inputs.model.value]; }
@@ -48,7 +47,7 @@
       rows.forEach(function (row, n) {
         var b = bytes(m, row[1], seq), y = 140 + n * 34;
         stage.appendChild(el("text", { x: 60, y: y + 15, "font-size": 11, "text-anchor": "end", fill: "currentColor" }, row[0] + "（" + row[1] + "）"));
-        stage.appendChild(el("rect", { x: 68, y: y, width: Math.max(1, barMax * b / full), height: 20, fill: n === 1 ? "#1e88e5" : "#8a8a8a" }));
+        stage.appendChild(el("rect", { x: 68, y: y, width: Math.max(1, barMax * b / full), height: 20, fill: kit.color(n === 1 ? "blue" : "gray") }));
         stage.appendChild(el("text", { x: 74 + barMax * b / full, y: y + 15, "font-size": 11, fill: "currentColor" }, (b / 1e9).toFixed(2) + " GB"));
       });
     }
