@@ -12,12 +12,12 @@
     // One drawing unit per CSS pixel (up to 640): on a phone the drawing narrows, its text stays.
     var width = Math.round(Math.max(300, Math.min(640, stage.getBoundingClientRect().width || 640)));
     stage.setAttribute("viewBox", "0 0 " + width + " 250");
-    var hq = m.hq, g = hq / kvh, w = width - 40, x0 = 30, barMax = width - 220;
+    var hq = m.hq, wiring = m.wiring[String(kvh)], w = width - 40, x0 = 30, barMax = width - 220;
     var r = Math.min(7, w / hq / 2.5);
     stage.appendChild(el("text", { x: 4, y: 34, "font-size": 11, fill: "currentColor" }, "Q"));
     stage.appendChild(el("text", { x: 4, y: 104, "font-size": 11, fill: "currentColor" }, "KV"));
     for (var i = 0; i < hq; i++) {
-      var j = Math.floor(i / g), color = PALETTE[j % PALETTE.length];
+      var j = wiring[i], color = PALETTE[j % PALETTE.length]; // llmkit's measured K/V head
       var qx = x0 + (i + 0.5) * w / hq, kx = x0 + (j + 0.5) * w / kvh;
       stage.appendChild(el("line", { x1: qx, y1: 36, x2: kx, y2: 92, stroke: color, "stroke-width": 1.2, "data-q": i, "data-kv": j }));
       stage.appendChild(el("circle", { cx: qx, cy: 30, r: r, fill: color }));
