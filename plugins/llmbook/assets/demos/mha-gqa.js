@@ -70,6 +70,8 @@
       draw(stage, m, kvh, seq);
     }
 
+    // A new model offers other H_kv: its options are in place before update() runs on this event.
+    inputs.model.addEventListener("input", fillOptions);
     inputs.model.addEventListener("change", fillOptions);
     kit.onWidthChange(root, stage, update);
     root.addEventListener("input", update);
