@@ -10,6 +10,7 @@ fixed number of decimals, so the grid states half a unit of the last shown digit
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -186,3 +187,92 @@ def test_screenshots_of_each_demo(open_page, dark):
         figure.screenshot(path=str(path))
         assert path.stat().st_size > 10_000
     assert page.llmbook_errors == []
+
+
+def _plot(root: Locator):
+    """px, py of the plot Python drew on the widget's stage (svg.Plot.mapping)."""
+    plot = json.loads(root.locator('[data-role="stage"] [data-plot]').get_attribute("data-plot"))
+    (x0, y0, w, h), (xlo, xhi), (ylo, yhi) = plot["box"], plot["xlim"], plot["ylim"]
+    return (
+        lambda x: x0 + (x - xlo) / (xhi - xlo) * w,
+        lambda y: y0 + h - (y - ylo) / (yhi - ylo) * h,
+    )
+
+
+def _mark(root: Locator, name: str, attr: str) -> float:
+    element = root.locator(f'[data-role="stage"] [data-mark="{name}"] > *').first
+    return float(element.get_attribute(attr))
+
+
+def _cases(root: Locator) -> list[dict]:
+    return json.loads(root.locator('script[data-role="grid"]').text_content())["cases"]
+
+
+def test_swiglu_marks_sit_on_llmkits_values(chapter):
+    # The script moves the marks Python drew: after each change they sit at llmkit's z, SiLU(z)
+    # and ReLU(z) on the curves Python drew, in the drawing's own units.
+    root = widget(chapter, "swiglu")
+    px, py = _plot(root)
+    checked = 0
+    for case in _cases(root):
+        out = case["out"]
+        if not (-5 <= out["pre"] <= 5 and -1 <= out["gate"] <= 5):
+            continue  # clamped to the plot's edge
+        for name, value in case["in"].items():
+            set_input(root, name, value)
+        assert _mark(root, "z-line", "x1") == pytest.approx(px(out["pre"]), abs=0.01)
+        assert _mark(root, "silu-dot", "cy") == pytest.approx(py(out["gate"]), abs=0.01)
+        assert _mark(root, "relu-dot", "cy") == pytest.approx(py(out["relu"]), abs=0.01)
+        checked += 1
+    assert checked >= 10
+
+
+def test_pre_post_norm_marks_sit_on_the_measured_curve(chapter):
+    root = widget(chapter, "pre-post-norm")
+    px, py = _plot(root)
+    for case in _cases(root):
+        set_input(root, "depth", case["in"]["depth"])
+        assert _mark(root, "depth-line", "x1") == pytest.approx(px(case["in"]["depth"]), abs=0.01)
+        assert _mark(root, "pre-dot", "cy") == pytest.approx(py(case["out"]["pre"]), abs=0.01)
+        assert _mark(root, "post-dot", "cy") == pytest.approx(py(case["out"]["post"]), abs=0.01)
+
+
+def test_norm_compare_bars_have_llmkits_heights(chapter):
+    root = widget(chapter, "norm-compare")
+    half = json.loads(root.locator('[data-role="stage"] [data-plot]').get_attribute("data-plot"))
+    half = half["box"][3] / 2  # the bars share one zero line in the middle of the plot
+    for case in _cases(root):
+        for name, value in case["in"].items():
+            set_input(root, name, value)
+        x = [case["in"][f"x{i}"] for i in range(4)]
+        series = {"x": x, "ln": case["out"]["ln_y"], "rms": case["out"]["rms_y"]}
+        lim = max(1.0, *(abs(v) for values in series.values() for v in values))
+        for key, values in series.items():
+            heights = root.locator(f'[data-series="{key}"] rect').evaluate_all(
+                "rs => rs.map(r => +r.getAttribute('height'))"
+            )
+            want = [max(0.5, abs(v) * half / lim) for v in values]
+            assert heights == pytest.approx(want, abs=0.01), (case["in"], key)
+
+
+def test_rope_arrows_point_along_llmkits_rotations(chapter):
+    root = widget(chapter, "rope")
+    for case in _cases(root):
+        for name, value in case["in"].items():
+            set_input(root, name, value)
+        for name in ("qrot", "krot"):
+            x, y = case["out"][name]
+            turn = root.locator(f'[data-mark="{name}"]').get_attribute("transform")
+            angle = float(re.fullmatch(r"rotate\((-?[\d.e-]+)\)", turn).group(1))
+            want = -math.degrees(math.atan2(y, x))
+            assert (angle - want + 180) % 360 - 180 == pytest.approx(0, abs=0.01), case["in"]
+
+
+def test_colours_come_from_the_widgets_css_variables(chapter):
+    # A JS-drawn bar is painted var(--llmbook-c-blue): it computes to svg.COLORS' blue.
+    root = widget(chapter, "mha-gqa")
+    fills = root.locator('[data-role="stage"] rect').evaluate_all(
+        "rs => rs.map(r => getComputedStyle(r).fill)"
+    )
+    assert "rgb(30, 136, 229)" in fills  # #1e88e5
+    assert chapter.llmbook_errors == []

@@ -13,10 +13,13 @@ import pytest
 import torch
 from demo_helpers import IDS, json_blocks, parse_svg
 from llmbook.demos import get_demo, known_ids
-from llmbook.demos.svg import json_script
+from llmbook.demos.svg import COLORS, color_variables, json_script
 
 SVG = "{http://www.w3.org/2000/svg}"
 ASSETS = Path(__file__).resolve().parents[2] / "plugins" / "llmbook" / "assets" / "demos"
+WIDGET_SCRIPTS = sorted(ASSETS.parent.glob("widgets/*.js"))
+# The demos whose stage Python draws (controls.stage) and whose script only moves its marks.
+STAGED = ["norm-compare", "pre-post-norm", "rope", "swiglu"]
 
 
 def test_the_six_demos_are_registered():
@@ -41,7 +44,9 @@ def test_figure_is_a_labelled_svg(rendered, demo_id):
 @pytest.mark.parametrize("demo_id", IDS)
 def test_widget_has_its_grid_and_inputs(rendered, demo_id):
     markup = rendered[demo_id]["widget"]
-    assert markup.startswith(f'<div class="llmbook-widget" data-widget="{demo_id}">')
+    assert markup.startswith(
+        f'<div class="llmbook-widget" data-widget="{demo_id}" style="{color_variables()}">'
+    )
     grid = json_blocks(markup)["grid"]
     assert len(grid["cases"]) >= 6
     names_in = set(re.findall(r'data-in="(\w+)"', markup))
@@ -74,7 +79,9 @@ def test_kit_starts_each_id_on_its_own_figures_in_any_load_order():
     kit = (ASSETS / "kit.js").read_text(encoding="utf-8")
     assert """'figure.llmbook-demo[data-demo="' + id + '"] .llmbook-widget'""" in kit
     assert "var queued = window.llmbookDemos || [];" in kit  # scripts loaded before kit.js
-    assert "window.llmbookDemos = { push: start };" in kit  # and after it
+    assert "window.llmbookDemos = { push: startDemo };" in kit  # and after it
+    assert "var queuedWidgets = window.llmbookWidgets || [];" in kit
+    assert "window.llmbookWidgets = { push: startWidget };" in kit
     assert "http://" not in kit.replace("http://www.w3.org/2000/svg", "")
     assert "https://" not in kit
 
@@ -124,3 +131,40 @@ def test_rendering_is_byte_identical_across_processes(rendered):
     }
     there = dict(line.split() for line in env_out.stdout.splitlines())
     assert there == here
+
+
+def test_colors_reach_the_scripts_as_css_variables_written_once():
+    assert color_variables() == ";".join(f"--llmbook-c-{n}:{v}" for n, v in COLORS.items())
+    for script in [*ASSETS.glob("*.js"), *WIDGET_SCRIPTS]:
+        text = script.read_text(encoding="utf-8")
+        assert not re.search(r"#[0-9a-fA-F]{3,8}\b", text), f"{script.name} writes a colour"
+        for name in re.findall(r'kit\.color\(\s*"(\w+)"', text):
+            assert name in COLORS, (script.name, name)
+
+
+@pytest.mark.parametrize("script", WIDGET_SCRIPTS, ids=lambda p: p.name)
+def test_each_page_widget_starts_through_kit(script):
+    text = script.read_text(encoding="utf-8")
+    queued = re.findall(r'window\.llmbookWidgets \|\| \[\]\)\.push\(\["([\w-]+)", function', text)
+    assert queued == [script.stem]
+    # one start-up path: no script waits for the page on its own
+    assert "DOMContentLoaded" not in text and "document$" not in text
+
+
+@pytest.mark.parametrize("demo_id", STAGED)
+def test_the_stage_is_drawn_in_python_and_the_script_only_moves_its_marks(rendered, demo_id):
+    markup = rendered[demo_id]["widget"]
+    stage = re.search(r'<svg [^>]*data-role="stage".*?</svg>', markup, re.S).group(0)
+    svg = parse_svg(stage)
+    assert svg.get("role") == "img" and svg.find(f"{SVG}title").text == svg.get("aria-label")
+    groups = list(svg.iter(f"{SVG}g"))
+    marks = {g.get("data-mark") or g.get("data-series") for g in groups} - {None}
+    script = (ASSETS / f"{demo_id}.js").read_text(encoding="utf-8")
+    if "kit.plot(" in script:
+        assert [g for g in groups if g.get("data-plot")], "no plot map for the script"
+    # every mark the script moves was drawn by Python, and the script draws no element of its own
+    used = set(re.findall(r'(?:mark|point)\((?:stage, )?"([\w-]+)"', script))
+    for keys in re.findall(r"resize\(stage, \{(.*?)\}\)", script):
+        used |= set(re.findall(r"(\w+):", keys))
+    assert used and used <= marks, used - marks
+    assert "kit.el(" not in script and "appendChild" not in script

@@ -8,7 +8,7 @@ import math
 import pytest
 import torch
 import torch.nn.functional as F
-from demo_helpers import layouts, unescape_text
+from demo_helpers import json_blocks, layouts, unescape_text
 from llmbook.demos import kv_cache, mha_gqa, pre_post_norm
 
 import llmkit
@@ -147,6 +147,17 @@ def test_mha_gqa_wiring_and_sizes(grids, rendered):
         assert label in wide
     for label in ("32）：2.15 GB（1/1）", "8）：0.54 GB（1/4）", "1）：0.07 GB（1/32）"):
         assert label in narrow
+
+
+def test_mha_gqa_script_draws_llmkits_measured_wiring(rendered):
+    # The widget's script draws the wiring from its config: one measured list per offered H_kv.
+    models = json_blocks(rendered["mha-gqa"]["widget"])["config"]["models"]
+    assert sorted(models) == sorted(mha_gqa.MODELS)
+    for name, model in models.items():
+        heads = llmkit.PRESETS[name].num_attention_heads
+        assert sorted(model["wiring"], key=int) == [str(d) for d in model["divisors"]]
+        for kvh, wiring in model["wiring"].items():
+            assert wiring == [h // (heads // int(kvh)) for h in range(heads)], (name, kvh)
 
 
 def test_kv_head_measurement_detects_a_wrong_grouping():

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from llmbook.directives import parse_directives
+from llmbook.directives.base import get_directive
+from llmbook.directives.box import BOX_TYPES, BoxDirective, BoxType, register_boxes
 from llmbook.errors import AuthorError
 
 
@@ -113,4 +117,45 @@ def test_chain_without_numbered_steps_fails():
         parse_directives(":::chain 推理链\n只是一段话\n:::\n", src="d.md")
     assert str(caught.value) == (
         'd.md:1: chain has no numbered steps Fix: write the steps as a numbered list: "1. **约束一：…** — …", one item per step'
+    )
+
+
+def test_every_row_of_the_box_table_is_a_registered_directive():
+    for row in BOX_TYPES:
+        directive = get_directive(row.name)
+        assert isinstance(directive, BoxDirective), row.name
+        assert (directive.KIND, directive.COLLAPSE, directive.ARGUMENT) == (
+            row.kind,
+            row.collapse,
+            row.argument,
+        )
+        assert (directive.DEFAULT_TITLE, directive.PARENTS) == (row.default_title, row.parents)
+
+
+def test_a_box_row_whose_name_is_taken_is_a_programming_error():
+    taken = BoxType("key", "note", "a second key box")
+    with pytest.raises(RuntimeError, match="directive 'key' is empty or registered twice"):
+        register_boxes([taken])
+    assert get_directive("key").KIND == "success"  # the first registration stands
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("collapse", "shut", "box 'x': collapse is None, 'open' or 'closed', not 'shut'"),
+        ("argument", "maybe", "box 'x': unknown argument rule 'maybe'"),
+    ],
+)
+def test_a_box_row_with_an_unknown_setting_is_refused(field, value, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        BoxType("x", "note", "a test box", **{field: value})
+
+
+def test_a_forbidden_title_on_a_table_box_names_the_line():
+    source = ":::interview 面试\n问？\n\n:::answer 多余\n答。\n:::\n:::\n"
+    with pytest.raises(AuthorError) as caught:
+        parse_directives(source, src="docs/ch.md")
+    assert str(caught.value) == (
+        "docs/ch.md:4: :::answer takes nothing after its name, got '多余'"
+        " Fix: write the text in the block's body, below the :::answer line"
     )

@@ -1,4 +1,7 @@
-"""quiz.js and cards.js in headless Chromium, on a page of rendered directives opened from file://."""
+"""quiz.js and cards.js in headless Chromium, on a page of rendered directives opened from file://.
+
+They start through kit.js (its one start-up path), loaded last: a widget queued before kit.js starts.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from directive_helpers import ROOT, render_page
 pytestmark = pytest.mark.browser
 
 WIDGETS = ROOT / "plugins" / "llmbook" / "assets" / "widgets"
+KIT = ROOT / "plugins" / "llmbook" / "assets" / "demos" / "kit.js"
 SOURCE = """:::quiz
 哪个对？
 A. 错的 </script><script>window.pwned = 1</script>
@@ -38,9 +42,11 @@ def page(tmp_path: Path, browser):
     body = render_page(SOURCE, src="docs/lesson.md")
     for name in ("quiz.js", "cards.js", "directives.css"):
         shutil.copy(WIDGETS / name, tmp_path / name)
+    shutil.copy(KIT, tmp_path / "kit.js")
     (tmp_path / "index.html").write_text(
         '<!doctype html><meta charset="utf-8"><link rel="stylesheet" href="directives.css">'
-        f'<body>{body}<script src="quiz.js"></script><script src="cards.js"></script></body>',
+        f'<body>{body}<script src="quiz.js"></script><script src="cards.js"></script>'
+        '<script src="kit.js"></script></body>',
         encoding="utf-8",
     )
     context = browser.new_context()

@@ -4,15 +4,19 @@ Conventions the scripts and the browser test rely on: an input carries `data-in=
 result `data-out="NAME"`, a button `data-action="NAME"`; the widget root is `div.llmbook-widget`
 holding a `data-role="grid"` JSON element: `{"tol": {out: tolerance}, "cases": [{"in": {...},
 "out": {...}}]}`, llmkit's values for a grid of inputs that the browser test drives the widget over.
+A stage (`data-role="stage"`) is drawn here, in Python, in its first state; the script moves its
+marks (`data-mark`) over the plot's map (`data-plot`) and paints with the `--llmbook-c-*` colours
+the widget root carries.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
-from llmbook.demos.svg import json_script, num
+from llmbook.demos.svg import Canvas, color_variables, json_script, num
 
-__all__ = ["button", "grid_script", "number", "output", "select", "slider", "widget"]
+__all__ = ["button", "grid_script", "number", "output", "select", "slider", "stage", "widget"]
 
 
 def _label(text: str, control: str) -> str:
@@ -75,11 +79,27 @@ def grid_script(tol: dict[str, float], cases: list[dict]) -> str:
     return json_script({"tol": tol, "cases": cases}, "grid")
 
 
+def stage(
+    size: tuple[float, float],
+    label: str,
+    draw: Callable[[Canvas], None],
+    *,
+    origin: tuple[float, float] = (0.0, 0.0),
+    wide: bool = False,
+) -> str:
+    """The widget's drawing in its first state (what a reader without JavaScript sees)."""
+    css = "llmbook-widget__stage" + (" llmbook-widget__stage--wide" if wide else "")
+    canvas = Canvas(*size, label, origin=origin, css_class=css, role="stage")
+    draw(canvas)
+    return str(canvas)
+
+
 def widget(demo_id: str, body: str, *, config: object = None) -> str:
     """The widget root: controls and outputs, an optional config JSON for the script, the grid."""
     extra = json_script(config, "config") if config is not None else ""
     return (
-        f'<div class="llmbook-widget" data-widget="{html.escape(demo_id)}">'
+        f'<div class="llmbook-widget" data-widget="{html.escape(demo_id)}" '
+        f'style="{color_variables()}">'
         f'<p class="llmbook-widget__nojs">交互演示需要浏览器启用 JavaScript；上图为静态版本。</p>'
         f"{body}{extra}</div>"
     )

@@ -141,79 +141,93 @@ class KVCacheDemo(Demo):
         q.legend(485, 72, entries)
 
     def widget_html(self) -> str:
-        cases: list[dict] = []
-        for p in (1, 2, 3):
-            for n in range(1, 7):
-                cases.append({"in": {"p": p, "step": n}, "out": projection_counts(p, n)})
-        for name in MODEL_PRESETS:
-            d = _preset_dims(name)
-            for S, B, dt in ((4096, 1, 2), (32768, 8, 2), (2048, 4, 1), (8192, 2, 4)):
-                cases.append(
-                    {
-                        "in": {"preset": name, "S": S, "B": B, "dtype": dt},
-                        "out": _memory_out(d["L"], d["kvh"], d["hd"], S, B, dt),
-                    }
-                )
-        for L, kvh, hd, S, B, dt in (
-            (12, 12, 64, 1024, 1, 4),
-            (4, 2, 32, 512, 3, 2),
-            (126, 8, 128, 131072, 16, 1),
-        ):
-            cases.append(
-                {
-                    "in": {"L": L, "kvh": kvh, "hd": hd, "S": S, "B": B, "dtype": dt},
-                    "out": _memory_out(L, kvh, hd, S, B, dt),
-                }
-            )
-        tol = {
-            "nc_step": 0,
-            "c_step": 0,
-            "nc_total": 0,
-            "c_total": 0,
-            "bytes": 0,
-            "gb": 6e-3,
-            "gib": 6e-3,
-        }
-        d7 = _preset_dims("llama2-7b")
-        presets = [("custom", "自定义")] + [(n, n) for n in MODEL_PRESETS]
+        tol = {"nc_step": 0, "c_step": 0, "nc_total": 0, "c_total": 0, "bytes": 0}
+        tol |= {"gb": 6e-3, "gib": 6e-3}
         body = (
-            "<h4>① 逐步生成：无缓存 vs 有缓存</h4>"
-            '<div class="llmbook-widget__controls">'
-            + slider("p", "提示长度", 1, 4, 1, 1)
-            + slider("step", "生成第几步", 1, 8, 1, 1)
-            + '<div class="llmbook-widget__buttons">'
-            + button("prev", "上一步")
-            + button("next", "下一步")
-            + "</div></div>"
-            '<div class="llmbook-widget__cols">'
-            '<div><h4>无缓存：历史全部重算 ↻</h4><div data-role="tokens-nocache"></div>'
-            + output("nc_step", "本步投影")
-            + output("nc_total", "累计投影")
-            + "</div>"
-            '<div><h4>有缓存：只算新 token</h4><div data-role="tokens-cache"></div>'
-            + output("c_step", "本步投影")
-            + output("c_total", "累计投影")
-            + "</div></div>"
-            '<p class="llmbook-widget__note">缓存省掉的是历史 token 的投影与前向重算；新 token 的 Query '
-            "仍要和全部历史 K 做点积，注意力的工作量仍随上下文线性增长。</p>"
-            "<h4>② 显存估算器</h4>"
-            '<div class="llmbook-widget__controls">'
-            + select("preset", "模型预设", presets, "llama2-7b")
-            + number("L", "层数 L", d7["L"], 1, 1)
-            + number("kvh", "KV head 数 H_kv", d7["kvh"], 1, 1)
-            + number("hd", "head 维度 d_head", d7["hd"], 1, 1)
-            + number("S", "序列长度 S", 4096, 1, 1)
-            + number("B", "batch", 1, 1, 1)
-            + select("dtype", "数据类型", list(DTYPES), "2")
-            + "</div>"
-            '<div class="llmbook-widget__results">'
-            + output("bytes", "KV Cache", "字节")
-            + output("gb", "≈", "GB")
-            + output("gib", "=", "GiB")
-            + "</div>"
-            '<svg class="llmbook-widget__stage llmbook-widget__stage--wide" data-role="stage" '
-            'viewBox="0 0 600 70" role="img" aria-label="与各预设模型的显存对比"></svg>'
-            + grid_script(tol, cases)
+            _stepper_html() + _memory_html() + grid_script(tol, _stepper_cases() + _memory_cases())
         )
         config = {"presets": {name: _preset_dims(name) for name in MODEL_PRESETS}}
         return widget(self.ID, body, config=config)
+
+
+def _stepper_cases() -> list[dict]:
+    """llmkit's counts for prompts of 1–3 tokens, steps 1–6."""
+    return [
+        {"in": {"p": p, "step": n}, "out": projection_counts(p, n)}
+        for p in (1, 2, 3)
+        for n in range(1, 7)
+    ]
+
+
+def _memory_cases() -> list[dict]:
+    """The cache size for each preset at four (S, batch, bytes) settings, and three custom models."""
+    cases = []
+    for name in MODEL_PRESETS:
+        d = _preset_dims(name)
+        for S, B, dt in ((4096, 1, 2), (32768, 8, 2), (2048, 4, 1), (8192, 2, 4)):
+            cases.append(
+                {
+                    "in": {"preset": name, "S": S, "B": B, "dtype": dt},
+                    "out": _memory_out(d["L"], d["kvh"], d["hd"], S, B, dt),
+                }
+            )
+    for L, kvh, hd, S, B, dt in (
+        (12, 12, 64, 1024, 1, 4),
+        (4, 2, 32, 512, 3, 2),
+        (126, 8, 128, 131072, 16, 1),
+    ):
+        cases.append(
+            {
+                "in": {"L": L, "kvh": kvh, "hd": hd, "S": S, "B": B, "dtype": dt},
+                "out": _memory_out(L, kvh, hd, S, B, dt),
+            }
+        )
+    return cases
+
+
+def _stepper_html() -> str:
+    return (
+        "<h4>① 逐步生成：无缓存 vs 有缓存</h4>"
+        '<div class="llmbook-widget__controls">'
+        + slider("p", "提示长度", 1, 4, 1, 1)
+        + slider("step", "生成第几步", 1, 8, 1, 1)
+        + '<div class="llmbook-widget__buttons">'
+        + button("prev", "上一步")
+        + button("next", "下一步")
+        + "</div></div>"
+        '<div class="llmbook-widget__cols">'
+        '<div><h4>无缓存：历史全部重算 ↻</h4><div data-role="tokens-nocache"></div>'
+        + output("nc_step", "本步投影")
+        + output("nc_total", "累计投影")
+        + "</div>"
+        '<div><h4>有缓存：只算新 token</h4><div data-role="tokens-cache"></div>'
+        + output("c_step", "本步投影")
+        + output("c_total", "累计投影")
+        + "</div></div>"
+        '<p class="llmbook-widget__note">缓存省掉的是历史 token 的投影与前向重算；新 token 的 Query '
+        "仍要和全部历史 K 做点积，注意力的工作量仍随上下文线性增长。</p>"
+    )
+
+
+def _memory_html() -> str:
+    d7 = _preset_dims("llama2-7b")
+    presets = [("custom", "自定义")] + [(n, n) for n in MODEL_PRESETS]
+    return (
+        "<h4>② 显存估算器</h4>"
+        '<div class="llmbook-widget__controls">'
+        + select("preset", "模型预设", presets, "llama2-7b")
+        + number("L", "层数 L", d7["L"], 1, 1)
+        + number("kvh", "KV head 数 H_kv", d7["kvh"], 1, 1)
+        + number("hd", "head 维度 d_head", d7["hd"], 1, 1)
+        + number("S", "序列长度 S", 4096, 1, 1)
+        + number("B", "batch", 1, 1, 1)
+        + select("dtype", "数据类型", list(DTYPES), "2")
+        + "</div>"
+        '<div class="llmbook-widget__results">'
+        + output("bytes", "KV Cache", "字节")
+        + output("gb", "≈", "GB")
+        + output("gib", "=", "GiB")
+        + "</div>"
+        '<svg class="llmbook-widget__stage llmbook-widget__stage--wide" data-role="stage" '
+        'viewBox="0 0 600 70" role="img" aria-label="与各预设模型的显存对比"></svg>'
+    )

@@ -112,6 +112,21 @@ def _cache_bars_narrow(c: Canvas, x0: float, y0: float) -> None:
         )
 
 
+def _model_config(name: str) -> dict[str, object]:
+    """What the widget's script draws a model from: its sizes and, for each H_kv it offers, the K/V
+    head each query head reads, as measured on llmkit's attention (the script does not restate it)."""
+    p = llmkit.PRESETS[name]
+    heads = p.num_attention_heads
+    return {
+        "L": p.num_hidden_layers,
+        "hq": heads,
+        "hd": p.head_dim,
+        "kvh": p.num_key_value_heads,
+        "divisors": divisors(heads),
+        "wiring": {str(kvh): kv_head_of_query(heads, kvh) for kvh in divisors(heads)},
+    }
+
+
 @register
 class MHAGQADemo(Demo):
     ID = "mha-gqa"
@@ -158,18 +173,7 @@ class MHAGQADemo(Demo):
                         case["wiring"] = kv_head_of_query(heads, kvh)
                     cases.append(case)
         tol = {"group": 0, "bytes": 0, "gb": 6e-3, "mha_gb": 6e-3, "mqa_gb": 6e-3}
-        config = {
-            "models": {
-                name: {
-                    "L": p.num_hidden_layers,
-                    "hq": p.num_attention_heads,
-                    "hd": p.head_dim,
-                    "kvh": p.num_key_value_heads,
-                    "divisors": divisors(p.num_attention_heads),
-                }
-                for name, p in ((n, llmkit.PRESETS[n]) for n in MODELS)
-            }
-        }
+        config = {"models": {name: _model_config(name) for name in MODELS}}
         first = llmkit.PRESETS[MODELS[0]]
         kv_options = [(str(d), str(d)) for d in divisors(first.num_attention_heads)]
         body = (

@@ -6,7 +6,7 @@ import torch
 
 import llmkit
 from llmbook.demos.base import Demo, register
-from llmbook.demos.controls import grid_script, slider, widget
+from llmbook.demos.controls import grid_script, slider, stage, widget
 from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
 
@@ -33,6 +33,32 @@ def norm_steps(x: list[float]) -> dict[str, object]:
         "rms_rms": float(torch.sqrt(mean_sq + RMS_EPS)),
         "rms_y": llmkit.rms_norm(t.float(), eps=RMS_EPS).double().tolist(),
     }
+
+
+STAGE_SERIES = (("x", "x", "gray"), ("ln", "LayerNorm", "orange"), ("rms", "RMSNorm", "blue"))
+
+
+def _draw_stage(c: Canvas) -> None:
+    """The widget's bars for the seed x, drawn once; its script resizes them (`data-series`) to the
+    current values on a y range of ±max(1, |largest value|)."""
+    s = norm_steps(list(SEED_X))
+    values = {"x": list(SEED_X), "ln": s["ln_y"], "rms": s["rms_y"]}
+    lim = max(1.0, *(abs(v) for row in values.values() for v in row))
+    p = Plot(c, (10, 15, 280, 150), (0, 4), (-lim, lim))
+    zero = p.py(0)
+    c.line(10, zero, 290, zero, opacity=0.5)
+    with c.group(data_plot=p.mapping()):
+        for j, (key, _, color) in enumerate(STAGE_SERIES):
+            with c.group(data_series=key):
+                for i, v in enumerate(values[key]):
+                    top = p.py(max(v, 0.0))
+                    height = max(0.5, abs(p.py(v) - zero))
+                    c.rect(p.px(i) + 4 + j * 20, top, 17, height, fill=COLORS[color], stroke=None)
+    for i in range(4):
+        c.text(p.px(i) + 34, p.y0 + p.h + 18, f"x[{i}]", size=10)
+    for j, (_, name, color) in enumerate(STAGE_SERIES):
+        c.rect(14 + j * 95, 0, 9, 9, fill=COLORS[color], stroke=None)
+        c.text(27 + j * 95, 9, name, size=10, anchor="start")
 
 
 @register
@@ -132,8 +158,8 @@ class NormCompareDemo(Demo):
             '<div class="llmbook-widget__row"><div class="llmbook-widget__controls">'
             + sliders
             + "</div>"
-            '<svg class="llmbook-widget__stage" data-role="stage" viewBox="0 0 300 190" role="img" '
-            'aria-label="x、LayerNorm(x) 与 RMSNorm(x) 的柱状对比"></svg></div>'
+            + stage((300, 190), "x、LayerNorm(x) 与 RMSNorm(x) 的柱状对比", _draw_stage)
+            + "</div>"
             '<div class="llmbook-widget__cols"><div><h4>LayerNorm（ε = 1e-5）</h4><table class="llmbook-widget__table">'
             + row("① 均值 μ", "ln_mean")
             + row("② 中心化 x − μ", "ln_centered")

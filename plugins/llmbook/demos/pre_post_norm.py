@@ -6,7 +6,7 @@ import functools
 
 import llmkit
 from llmbook.demos.base import Demo, register
-from llmbook.demos.controls import button, grid_script, output, select, widget
+from llmbook.demos.controls import button, grid_script, output, select, stage, widget
 from llmbook.demos.layout import MIN_LABEL_PX, PHONE_FIGURE_PX, Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
 
@@ -14,6 +14,7 @@ __all__ = ["DEPTHS", "PrePostNormDemo", "measured_grad_norms"]
 
 DEPTHS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
 GREEN = COLORS["green"]
+INITIAL_DEPTH = 12
 
 
 @functools.lru_cache(maxsize=1)
@@ -77,20 +78,35 @@ def draw_blocks(c: Canvas, x0: float, y0: float) -> None:
         c.add("</g>")
 
 
-def _curve(c: Canvas, box: tuple[float, float, float, float]) -> Plot:
+def _curve(c: Canvas, box: tuple[float, float, float, float], *, titled: bool = True) -> Plot:
+    """The measured gradient norm by depth; untitled, it is the widget's smaller stage."""
     g = measured_grad_norms()
     top = 10 * (int(max(g["pre"] + g["post"]) / 10) + 1)
     p = Plot(c, box, (0, DEPTHS[-1]), (0, top))
     p.axes(
         [0, 8, 16, 24, 32],
         list(range(0, top + 1, 10)),
-        xlabel="层数（block 个数）",
-        ylabel="‖∂L/∂x‖（输入端）",
-        title="llmkit 实测：初始化时回到输入的梯度范数",
+        xlabel="层数（block 个数）" if titled else "层数",
+        ylabel="‖∂L/∂x‖（输入端）" if titled else "",
+        title="llmkit 实测：初始化时回到输入的梯度范数" if titled else "",
     )
-    p.series(DEPTHS, g["pre"], GREEN, dots=True)
-    p.series(DEPTHS, g["post"], COLORS["red"], dots=True, dash="5 3")
+    p.series(DEPTHS, g["pre"], GREEN, dots=titled)
+    p.series(DEPTHS, g["post"], COLORS["red"], dots=titled, dash="5 3")
     return p
+
+
+def _draw_stage(c: Canvas) -> None:
+    """The widget's curve, drawn once; its script moves the marks to the chosen depth."""
+    p = _curve(c, (45, 15, 240, 150), titled=False)
+    g, i = measured_grad_norms(), DEPTHS.index(INITIAL_DEPTH)
+    x = p.px(INITIAL_DEPTH)
+    with c.group(data_plot=p.mapping()):
+        with c.group(data_mark="depth-line"):
+            c.line(x, p.y0, x, p.y0 + p.h, dash="3 3", opacity=0.4)
+        with c.group(data_mark="pre-dot"):
+            c.circle(x, p.py(g["pre"][i]), 5, fill=GREEN, stroke=None)
+        with c.group(data_mark="post-dot"):
+            c.circle(x, p.py(g["post"][i]), 5, fill=COLORS["red"], stroke=None)
 
 
 @register
@@ -151,9 +167,9 @@ class PrePostNormDemo(Demo):
             + button("forward", "前向：残差路径")
             + button("backward", "反向：梯度路径")
             + "</div>"
-            + select("depth", "层数", [(str(d), str(d)) for d in DEPTHS], "12")
-            + '<svg class="llmbook-widget__stage" data-role="stage" viewBox="0 0 300 200" role="img" '
-            'aria-label="实测梯度范数曲线与当前层数"></svg>' + "</div></div>"
+            + select("depth", "层数", [(str(d), str(d)) for d in DEPTHS], str(INITIAL_DEPTH))
+            + stage((300, 200), "实测梯度范数曲线与当前层数", _draw_stage)
+            + "</div></div>"
             '<div class="llmbook-widget__results">'
             + output("pre", "Pre-Norm 梯度范数")
             + output("post", "Post-Norm 梯度范数")

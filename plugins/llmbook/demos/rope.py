@@ -8,7 +8,7 @@ import torch
 
 import llmkit
 from llmbook.demos.base import Demo, register
-from llmbook.demos.controls import button, grid_script, number, output, slider, widget
+from llmbook.demos.controls import button, grid_script, number, output, slider, stage, widget
 from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
 
@@ -43,6 +43,50 @@ def relative_scores(distances: list[int]) -> tuple[list[float], list[float]]:
     mean = [sum(per_pair) / len(per_pair) for per_pair in scores]
     single = [per_pair[SINGLE_PAIR] for per_pair in scores]
     return mean, single
+
+
+STAGE_RADIUS = 100
+# The stage's arrows: (mark, colour, the input vector before rotation?, label); the script turns each.
+STAGE_ARROWS = (
+    ("q", "blue", True, ""),
+    ("k", "red", True, ""),
+    ("qrot", "blue", False, "q′"),
+    ("krot", "red", False, "k′"),
+)
+
+
+def _stage_arrow(c: Canvas, color: str, before: bool) -> None:
+    """An arrow from the centre along +x, one radius long (its group's rotation turns it)."""
+    r, head = STAGE_RADIUS, 9
+    c.line(0, 0, r, 0, color, width=1.5 if before else 3, dash="4 3" if before else None)
+    c.polygon(
+        [
+            (r, 0),
+            (r - head * math.cos(0.4), -head * math.sin(0.4)),
+            (r - head * math.cos(0.4), head * math.sin(0.4)),
+        ],
+        fill=color,
+    )
+
+
+def _draw_stage(c: Canvas) -> None:
+    """The widget's circle and arrows at m = 1, n = 0, θ = 45°, q = k = [1, 0], drawn once; its
+    script rotates each arrow's group (`data-mark`) and moves the labels."""
+    r = STAGE_RADIUS
+    with c.group(opacity="0.3"):
+        c.circle(0, 0, r)
+    c.line(-120, 0, 120, 0, opacity=0.2)
+    c.line(0, -120, 0, 120, opacity=0.2)
+    q_rot, k_rot, _ = rotated_dot([1.0, 0.0], [1.0, 0.0], 1, 0, 45.0)
+    start = {"q": (1.0, 0.0), "k": (1.0, 0.0), "qrot": tuple(q_rot), "krot": tuple(k_rot)}
+    for name, color, before, label in STAGE_ARROWS:
+        x, y = start[name]
+        turn = f"rotate({num(-math.degrees(math.atan2(y, x)), 3)})"
+        with c.group(data_mark=name, transform=turn, opacity="0.55" if before else "1"):
+            _stage_arrow(c, COLORS[color], before)
+        if label:
+            with c.group(data_mark=f"{name}-label"):
+                c.text(1.15 * r * x, -1.15 * r * y + 4, label, size=12, color=COLORS[color])
 
 
 @register
@@ -133,8 +177,8 @@ class RopeDemo(Demo):
             + button("both-plus", "同时 +1")
             + button("reset", "重置")
             + "</div></div>"
-            + '<svg class="llmbook-widget__stage" data-role="stage" viewBox="-130 -130 260 260" '
-            'role="img" aria-label="旋转后的 q 与 k"></svg></div>'
+            + stage((260, 260), "旋转后的 q 与 k", _draw_stage, origin=(-130, -130))
+            + "</div>"
             + '<div class="llmbook-widget__results">'
             + output("qrot", "q′ = R(mθ)·q")
             + output("krot", "k′ = R(nθ)·k")

@@ -10,9 +10,10 @@ from __future__ import annotations
 import html
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
-__all__ = ["COLORS", "FONT", "Canvas", "Plot", "json_script", "num"]
+__all__ = ["COLORS", "FONT", "Canvas", "Plot", "color_variables", "json_script", "num"]
 
 FONT = "'Noto Sans CJK SC', 'Noto Sans SC', 'Microsoft YaHei', sans-serif"
 # Mid-saturation colours that read on both Material's white and slate backgrounds.
@@ -24,6 +25,12 @@ COLORS = {
     "purple": "#8e5cd9",
     "gray": "#8a8a8a",
 }
+
+
+def color_variables() -> str:
+    """`COLORS` as CSS custom properties (`--llmbook-c-blue: #1e88e5; …`) for an inline style: the
+    widget scripts paint with `var(--llmbook-c-NAME)`, so each colour is written here only."""
+    return ";".join(f"--llmbook-c-{name}:{value}" for name, value in COLORS.items())
 
 
 def num(value: float, digits: int = 2) -> str:
@@ -53,9 +60,11 @@ class Canvas:
         min_text: float = 0.0,
         narrow: bool = False,
         css_class: str = "llmbook-demo__svg",
+        role: str | None = None,
     ) -> None:
         """`origin`, `min_text` and `narrow` serve a phone panel (layout.py): a window onto the wide
-        drawing whose text is raised to `min_text` units and whose axes label fewer ticks."""
+        drawing whose text is raised to `min_text` units and whose axes label fewer ticks; `role`
+        names a widget's stage (`data-role`) for its script."""
         self.width, self.height, self.label = width, height, label
         self.origin, self.min_text, self.narrow, self.css_class = (
             origin,
@@ -63,6 +72,7 @@ class Canvas:
             narrow,
             css_class,
         )
+        self.role = role
         self._parts: list[str] = []
 
     def _outside(self, x: float, y: float) -> bool:
@@ -71,6 +81,17 @@ class Canvas:
 
     def add(self, markup: str) -> None:
         self._parts.append(markup)
+
+    @contextmanager
+    def group(self, **attrs: str) -> Iterator[None]:
+        """What is drawn inside becomes one `<g>`; `data_mark="dot"` is written `data-mark="dot"`
+        (a widget script finds and moves its marks by these names)."""
+        written = "".join(
+            f' {key.replace("_", "-")}="{html.escape(value)}"' for key, value in attrs.items()
+        )
+        self.add(f"<g{written}>")
+        yield
+        self.add("</g>")
 
     def line(
         self,
@@ -181,10 +202,11 @@ class Canvas:
     def __str__(self) -> str:
         label = html.escape(self.label)
         ox, oy = self.origin
+        role = f' data-role="{html.escape(self.role)}"' if self.role else ""
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{num(ox)} {num(oy)} '
             f'{num(self.width)} {num(self.height)}" width="100%" role="img" aria-label="{label}" '
-            f'font-family="{html.escape(FONT)}" class="{self.css_class}">'
+            f'font-family="{html.escape(FONT)}" class="{self.css_class}"{role}>'
             f"<title>{label}</title>" + "".join(self._parts) + "</svg>"
         )
 
@@ -213,6 +235,12 @@ class Plot:
         if self.log_y:
             y, lo, hi = math.log10(y), math.log10(lo), math.log10(hi)
         return self.y0 + self.h - (y - lo) / (hi - lo) * self.h
+
+    def mapping(self) -> str:
+        """The data → drawing map as JSON, for a widget script that places marks on this plot
+        (kit.js `plot()` reads it from a `data-plot` attribute)."""
+        box = [self.x0, self.y0, self.w, self.h]
+        return json.dumps({"box": box, "xlim": list(self.xlim), "ylim": list(self.ylim)})
 
     def axes(
         self,

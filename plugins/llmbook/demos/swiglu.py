@@ -6,7 +6,7 @@ import torch
 
 import llmkit
 from llmbook.demos.base import Demo, register
-from llmbook.demos.controls import grid_script, number, output, slider, widget
+from llmbook.demos.controls import grid_script, number, output, slider, stage, widget
 from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
 
@@ -42,6 +42,28 @@ def _curves() -> tuple[list[float], list[float], list[float]]:
     xs = [i / 10 for i in range(-50, 51)]
     t = torch.tensor(xs, dtype=torch.float64)
     return xs, llmkit.silu(t).tolist(), torch.relu(t).tolist()
+
+
+def _draw_stage(c: Canvas) -> None:
+    """The widget's curves, drawn once; its script moves the marks to the current z = x·W₁."""
+    xs, silu, relu = _curves()
+    p = Plot(c, (40, 15, 245, 190), (-5, 5), (-1, 5))
+    p.axes([-4, -2, 0, 2, 4], [-1, 0, 1, 2, 3, 4, 5])
+    p.series(xs, relu, COLORS["gray"], width=1.6, dash="5 3")
+    p.series(xs, silu, COLORS["blue"], width=2.4)
+    p.legend(50, 30, [("SiLU", COLORS["blue"]), ("ReLU", COLORS["gray"])])
+    w1, w3, w2 = SEED_WEIGHTS
+    s = scalar_steps(1.0, w1, w3, w2)
+    z, bottom = s["pre"], p.y0 + p.h
+    with c.group(data_plot=p.mapping()):
+        with c.group(data_mark="z-line"):
+            c.line(p.px(z), p.y0, p.px(z), bottom, dash="3 3", opacity=0.35)
+        with c.group(data_mark="silu-dot"):
+            c.circle(p.px(z), p.py(s["gate"]), 5, fill=COLORS["blue"], stroke=None)
+        with c.group(data_mark="relu-dot"):
+            c.circle(p.px(z), p.py(s["relu"]), 4, stroke=COLORS["gray"], width=2)
+        with c.group(data_mark="z-label"):
+            c.text(p.px(z), bottom + 30, f"z = x·W₁ = {num(z, 3)}", size=10.5)
 
 
 @register
@@ -143,8 +165,8 @@ class SwiGLUDemo(Demo):
             '<tr><td>hidden</td><td>gate ⊙ value</td><td><output data-out="hidden">…</output></td></tr>'
             '<tr><td>output</td><td>hidden·W₂</td><td><output data-out="output">…</output></td></tr>'
             "</table></div>"
-            '<svg class="llmbook-widget__stage" data-role="stage" viewBox="0 0 300 250" role="img" '
-            'aria-label="SiLU 与 ReLU 曲线上的当前点"></svg></div>'
+            + stage((300, 250), "SiLU 与 ReLU 曲线上的当前点", _draw_stage)
+            + "</div>"
             '<div class="llmbook-widget__results">'
             + output("relu", "对比：ReLU(z) =")
             + "</div>"

@@ -7,18 +7,11 @@ tree and renders it.
 from __future__ import annotations
 
 from llmbook.directives import (  # noqa: F401 - importing a directive module registers it
-    answer,
-    background,
+    box,
     card,
     chain,
     demo,
-    fold,
-    hint,
-    insight,
     interview,
-    key,
-    math_box,
-    objectives,
     progress,
     quiz,
     related,
@@ -27,9 +20,7 @@ from llmbook.directives import (  # noqa: F401 - importing a directive module re
     step,
     tab,
     tabs,
-    unfold,
     walkthrough,
-    warning,
 )
 from llmbook.directives.base import Directive, get_directive, known_names, register
 from llmbook.directives.nodes import Block, Document, Text

@@ -1,16 +1,21 @@
-"""The shared shape of the box directives: a Material admonition or a collapsible details element.
+"""The box directives: a Material admonition or a collapsible details element around Markdown.
 
 Material styles both from the type class (note, tip, warning, …), so icons and dark mode apply.
+A box that differs from the others only by data (its type, title, whether it collapses) is a row
+of `BOX_TYPES`, registered from it, as pymdown-extensions' admonition types are; a box with checks
+of its own (`:::interview`, `:::chain`) subclasses `BoxDirective`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import ClassVar
 
-from llmbook.directives.base import Context, Directive
+from llmbook.directives.base import FORBIDDEN, OPTIONAL, REQUIRED, Context, Directive, register
 from llmbook.directives.nodes import Block
 
-__all__ = ["BoxDirective", "box_close", "box_open"]
+__all__ = ["BOX_TYPES", "BoxDirective", "BoxType", "box_close", "box_open", "register_boxes"]
 
 
 def box_open(
@@ -47,3 +52,116 @@ class BoxDirective(Directive):
             box_close(self.COLLAPSE),
             ctx.children(node),
         )
+
+
+@dataclass(frozen=True)
+class BoxType:
+    """One row of the table: a `:::NAME` box that needs no code of its own.
+
+    `kind` is Material's admonition type (its colour and icon); `collapse` None is an admonition,
+    "open"/"closed" a details element; the HTML also carries the class `llmbook-NAME`.
+    """
+
+    name: str
+    kind: str
+    purpose: str  # what an author uses it for (the table documents the directives)
+    collapse: str | None = None
+    argument: str = REQUIRED
+    default_title: str = ""  # shown when the optional title is left out
+    example: str = ""  # an opener line that error fixes quote
+    parents: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.collapse not in (None, "open", "closed"):
+            raise ValueError(
+                f"box {self.name!r}: collapse is None, 'open' or 'closed', not {self.collapse!r}"
+            )
+        if self.argument not in (REQUIRED, OPTIONAL, FORBIDDEN):
+            raise ValueError(f"box {self.name!r}: unknown argument rule {self.argument!r}")
+
+
+BOX_TYPES: tuple[BoxType, ...] = (
+    BoxType("key", "success", "the summary box of a section", example=":::key 本节必须记住"),
+    BoxType("insight", "tip", "the key insight that closes a card", example=":::insight 核心矛盾"),
+    BoxType(
+        "objectives",
+        "abstract",
+        "a lesson's learning objectives (a Markdown list)",
+        example=":::objectives 学完本课你将能够",
+    ),
+    BoxType(
+        "warning",
+        "warning",
+        "a warning",
+        argument=OPTIONAL,
+        default_title="注意",
+    ),
+    BoxType(
+        "unfold",
+        "tip",
+        "the intuition box, open by default",
+        collapse="open",
+        example=":::unfold 先懂直觉",
+    ),
+    BoxType(
+        "math",
+        "abstract",
+        "a derivation, open so that it reads in line",
+        collapse="open",
+        example=":::math 为什么中间维度是 8/3 d",
+    ),
+    BoxType(
+        "background",
+        "info",
+        "the knowledge a card builds on",
+        collapse="open",
+        argument=OPTIONAL,
+        default_title="知识背景",
+    ),
+    BoxType(
+        "fold",
+        "example",
+        "engineering detail, collapsed",
+        collapse="closed",
+        example=":::fold 工程里怎么用",
+    ),
+    BoxType(
+        "hint",
+        "question",
+        "a card's hint, collapsed so that the reader thinks first",
+        collapse="closed",
+        argument=OPTIONAL,
+        default_title="提示",
+    ),
+    BoxType(
+        "answer",
+        "success",
+        "the answer to an interview question, behind a toggle",
+        collapse="closed",
+        argument=FORBIDDEN,
+        default_title="查看答案",
+        parents=("interview",),
+    ),
+)
+
+
+def register_boxes(rows: Iterable[BoxType]) -> list[type[BoxDirective]]:
+    """One `BoxDirective` subclass per row, registered; a name already taken raises RuntimeError."""
+    classes = []
+    for row in rows:
+        attributes = {
+            "__doc__": f"`:::{row.name}` — {row.purpose}.",
+            "NAME": row.name,
+            "KIND": row.kind,
+            "COLLAPSE": row.collapse,
+            "ARGUMENT": row.argument,
+            "DEFAULT_TITLE": row.default_title,
+            "EXAMPLE": row.example,
+            "PARENTS": row.parents,
+        }
+        cls = type(f"{row.name.title()}Box", (BoxDirective,), attributes)
+        classes.append(register(cls))
+    return classes
+
+
+register_boxes(BOX_TYPES)

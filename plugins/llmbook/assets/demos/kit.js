@@ -1,18 +1,48 @@
-/* What every demo widget shares: SVG and number helpers, its inputs and outputs, redrawing on a
-   width change, and start-up. A demo script queues [id, factory] on window.llmbookDemos, in any
-   load order; once the page is parsed, factory(kit) runs once and the init function it returns
-   runs once per widget of that id. */
+/* What every widget script shares, and its one start-up path. Scripts load in any order (an
+   engine lists them in its own order), so each queues itself and kit.js starts it:
+   - a page widget queues [name, factory] on window.llmbookWidgets: factory(kit) runs once and the
+     function it returns runs on every page shown (Material's document$, else once parsed);
+   - a demo queues [id, factory] on window.llmbookDemos: factory(kit) runs once a figure of that id
+     is on the page, and the init function it returns runs once per widget of that id.
+   A demo's stage is drawn by Python (demos/controls.py): a script moves its data-mark elements
+   over the plot's data-plot map and paints with var(--llmbook-c-NAME), never a colour of its own. */
 (function () {
   "use strict";
   var SVGNS = "http://www.w3.org/2000/svg";
+  var PAINTS = { fill: true, stroke: true };
 
   var kit = {
     el: function (name, attrs, text) {
-      var node = document.createElementNS(SVGNS, name);
-      Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+      var node = kit.set(document.createElementNS(SVGNS, name), attrs);
       if (text !== undefined) node.textContent = text;
       return node;
     },
+    // A paint given as var(--…) goes into the style: SVG's presentation attributes take no var().
+    set: function (node, attrs) {
+      Object.keys(attrs).forEach(function (k) {
+        var value = String(attrs[k]);
+        if (PAINTS[k] && value.indexOf("var(") === 0) node.style.setProperty(k, value);
+        else node.setAttribute(k, value);
+      });
+      return node;
+    },
+    color: function (name) { return "var(--llmbook-c-" + name + ")"; }, // svg.COLORS, by name
+    mark: function (stage, name) { return stage.querySelector('[data-mark="' + name + '"]'); },
+    json: function (root, role) {
+      return JSON.parse(root.querySelector('script[data-role="' + role + '"]').textContent);
+    },
+    // px(x), py(y) of the Python plot whose map the node's data-plot holds (svg.Plot.mapping);
+    // `ylim` replaces its y range (a script that rescales to what it shows).
+    plot: function (node, ylim) {
+      var map = JSON.parse(node.getAttribute("data-plot")), box = map.box, xl = map.xlim;
+      var yl = ylim || map.ylim;
+      return {
+        xlim: xl, ylim: yl,
+        px: function (x) { return box[0] + (x - xl[0]) / (xl[1] - xl[0]) * box[2]; },
+        py: function (y) { return box[1] + box[3] - (y - yl[0]) / (yl[1] - yl[0]) * box[3]; },
+      };
+    },
+    clamp: function (v, lo, hi) { return Math.max(lo, Math.min(hi, v)); },
     fmt: function (x) {
       if (!isFinite(x)) return "—"; // an emptied or invalid input field
       var s = x.toFixed(3);
@@ -43,21 +73,37 @@
     },
   };
 
-  function start(entry) {
+  function onEveryPage(run) {
+    if (window.document$ && typeof window.document$.subscribe === "function") {
+      window.document$.subscribe(run); // Material's instant navigation swaps pages without a reload
+    } else if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", run);
+    } else {
+      run();
+    }
+  }
+
+  function startWidget(entry) {
+    var onPage = entry[1](kit);
+    if (typeof onPage === "function") onEveryPage(function () { onPage(); });
+  }
+
+  function startDemo(entry) {
     var id = entry[0], factory = entry[1], init = null;
-    function boot() {
+    onEveryPage(function () {
       document.querySelectorAll('figure.llmbook-demo[data-demo="' + id + '"] .llmbook-widget').forEach(function (root) {
         if (root.dataset.ready) return;
         init = init || factory(kit);
         init(root);
         root.dataset.ready = "1";
       });
-    }
-    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
-    else boot();
+    });
   }
 
+  var queuedWidgets = window.llmbookWidgets || [];
+  window.llmbookWidgets = { push: startWidget };
+  queuedWidgets.forEach(startWidget);
   var queued = window.llmbookDemos || [];
-  window.llmbookDemos = { push: start };
-  queued.forEach(start);
+  window.llmbookDemos = { push: startDemo };
+  queued.forEach(startDemo);
 })();

@@ -12,30 +12,51 @@
     return span;
   }
 
+  // Step s feeds the model len tokens without a cache; with one, the prompt once, then one token.
+  function showStep(root, out, p, s) {
+    var len = p + s - 1;
+    out("nc_step", String(len));
+    out("c_step", String(s === 1 ? p : 1));
+    out("nc_total", String(s * p + s * (s - 1) / 2));
+    out("c_total", String(p + s - 1));
+    var rowN = root.querySelector('[data-role="tokens-nocache"]'), rowC = root.querySelector('[data-role="tokens-cache"]');
+    rowN.textContent = "";
+    rowC.textContent = "";
+    for (var i = 0; i < len; i++) {
+      var fresh = s === 1 || i === len - 1;
+      var label = (i < p ? "p" : "t") + (i < p ? i + 1 : i - p + 1);
+      rowN.appendChild(fresh ? token("is-new", label + "★", "新 token：本步计算") : token("is-recomputed", label + "↻", "历史 token：再算一遍 K/V"));
+      rowC.appendChild(fresh ? token("is-new", label + "★", "新 token：本步计算") : token("is-cached", label + "✓", "历史 token：直接读缓存"));
+    }
+  }
+
+  // The cache of n bytes against one accelerator's memory; one drawing unit per CSS pixel (up to
+  // 600): on a phone the bar gets shorter, its text no smaller.
+  function drawBar(stage, n) {
+    while (stage.firstChild) stage.removeChild(stage.firstChild);
+    var width = Math.round(Math.max(300, Math.min(600, stage.getBoundingClientRect().width || 600)));
+    stage.setAttribute("viewBox", "0 0 " + width + " 70");
+    var full = Math.max(n, GPU_BYTES), w = width - 40;
+    stage.appendChild(el("rect", { x: 20, y: 18, width: w, height: 22, fill: "none", stroke: "currentColor", "stroke-opacity": 0.4 }));
+    stage.appendChild(el("rect", { x: 20, y: 18, width: Math.max(1, w * n / full), height: 22, fill: kit.color(n > GPU_BYTES ? "red" : "blue") }));
+    var gx = 20 + w * GPU_BYTES / full;
+    stage.appendChild(el("line", { x1: gx, x2: gx, y1: 10, y2: 48, stroke: "currentColor", "stroke-width": 2 }));
+    var nearEdge = gx > width - 50; // the label ends at the line rather than running off the stage
+    stage.appendChild(el("text", { x: gx, y: 62, "font-size": 11, "text-anchor": nearEdge ? "end" : "middle", fill: "currentColor" }, "一张 80 GB 显卡"));
+    stage.appendChild(el("text", { x: 22, y: 12, "font-size": 11, fill: "currentColor" },
+      "占 80 GB 的 " + (100 * n / GPU_BYTES).toFixed(1) + "%"));
+  }
+
   function init(root) {
     var inputs = kit.inputs(root);
-    var config = JSON.parse(root.querySelector('script[data-role="config"]').textContent);
+    var config = kit.json(root, "config");
     var stage = root.querySelector('[data-role="stage"]');
     function int(name) { return parseInt(inputs[name].value, 10); }
     var out = kit.output(root);
 
     function updateStepper() {
       kit.showValues(root, inputs);
-      var p = int("p"), s = int("step"), len = p + s - 1;
-      // Step s feeds the model len tokens without a cache; with one, the prompt once, then one token.
-      out("nc_step", String(len));
-      out("c_step", String(s === 1 ? p : 1));
-      out("nc_total", String(s * p + s * (s - 1) / 2));
-      out("c_total", String(p + s - 1));
-      var rowN = root.querySelector('[data-role="tokens-nocache"]'), rowC = root.querySelector('[data-role="tokens-cache"]');
-      rowN.textContent = "";
-      rowC.textContent = "";
-      for (var i = 0; i < len; i++) {
-        var fresh = s === 1 || i === len - 1;
-        var label = (i < p ? "p" : "t") + (i < p ? i + 1 : i - p + 1);
-        rowN.appendChild(fresh ? token("is-new", label + "★", "新 token：本步计算") : token("is-recomputed", label + "↻", "历史 token：再算一遍 K/V"));
-        rowC.appendChild(fresh ? token("is-new", label + "★", "新 token：本步计算") : token("is-cached", label + "✓", "历史 token：直接读缓存"));
-      }
+      showStep(root, out, int("p"), int("step"));
     }
 
     function updateMemory() {
@@ -44,19 +65,7 @@
       out("bytes", n.toLocaleString("en-US"));
       out("gb", (n / 1e9).toFixed(2));
       out("gib", (n / Math.pow(2, 30)).toFixed(2));
-      while (stage.firstChild) stage.removeChild(stage.firstChild);
-      // One drawing unit per CSS pixel (up to 600): on a phone the bar gets shorter, its text no smaller.
-      var width = Math.round(Math.max(300, Math.min(600, stage.getBoundingClientRect().width || 600)));
-      stage.setAttribute("viewBox", "0 0 " + width + " 70");
-      var full = Math.max(n, GPU_BYTES), w = width - 40;
-      stage.appendChild(el("rect", { x: 20, y: 18, width: w, height: 22, fill: "none", stroke: "currentColor", "stroke-opacity": 0.4 }));
-      stage.appendChild(el("rect", { x: 20, y: 18, width: Math.max(1, w * n / full), height: 22, fill: n > GPU_BYTES ? "#e53935" : "#1e88e5" }));
-      var gx = 20 + w * GPU_BYTES / full;
-      stage.appendChild(el("line", { x1: gx, x2: gx, y1: 10, y2: 48, stroke: "currentColor", "stroke-width": 2 }));
-      var nearEdge = gx > width - 50; // the label ends at the line rather than running off the stage
-      stage.appendChild(el("text", { x: gx, y: 62, "font-size": 11, "text-anchor": nearEdge ? "end" : "middle", fill: "currentColor" }, "一张 80 GB 显卡"));
-      stage.appendChild(el("text", { x: 22, y: 12, "font-size": 11, fill: "currentColor" },
-        "占 80 GB 的 " + (100 * n / GPU_BYTES).toFixed(1) + "%"));
+      drawBar(stage, n);
     }
 
     inputs.preset.addEventListener("change", function () {

@@ -1,28 +1,23 @@
-/* LayerNorm vs RMSNorm widget: every intermediate of both norms on an editable 4-vector. */
+/* LayerNorm vs RMSNorm widget: every intermediate of both norms on an editable 4-vector; the bars
+   demos/norm_compare.py drew resized to the current x, LayerNorm(x) and RMSNorm(x). */
 (window.llmbookDemos = window.llmbookDemos || []).push(["norm-compare", function (kit) {
   "use strict";
-  var el = kit.el, fmt = kit.fmt;
+  var fmt = kit.fmt;
   var LN_EPS = 1e-5, RMS_EPS = 1e-6;
 
   function vec(v) { return "[" + v.map(fmt).join(", ") + "]"; }
   function mean(v) { return v.reduce(function (a, b) { return a + b; }, 0) / v.length; }
 
-  function draw(svg, groups) {
-    while (svg.firstChild) svg.removeChild(svg.firstChild);
-    var top = 15, h = 150, lim = 1;
-    groups.forEach(function (g) { g.values.forEach(function (v) { lim = Math.max(lim, Math.abs(v)); }); });
-    var zero = top + h / 2, scale = (h / 2) / lim;
-    svg.appendChild(el("line", { x1: 10, x2: 290, y1: zero, y2: zero, stroke: "currentColor", "stroke-opacity": 0.5 }));
-    for (var i = 0; i < 4; i++) {
-      groups.forEach(function (g, j) {
-        var v = g.values[i], x = 14 + i * 70 + j * 20, y = v >= 0 ? zero - v * scale : zero;
-        svg.appendChild(el("rect", { x: x, y: y, width: 17, height: Math.max(0.5, Math.abs(v) * scale), fill: g.color }));
+  // Each series' bars on a y range of ±max(1, |largest value|), as Python drew the seed's.
+  function resize(stage, series) {
+    var lim = 1;
+    Object.keys(series).forEach(function (k) { series[k].forEach(function (v) { lim = Math.max(lim, Math.abs(v)); }); });
+    var plot = kit.plot(stage.querySelector("[data-plot]"), [-lim, lim]), zero = plot.py(0);
+    Object.keys(series).forEach(function (key) {
+      stage.querySelectorAll('[data-series="' + key + '"] rect').forEach(function (bar, i) {
+        var v = isFinite(series[key][i]) ? series[key][i] : 0;
+        kit.set(bar, { y: plot.py(Math.max(v, 0)), height: Math.max(0.5, Math.abs(plot.py(v) - zero)) });
       });
-      svg.appendChild(el("text", { x: 44 + i * 70, y: top + h + 18, "font-size": 10, "text-anchor": "middle", fill: "currentColor" }, "x[" + i + "]"));
-    }
-    groups.forEach(function (g, j) {
-      svg.appendChild(el("rect", { x: 14 + j * 95, y: 0, width: 9, height: 9, fill: g.color }));
-      svg.appendChild(el("text", { x: 27 + j * 95, y: 9, "font-size": 10, fill: "currentColor" }, g.name));
     });
   }
 
@@ -43,8 +38,7 @@
       out("ln_mean", fmt(mu)); out("ln_centered", vec(centered)); out("ln_var", fmt(variance));
       out("ln_std", fmt(std)); out("ln_y", vec(ln));
       out("rms_ms", fmt(ms)); out("rms_rms", fmt(rms)); out("rms_y", vec(rn));
-      draw(stage, [{ name: "x", values: x, color: "#8a8a8a" }, { name: "LayerNorm", values: ln, color: "#f08c00" },
-        { name: "RMSNorm", values: rn, color: "#1e88e5" }]);
+      resize(stage, { x: x, ln: ln, rms: rn });
     }
     root.addEventListener("input", update);
     root.addEventListener("change", update);

@@ -2,7 +2,7 @@
    formula, a row of tab labels, a wide figure) becomes focusable so arrow keys scroll it; the label
    of the focused tab shows the focus ring (Material hides the radio input that holds focus); an
    executed figure on a narrow screen keeps its labels legible and scrolls instead of shrinking. */
-(function () {
+(window.llmbookWidgets = window.llmbookWidgets || []).push(["a11y", function () {
   "use strict";
   var SCROLLERS = ".llmbook-math--display, .tabbed-labels, figure.llmbook-figure";
   // An executed matplotlib figure is never shown below this share of its own size: its 8 pt labels
@@ -64,11 +64,5 @@
   document.addEventListener("focusin", onFocus);
   document.addEventListener("focusout", onFocus);
   window.addEventListener("resize", layout);
-  if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(init);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", init);
-  } else {
-    init();
-  }
-})();
+  return init; // kit.js runs it on every page
+}]);

@@ -1,6 +1,6 @@
 /* llmbook lesson cards: a "标记为已完成" toggle per card, kept in localStorage (keyed by page and
    card, so it works from file://), and the page's "k / N 卡片已完成" progress. Plain JS. */
-(function () {
+(window.llmbookWidgets = window.llmbookWidgets || []).push(["cards", function () {
   "use strict";
   var PREFIX = "llmbook:card-done:";
 
@@ -52,11 +52,5 @@
     update();
   }
 
-  if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(init);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", init);
-  } else {
-    init();
-  }
-})();
+  return init; // kit.js runs it on every page
+}]);

@@ -1,7 +1,7 @@
 /* Where a number comes from, on hover (its title) and on tap or Enter (a small popover with the
    same text): a checked number shows its expression and computed value, a cited one its source,
    an illustrative one that it is illustrative. Works from file://, needs nothing else. */
-(function () {
+(window.llmbookWidgets = window.llmbookWidgets || []).push(["numbers", function () {
   "use strict";
 
   var count = 0;
@@ -54,6 +54,5 @@
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape") closeTips();
   });
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
-  else boot();
-})();
+  return boot; // kit.js runs it on every page
+}]);

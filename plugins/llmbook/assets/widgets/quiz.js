@@ -1,7 +1,7 @@
 /* llmbook quiz widget: options become buttons with per-option feedback; the explanation opens
    after the right answer. Without this script the quiz still reads correctly: the options are a
    list and the answer with its explanation sits in a closed <details>. Plain JS, no network. */
-(function () {
+(window.llmbookWidgets = window.llmbookWidgets || []).push(["quiz", function () {
   "use strict";
 
   function choose(quiz, option) {
@@ -64,11 +64,5 @@
     document.querySelectorAll("[data-llmbook-quiz]").forEach(setup);
   }
 
-  if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(init); // Material's instant navigation swaps pages without a reload
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", init);
-  } else {
-    init();
-  }
-})();
+  return init; // kit.js runs it on every page
+}]);
