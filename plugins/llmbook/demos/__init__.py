@@ -1,16 +1,15 @@
 """The registry of demos that `:::demo ID TITLE` embeds.
 
 A demo is a static figure computed at build time by llmkit (the reading and printing version) plus an
-interactive widget. Each demo lives in its own module, named in `catalog.MODULES` (so IDs are known
-without importing torch), and registers itself with `@register` when imported. Rendered frames are
+interactive widget. Each demo lives in its own module, found by `catalog.MODULES` from its source (so
+IDs are known without importing torch), and registers itself with `@register` when imported. Rendered frames are
 kept on disk by `cache.DemoCache`.
 
 Everything is drawn once, in Python: the figure, and the widget's stage in its first state
 (`controls.stage`, what a reader without JavaScript sees). The widget's script,
 `assets/demos/<ID>.js`, only reads: the inputs, the data Python embedded (`data-role="config"`),
 the plot's map (`data-plot`); it moves the marks Python drew (`data-mark`) and paints with the
-`--llmbook-c-*` colours of `svg.COLORS`. Adding a demo: its module, its line in the catalog, its
-small script.
+`--llmbook-c-*` colours of `svg.COLORS`. Adding a demo: its module and its small script.
 """
 
 from __future__ import annotations
