@@ -35,7 +35,12 @@ def tests(session: nox.Session) -> None:
     _install(session, "test")
     _smollm2(session)
     _browser(session)
-    session.run("pytest", *session.posargs, env={"LLMBOOK_CACHE": "0"})
+    # Two pytest-xdist workers (CI has two cores; each may build sites that run torch). Tests
+    # that share an expensive module fixture carry one `xdist_group`, so it is built once.
+    # `nox -s tests -- -n 0` runs in one process; a later -n wins.
+    session.run(
+        "pytest", "-n", "2", "--dist", "loadgroup", *session.posargs, env={"LLMBOOK_CACHE": "0"}
+    )
     session.run("pytest", "--codeblocks", "README.md", "-p", "no:llmbook", "-o", "testpaths=")
 
 
