@@ -7,9 +7,9 @@
 
 Playwright is imported by the `browser` fixture only: a test that opens no browser never loads it.
 
-Under pytest-xdist (`nox -s tests` runs two workers, `--dist loadgroup`), the tests of a module
-that take one of its module-scoped fixtures (a built site, a loaded model) run on one worker, so
-the fixture is made once; every other test goes to whichever worker is free.
+Under pytest-xdist (`nox -s tests` runs two workers, `--dist loadfile`) a module runs on one
+worker, so its module-scoped fixtures (a built site, a loaded model) are made once; what several
+modules read (the project's site, the rendered demos) is made once per run by `sites.once_per_run`.
 """
 
 from __future__ import annotations
@@ -31,17 +31,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook turns the marks into group names
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        # pytest keeps the fixtures an item takes in _fixtureinfo (no public spelling of it).
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None:
-            continue
-        if any(defs[-1].scope == "module" for defs in info.name2fixturedefs.values()):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 
 @pytest.fixture
