@@ -35,7 +35,13 @@ def tests(session: nox.Session) -> None:
     _install(session, "test")
     _smollm2(session)
     _browser(session)
-    session.run("pytest", *session.posargs, env={"LLMBOOK_CACHE": "0"})
+    # Two pytest-xdist workers (CI has two cores; each may build sites that run torch), each
+    # taking whole files, so a module's fixtures (a built site, a loaded model) are made once.
+    # (--dist loadgroup would not group here: pytest 9 ignores the node ids xdist rewrites.)
+    # `nox -s tests -- -n 0` runs in one process: a later -n wins.
+    session.run(
+        "pytest", "-n", "2", "--dist", "loadfile", *session.posargs, env={"LLMBOOK_CACHE": "0"}
+    )
     session.run("pytest", "--codeblocks", "README.md", "-p", "no:llmbook", "-o", "testpaths=")
 
 

@@ -1,14 +1,25 @@
-"""Fixtures shared by every test folder: one headless Chromium per session (Debian's, never
-`playwright install`). A second `sync_playwright()` in the same session would fail, so every
-browser test takes this `browser`."""
+"""Fixtures shared by every test folder.
+
+  make_site  make_site(pages, config, site="site", **build_options) -> sites.Built: the pages and
+             mkdocs.yml written into the test's tmp_path, then built (tests/sites.py says how)
+  browser    one headless Chromium per session (Debian's, never `playwright install`). A second
+             `sync_playwright()` in the same session would fail, so every browser test takes this.
+
+Playwright is imported by the `browser` fixture only: a test that opens no browser never loads it.
+
+Under pytest-xdist (`nox -s tests` runs two workers, `--dist loadfile`) a module runs on one
+worker, so its module-scoped fixtures (a built site, a loaded model) are made once; what several
+modules read (the project's site, the rendered demos) is made once per run by `sites.once_per_run`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from sites import Built, build, write_config, write_pages
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -22,10 +33,30 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture
+def make_site(tmp_path: Path) -> Callable[..., Built]:
+    """Write `pages` under tmp_path/docs and `config` as tmp_path/mkdocs.yml, then build."""
+
+    def make(
+        pages: Mapping[str, str | bytes],
+        config: Mapping[str, Any] | str,
+        *,
+        site: str = "site",
+        dedent: bool = False,
+        **options: Any,
+    ) -> Built:
+        write_pages(tmp_path / "docs", pages, dedent=dedent)
+        return build(write_config(tmp_path, config), site=tmp_path / site, **options)
+
+    return make
+
+
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
+def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS

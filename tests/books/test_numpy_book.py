@@ -4,14 +4,12 @@ The proof that the llmbook plugin is not the LLM book's alone."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from sites import Built, build
 
 pytestmark = pytest.mark.slow
 
@@ -19,7 +17,7 @@ BOOK = Path(__file__).parent / "numpy_book"
 PAGE = "docs/least-squares.md"
 
 
-def _build(tmp_path: Path, edit: tuple[str, str] | None = None) -> subprocess.CompletedProcess:
+def _build(tmp_path: Path, edit: tuple[str, str] | None = None) -> Built:
     root = tmp_path / "book"
     shutil.copytree(BOOK, root)
     if edit is not None:
@@ -27,14 +25,8 @@ def _build(tmp_path: Path, edit: tuple[str, str] | None = None) -> subprocess.Co
         text = page.read_text(encoding="utf-8")
         assert edit[0] in text
         page.write_text(text.replace(edit[0], edit[1]), encoding="utf-8")
-    env = {**os.environ, "LLMBOOK_CACHE": "0", "SOURCE_DATE_EPOCH": "1700000000"}
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    env = {"SOURCE_DATE_EPOCH": "1700000000"}
+    return build(root / "mkdocs.yml", site=tmp_path / "site", strict=True, cache=False, env=env)
 
 
 def test_the_numpy_book_builds_with_checked_numbers_a_figure_and_a_quiz(tmp_path: Path) -> None:

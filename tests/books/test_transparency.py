@@ -56,24 +56,16 @@ def on_config(config):
 '''
 
 
-def test_another_tools_markdown_inside_a_page_is_left_alone(tmp_path: Path, monkeypatch) -> None:
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
-    monkeypatch.setenv("LLMBOOK_CACHE", "0")
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text(
-        "# API\n\n::: plain.Client\n\n有 [[2 + 1 = 3]] 个方法。\n", encoding="utf-8"
-    )
+def test_another_tools_markdown_inside_a_page_is_left_alone(tmp_path: Path, make_site) -> None:
     (tmp_path / "hook.py").write_text(HOOK, encoding="utf-8")
-    (tmp_path / "mkdocs.yml").write_text(
+    make_site(
+        {"index.md": "# API\n\n::: plain.Client\n\n有 [[2 + 1 = 3]] 个方法。\n"},
         "site_name: t\nuse_directory_urls: false\nhooks: [hook.py]\n"
         "plugins: [{llmbook: {offline_check: false}}]\n"
         "markdown_extensions: [llmbook.extension]\n",
-        encoding="utf-8",
+        in_process=True,
+        cache=False,
     )
-    monkeypatch.chdir(tmp_path)
-    build(load_config(str(tmp_path / "mkdocs.yml"), site_dir=str(tmp_path / "site")))
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert '<div class="doc"><p><strong>plain.Client</strong> has 3 methods.</p></div>' in html
     assert '<span class="llmbook-num" title="2 + 1 = 3' in html  # the page itself ran and checked

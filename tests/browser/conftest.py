@@ -1,25 +1,30 @@
 """Browser harness: the built site opened from file:// in Debian's headless Chromium (playwright).
 
 Fixtures for every browser test:
-  site_dir     the project's site, built once per test session (execution cache off)
+  site_dir     the project's site, built once per test run (execution cache off; pytest-xdist's
+               workers share it)
   open_page    open_page("chapters/x.html", dark=False, site=None) -> playwright Page loaded from
                file://; every request is recorded (`page.llmbook_requests`) and any request that
                leaves file:// is blocked and fails the test
   screenshot   screenshot(page, "name") -> Path under artifacts/screenshots/ (git-ignored)
   build_temp_site  build_temp_site({"a.md": text, ...}) -> site dir of a small site on the
-               project's mkdocs.yml (for tests that need pages the book does not have yet)
+               project's mkdocs.yml (for tests that need pages the book does not have yet),
+               built once per test run for the same arguments
 
 Every test here is marked `browser`; all skip only when /usr/bin/chromium is missing.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, Route
 from sitebuild import ROOT, build_project_site, build_site
+from sites import once_per_run
 
 CHROMIUM = Path("/usr/bin/chromium")  # the same browser as the session fixture in tests/conftest.py
 
@@ -39,14 +44,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(scope="session")
 def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The project's site, built once per session into a temporary directory."""
-    return build_project_site(tmp_path_factory.mktemp("project") / "site")
+    """The project's site, built once per test run (shared by the workers) in a temporary folder."""
+    return once_per_run(
+        tmp_path_factory, "project", lambda folder: build_project_site(folder / "site")
+    )
 
 
 @pytest.fixture(scope="session")
 def build_temp_site(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
+    """Each distinct small site built once per test run: its name is a digest of its arguments."""
+
     def build(pages: dict[str, str], **kwargs: object) -> Path:
-        return build_site(tmp_path_factory.mktemp("temp-site"), pages, **kwargs)  # type: ignore[arg-type]
+        key = json.dumps([pages, kwargs], sort_keys=True, ensure_ascii=False)
+        name = "temp-site-" + hashlib.sha256(key.encode()).hexdigest()[:12]
+        return once_per_run(tmp_path_factory, name, lambda root: build_site(root, pages, **kwargs))  # type: ignore[arg-type]
 
     return build
 

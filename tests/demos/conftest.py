@@ -1,20 +1,32 @@
-"""Fixtures for the demo tests: every demo rendered once per session, and its embedded grid."""
+"""Fixtures for the demo tests: every demo rendered once per test run, and its embedded grid."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import pytest
 from demo_helpers import json_blocks
 from llmbook.demos import get_demo, known_ids
+from sites import once_per_run
 
 
-@pytest.fixture(scope="session")
-def rendered() -> dict[str, dict[str, str]]:
-    """Every demo's figure and widget markup, rendered once per session."""
+def _render_all(folder: Path) -> Path:
     out = {}
     for demo_id in known_ids():
         demo = get_demo(demo_id)
         out[demo_id] = {"figure": demo.figure_svg(), "widget": demo.widget_html()}
-    return out
+    path = folder / "rendered.json"
+    path.write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
+    """Every demo's figure and widget markup, rendered once per test run (the workers share it:
+    rendering runs llmkit and takes seconds)."""
+    path = once_per_run(tmp_path_factory, "demos-rendered", _render_all)
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,7 @@ from llmbook.demos import get_demo
 from llmbook.demos.cache import DemoCache, frame_key, source_paths, sources_digest
 from llmbook.demos.norm_compare import NormCompareDemo
 from llmbook.store import Store, read_entry
+from sites import build, write_config, write_pages
 
 # The cheapest demo to render; every test here renders it at most a few times.
 DEMO = "norm-compare"
@@ -176,18 +177,13 @@ PAGE = f":::demo {DEMO} {TITLE}\n拖动滑块，看两种归一化。\n:::\n"
 
 def _build(root: Path, plugin_options: str = "") -> str:
     """Build a one-page site with the llmbook plugin; the page's HTML."""
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
-    (root / "docs").mkdir(exist_ok=True)
-    (root / "docs" / "index.md").write_text(PAGE, encoding="utf-8")
-    (root / "mkdocs.yml").write_text(
+    write_pages(root / "docs", {"index.md": PAGE})
+    config = write_config(
+        root,
         "site_name: t\nsite_dir: site\nuse_directory_urls: false\n"
         f"plugins:\n  - llmbook:\n      offline_check: false\n{plugin_options}",
-        encoding="utf-8",
     )
-    build(load_config(str(root / "mkdocs.yml")))
-    return (root / "site" / "index.html").read_text(encoding="utf-8")
+    return build(config, in_process=True).page()
 
 
 def test_the_build_fills_the_cache_and_a_second_build_reads_it(tmp_path, monkeypatch):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +11,7 @@ from llmbook.config import LLMBookConfig
 from llmbook.execute import Executor, Plan
 from llmbook.project import Project
 from rendering import render_markdown
+from sites import Built
 
 HERE = Path(__file__).parent
 SEED_000 = HERE.parent / "data" / "seed_000.txt"
@@ -62,20 +61,14 @@ def render(plan: Plan, markdown: str) -> tuple[str, None]:
 
 
 @pytest.fixture
-def build_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Path]:
+def build_site(
+    make_site: Callable[..., Built], monkeypatch: pytest.MonkeyPatch
+) -> Callable[..., Path]:
     """Write pages under tmp_path/docs and build them with MkDocs (in process) into `site_name`."""
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
 
     def run(pages: dict[str, str], *, site: str = "site", **options: object) -> Path:
         options.setdefault("offline_check", False)
-        for name, text in pages.items():
-            path = tmp_path / "docs" / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            data = text if isinstance(text, bytes) else textwrap.dedent(text).encode()
-            path.write_bytes(data)
         config = {
             "site_name": "t",
             "site_dir": site,
@@ -83,13 +76,6 @@ def build_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[...,
             "plugins": [{"llmbook": options}],
             "markdown_extensions": ["llmbook.extension", "pymdownx.superfences", "tables"],
         }
-        (tmp_path / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
-        cwd = os.getcwd()
-        os.chdir(tmp_path)
-        try:
-            build(load_config(str(tmp_path / "mkdocs.yml")))
-        finally:
-            os.chdir(cwd)
-        return tmp_path / site
+        return make_site(pages, config, site=site, dedent=True, in_process=True).site
 
     return run

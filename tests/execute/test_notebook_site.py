@@ -4,19 +4,14 @@ the site, its download executed, byte-identical across builds, its drift failing
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
-import yaml
+from sites import ROOT, Built, build, project_config, write_config, write_pages
 
 pytestmark = pytest.mark.slow
-
-ROOT = Path(__file__).resolve().parents[2]
 
 CELLS = [
     ("markdown", "# 小笔记本\n\n公式 $d = 256$ 照常渲染。"),
@@ -45,21 +40,17 @@ def _notebook(total: str) -> str:
     return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
 
 
-def _build(root: Path, notebook: str, site: str) -> subprocess.CompletedProcess[str]:
+def _build(root: Path, notebook: str, site: str) -> Built:
     docs = root / "docs"
-    docs.mkdir(parents=True, exist_ok=True)
-    (docs / "index.md").write_text("# 首页\n\n见[笔记本](nb.ipynb)。\n", encoding="utf-8")
-    (docs / "nb.ipynb").write_text(notebook, encoding="utf-8")
-    config = {
-        "INHERIT": str(ROOT / "mkdocs.yml"),
-        "docs_dir": str(docs),
-        "nav": [{"首页": "index.md"}, {"笔记本": "nb.ipynb"}],
-    }
-    (root / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
-    env = {**os.environ, "LLMBOOK_CACHE": "0", "SOURCE_DATE_EPOCH": "1700000000"}
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(root / "mkdocs.yml")]
-    return subprocess.run(
-        [*command, "-d", str(root / site)], cwd=ROOT, env=env, capture_output=True, text=True
+    write_pages(docs, {"index.md": "# 首页\n\n见[笔记本](nb.ipynb)。\n", "nb.ipynb": notebook})
+    config = project_config(docs, [{"首页": "index.md"}, {"笔记本": "nb.ipynb"}])
+    return build(
+        write_config(root, config),
+        site=root / site,
+        strict=True,
+        cache=False,
+        cwd=ROOT,
+        env={"SOURCE_DATE_EPOCH": "1700000000"},
     )
 
 

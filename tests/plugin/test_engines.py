@@ -9,12 +9,14 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import yaml
 from llmbook.assets import asset_paths
 from llmbook.offline import find_external_loads
+from sites import Built, build
 
 pytestmark = pytest.mark.slow
 
@@ -71,39 +73,46 @@ def _book(root: Path, layers: str = "32") -> Path:
     return root
 
 
-def _run(root: Path, *command: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "LLMBOOK_CACHE": "0", "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", *command], cwd=root, env=env, capture_output=True, text=True
-    )
-
-
-def _zensical(root: Path) -> subprocess.CompletedProcess[str]:
+def _zensical(root: Path) -> Built:
     pytest.importorskip("zensical")
-    return _run(root, "zensical", "build", "--clean")
+    return build(root / "mkdocs.yml", engine="zensical", cache=False, args=["--clean"])
 
 
-def _mkdocs(root: Path) -> subprocess.CompletedProcess[str]:
-    return _run(root, "mkdocs", "build", "--strict")
+def _mkdocs(root: Path) -> Built:
+    return build(root / "mkdocs.yml", strict=True, cache=False)
+
+
+@pytest.fixture(scope="module")
+def built_by(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., tuple[Path, Built]]:
+    """The book built once per engine: the tests that only read it share that build."""
+    builds: dict[Callable[..., Built], tuple[Path, Built]] = {}
+
+    def get(engine: Callable[..., Built]) -> tuple[Path, Built]:
+        if engine not in builds:
+            root = _book(tmp_path_factory.mktemp(engine.__name__.strip("_")))
+            builds[engine] = root, engine(root)
+        return builds[engine]
+
+    return get
 
 
 @pytest.mark.parametrize("engine", [_mkdocs, _zensical], ids=["mkdocs", "zensical"])
-def test_both_engines_build_the_book(engine, tmp_path: Path) -> None:
-    done = engine(_book(tmp_path))
+def test_both_engines_build_the_book(engine, built_by) -> None:
+    root, done = built_by(engine)
     assert done.returncode == 0, done.stderr[-3000:]
-    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    html = (root / "site" / "index.html").read_text(encoding="utf-8")
     assert ":::" not in html and "[[" not in html and "$d" not in html
     body = html[html.index('<h1 id="小书">') :]  # the page itself (Zensical's TOC holds HTML too)
     # Numbers and formulas in a directive title and in quiz options render too (not placeholders).
     assert body.count('class="llmbook-num"') == 4 and body.count("<math") == 3
     assert 'class="admonition success llmbook-key"' in html
     figure = re.search(r'<img src="(assets/llmbook/figures/\w+\.svg)" alt="一条线"', html)
-    assert figure and (tmp_path / "site" / figure.group(1)).is_file()
+    assert figure and (root / "site" / figure.group(1)).is_file()
     for rel in asset_paths():  # linked and shipped
-        assert (tmp_path / "site" / "assets" / "llmbook" / rel).is_file(), rel
+        assert (root / "site" / "assets" / "llmbook" / rel).is_file(), rel
         if not rel.startswith("iframe-worker"):
             assert f"assets/llmbook/{rel}" in html, rel
-    assert find_external_loads(tmp_path / "site") == []
+    assert find_external_loads(root / "site") == []
     assert "wzxhzdk" not in html and "LLMBOOKSTASH" not in html
     # `related` links what the site has (by nav title) and shows the rest as plain chips.
     assert '<a class="llmbook-chip llmbook-chip--link" href="more/two.html"' in body
@@ -117,10 +126,10 @@ def test_a_drifted_number_fails_either_engine_at_its_line(engine, tmp_path: Path
     assert "docs/index.md:11: written 33, computed 32 (rounds to 32)" in done.stderr
 
 
-def test_a_number_in_a_heading_shows_its_value_in_the_toc_and_anchor(tmp_path: Path) -> None:
-    done = _mkdocs(_book(tmp_path))
+def test_a_number_in_a_heading_shows_its_value_in_the_toc_and_anchor(built_by) -> None:
+    root, done = built_by(_mkdocs)
     assert done.returncode == 0, done.stderr[-3000:]
-    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    html = (root / "site" / "index.html").read_text(encoding="utf-8")
     heading = re.search(r'<h2 id="([^"]+)">每层 <span class="llmbook-num"', html)
     assert heading and heading.group(1) == "每层-32-个-kv-头"
     toc = re.search(
@@ -167,26 +176,16 @@ def test_a_warm_zensical_build_runs_and_renders_nothing(tmp_path: Path) -> None:
     build finds every result and every rendered page, and rewrites none of them."""
     pytest.importorskip("zensical")
     root = _book(tmp_path)
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    env.pop("LLMBOOK_CACHE", None)
-    env.pop("LLMBOOK_CACHE_DIR", None)
 
-    def build() -> dict[str, int]:
-        done = subprocess.run(
-            [sys.executable, "-m", "zensical", "build", "--clean"],
-            cwd=root,
-            env=env,
-            capture_output=True,
-            text=True,
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
+    def build_warm() -> dict[str, int]:
+        build(root / "mkdocs.yml", engine="zensical", cache=True, args=["--clean"]).ok()
         cache = root / ".llmbook-cache"
         return {str(p.relative_to(cache)): p.stat().st_mtime_ns for p in cache.rglob("*.json")}
 
-    first = build()
+    first = build_warm()
     site = (root / "site" / "index.html").read_bytes()
     assert any(name.startswith("pages/") for name in first) and len(first) >= 3
-    assert build() == first  # nothing re-run, nothing re-rendered: no file rewritten
+    assert build_warm() == first  # nothing re-run, nothing re-rendered: no file rewritten
     assert (root / "site" / "index.html").read_bytes() == site
 
 

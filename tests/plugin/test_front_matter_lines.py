@@ -5,32 +5,22 @@ MkDocs hands `on_page_markdown` the page without its front matter; every stage m
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
+from sites import Built
 
 FRONT = "---\ntitle: 测试\nexecute: false\n---\n\n"  # 5 lines MkDocs removes
 
 
-def _build(tmp_path: Path, page: str) -> subprocess.CompletedProcess[str]:
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text(FRONT + page, encoding="utf-8")
-    (tmp_path / "mkdocs.yml").write_text(
-        "site_name: t\nuse_directory_urls: false\nplugins: [llmbook]\n"
-        "markdown_extensions: [admonition, pymdownx.details, pymdownx.superfences, tables]\n",
-        encoding="utf-8",
-    )
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-q"],
-        cwd=tmp_path,
-        env={**os.environ, "LLMBOOK_CACHE": "0", "NO_MKDOCS_2_WARNING": "1"},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+CONFIG = (
+    "site_name: t\nuse_directory_urls: false\nplugins: [llmbook]\n"
+    "markdown_extensions: [admonition, pymdownx.details, pymdownx.superfences, tables]\n"
+)
+
+
+def _build(make_site: Callable[..., Built], page: str) -> Built:
+    return make_site({"index.md": FRONT + page}, CONFIG, site="site", cache=False, args=["-q"])
 
 
 @pytest.mark.parametrize(
@@ -41,7 +31,7 @@ def _build(tmp_path: Path, page: str) -> subprocess.CompletedProcess[str]:
     ],
     ids=["directive", "math"],
 )
-def test_errors_count_the_front_matter(tmp_path: Path, page: str, expected: str) -> None:
-    result = _build(tmp_path, page)
+def test_errors_count_the_front_matter(make_site, page: str, expected: str) -> None:
+    result = _build(make_site, page)
     assert result.returncode != 0
     assert expected in result.stderr, result.stderr[-2000:]

@@ -5,13 +5,12 @@ build's exact text and all of them listed at the top; `mkdocs build` of the same
 from __future__ import annotations
 
 import html
-import os
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
 from mkdocs.exceptions import Abort, PluginError
+from sites import build, write_config, write_pages
 
 PAGES = {
     "index.md": """\
@@ -59,41 +58,23 @@ FAILING = "docs/fails.md:5: AttributeError: 'int' object has no attribute 'no_su
 TIMEOUT = "docs/slow.md:3: block timed out after 3 s"
 
 
-def _project(root: Path, pages: dict[str, str]) -> Path:
-    for name, text in pages.items():
-        path = root / "docs" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text), encoding="utf-8")
-    (root / "mkdocs.yml").write_text(
-        "site_name: t\nuse_directory_urls: false\n"
-        "plugins:\n  - llmbook:\n      execute_timeout: 3\n      offline_check: false\n"
-        "markdown_extensions: [llmbook.extension, pymdownx.superfences, admonition]\n",
-        encoding="utf-8",
-    )
-    return root
+CONFIG = (
+    "site_name: t\nuse_directory_urls: false\n"
+    "plugins:\n  - llmbook:\n      execute_timeout: 3\n      offline_check: false\n"
+    "markdown_extensions: [llmbook.extension, pymdownx.superfences, admonition]\n"
+)
 
 
-def _build(root: Path, command: str) -> dict[str, str]:
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        config = load_config(str(root / "mkdocs.yml"))
-        config.plugins.on_startup(command=command, dirty=False)
-        build(config)
-    finally:
-        os.chdir(cwd)
-    return {
-        p.name: html.unescape(p.read_text(encoding="utf-8")) for p in (root / "site").glob("*.html")
-    }
+def _build(root: Path, pages: dict[str, str], command: str) -> dict[str, str]:
+    write_pages(root / "docs", pages, dedent=True)
+    site = build(write_config(root, CONFIG), in_process=True, cache=False, command=command).site
+    return {p.name: html.unescape(p.read_text(encoding="utf-8")) for p in site.glob("*.html")}
 
 
-@pytest.fixture
-def preview(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    monkeypatch.setenv("LLMBOOK_CACHE", "0")
-    return _build(_project(tmp_path, PAGES), "serve")
+@pytest.fixture(scope="module")
+def preview(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The site under `mkdocs serve`, built once: the tests below only read it."""
+    return _build(tmp_path_factory.mktemp("preview"), PAGES, "serve")
 
 
 def _boxes(page: str) -> list[str]:
@@ -139,20 +120,16 @@ def test_a_timeout_shows_on_its_page(preview) -> None:
     assert box.startswith(TIMEOUT)
 
 
-def test_clean_pages_show_no_error_box(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LLMBOOK_CACHE", "0")
+def test_clean_pages_show_no_error_box(tmp_path: Path) -> None:
     fixed = {"index.md": PAGES["index.md"].replace("64", "128").replace("insigt", "insight")}
-    page = _build(_project(tmp_path, fixed), "serve")["index.html"]
+    page = _build(tmp_path, fixed, "serve")["index.html"]
     assert "llmbook-build-error" not in page
     assert page.count('class="llmbook-num"') == 3
 
 
-def test_a_build_of_the_same_site_fails(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    monkeypatch.setenv("LLMBOOK_CACHE", "0")
+def test_a_build_of_the_same_site_fails(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     with pytest.raises((PluginError, Abort)):
-        _build(_project(tmp_path, PAGES), "build")
+        _build(tmp_path, PAGES, "build")
     assert "3 pages failed:" in caplog.text
     for text in (FAILING, TIMEOUT, DIRECTIVE):
         assert text in caplog.text

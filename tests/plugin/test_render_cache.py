@@ -4,12 +4,12 @@ byte-identical to a fresh rendering."""
 
 from __future__ import annotations
 
-import os
 import textwrap
 from pathlib import Path
 
 import pytest
 from llmbook.store import Store, read_entry
+from sites import build
 
 PAGES = {
     "index.md": """\
@@ -72,16 +72,7 @@ class Book:
 
     def build(self) -> tuple[list[str], dict[str, bytes]]:
         """(the pages this build rendered, the site's files)."""
-        from mkdocs.commands.build import build
-        from mkdocs.config import load_config
-
-        cwd = os.getcwd()
-        os.chdir(self.root)
-        try:
-            config = load_config(str(self.root / "mkdocs.yml"))
-            build(config)
-        finally:
-            os.chdir(cwd)
+        config = build(self.root / "mkdocs.yml", in_process=True).config
         site = self.root / "site"
         files = {
             p.relative_to(site).as_posix(): p.read_bytes()

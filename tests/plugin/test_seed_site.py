@@ -7,55 +7,34 @@ check, assets), so it needs every stage of the plugin; it checks what the direct
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from directive_helpers import ROOT, SEED_000
+from sites import Built, build, project_config, write_config, write_pages
 
 pytestmark = pytest.mark.slow
 
 GUIDE = ROOT / "docs" / "guide" / "authoring.md"
 
 
-def _project_config(docs: Path, site: Path) -> str:
-    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    nav = "nav:\n  - 首页: index.md\n  - 第 10 章: chapters/seed.md\n  - 写作指南: guide/authoring.md\n"
-    text, count = re.subn(r"^nav:\n(?:[ \t]+.*\n)+", nav, text, flags=re.M)
-    assert count == 1
-    text = re.sub(r"^docs_dir: .*$", f"docs_dir: {json.dumps(str(docs))}", text, flags=re.M)
-    return re.sub(r"^site_dir: .*$", f"site_dir: {json.dumps(str(site))}", text, flags=re.M)
+NAV = [{"首页": "index.md"}, {"第 10 章": "chapters/seed.md"}, {"写作指南": "guide/authoring.md"}]
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+def built(tmp_path_factory) -> tuple[Path, Built]:
     root = tmp_path_factory.mktemp("seedsite")
     docs, site = root / "docs", root / "site"
-    (docs / "chapters").mkdir(parents=True)
-    (docs / "guide").mkdir()
-    (docs / "guide" / "authoring.md").write_text(
-        GUIDE.read_text(encoding="utf-8"), encoding="utf-8"
-    )
-    (docs / "index.md").write_text("# 首页\n\n见第 10 章。\n", encoding="utf-8")
     seed = SEED_000.read_text(encoding="utf-8")
-    (docs / "chapters" / "seed.md").write_text(
-        "---\nexecute: false\nnumbers: report\n---\n\n" + seed, encoding="utf-8"
-    )
-    config = root / "mkdocs.yml"
-    config.write_text(_project_config(docs, site), encoding="utf-8")
-    env = {**os.environ, "LLMBOOK_CACHE": "0", "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    return site, result
+    pages = {
+        "guide/authoring.md": GUIDE.read_text(encoding="utf-8"),
+        "index.md": "# 首页\n\n见第 10 章。\n",
+        "chapters/seed.md": "---\nexecute: false\nnumbers: report\n---\n\n" + seed,
+    }
+    write_pages(docs, pages)
+    config = write_config(root, project_config(docs, NAV, site_dir=str(site)))
+    return site, build(config, strict=True, cache=False, cwd=ROOT)
 
 
 @pytest.fixture(scope="module")
