@@ -199,44 +199,58 @@ def _model(path: Path, model_config, stored, load, args: argparse.Namespace, pro
         raise UsageError(str(error)) from error
 
 
-def _generate(args: argparse.Namespace) -> int:
-    import torch
-
-    import llmkit
-
+def _checkpoint_prompt(folder: Path, args: argparse.Namespace) -> tuple:
+    """(tokenizer, prompt ids, EOS ids, ModelConfig, loader, stored dtype) of a Hugging Face
+    checkpoint folder; config.json is read once."""
     from .checkpoint import load_checkpoint, read_config_json
     from .hf_config import stored_dtype
+
+    if not folder.is_dir():
+        raise UsageError(
+            f"{folder}: no such folder; PATH is a Hugging Face checkpoint folder or a .gguf file"
+        )
+    for name in ("config.json", "tokenizer.json"):
+        if not (folder / name).is_file():
+            raise UsageError(
+                f"{folder / name} not found; the checkpoint folder needs config.json, "
+                "tokenizer.json and *.safetensors (download them together)"
+            )
+    try:
+        config, model_config = read_config_json(folder)
+        stored = stored_dtype(config)
+    except (KeyError, ValueError) as error:  # JSONDecodeError is a ValueError
+        raise UsageError(f"{folder / 'config.json'}: {error}") from error
+    tokenizer, prompt_ids, stop = _prompt(folder, config, args)
+    load = functools.partial(load_checkpoint, folder, model_config)
+    return tokenizer, prompt_ids, stop, model_config, load, stored
+
+
+def _generate(args: argparse.Namespace) -> int:
+    import torch
 
     if args.max_new_tokens < 1:
         raise UsageError(f"--max-new-tokens {args.max_new_tokens}: must be at least 1")
     if args.top_k is not None and args.top_k < 1:
         raise UsageError(f"--top-k {args.top_k}: must be at least 1")
-    folder = Path(args.path)
-    if folder.is_file() and folder.suffix == ".gguf":
-        tokenizer, prompt_ids, stop, model_config, load = _gguf_prompt(folder, args)
+    path = Path(args.path)
+    if path.is_file() and path.suffix == ".gguf":
+        tokenizer, prompt_ids, stop, model_config, load = _gguf_prompt(path, args)
         # auto: GGUF weights are quantized; bfloat16 on a GPU, float32 on CPU (see _dtype)
         stored = torch.bfloat16
     else:
-        if not folder.is_dir():
-            raise UsageError(
-                f"{folder}: no such folder; PATH is a Hugging Face checkpoint folder or a .gguf file"
-            )
-        for name in ("config.json", "tokenizer.json"):
-            if not (folder / name).is_file():
-                raise UsageError(
-                    f"{folder / name} not found; the checkpoint folder needs config.json, "
-                    "tokenizer.json and *.safetensors (download them together)"
-                )
-        try:
-            config, model_config = read_config_json(folder)
-            stored = stored_dtype(config)
-        except (KeyError, ValueError) as error:  # JSONDecodeError is a ValueError
-            raise UsageError(f"{folder / 'config.json'}: {error}") from error
-        tokenizer, prompt_ids, stop = _prompt(folder, config, args)
-        load = functools.partial(load_checkpoint, folder, model_config)
-    model = _model(folder, model_config, stored, load, args, len(prompt_ids))
-    device = model.lm_head.weight.device
+        tokenizer, prompt_ids, stop, model_config, load, stored = _checkpoint_prompt(path, args)
+    model = _model(path, model_config, stored, load, args, len(prompt_ids))
+    _stream(model, tokenizer, prompt_ids, stop, args)
+    return 0
 
+
+def _stream(model, tokenizer, prompt_ids: list[int], stop: list[int], args) -> None:
+    """Generate, writing the text to stdout as it comes and the timing line to stderr."""
+    import torch
+
+    import llmkit
+
+    device = model.lm_head.weight.device
     stream, times = TextStream(tokenizer, sys.stdout), []
 
     def on_token(tokens) -> None:
@@ -264,23 +278,25 @@ def _generate(args: argparse.Namespace) -> int:
     total = time.perf_counter() - start
     stream.finish()
     print(flush=True)
+    print(_timing(times, start, total, len(prompt_ids), compile_mode), file=sys.stderr)
 
+
+def _timing(times: list[float], start: float, total: float, prompt_len: int, compiled) -> str:
+    """The stderr line: tokens, rate, decode rate after the warm-up steps, prefill time."""
     n = len(times)  # every token the model produced, the EOS included
     rate = f"{n / total:.1f} tok/s"
     # Decode rate: the steps after the first token (the prefill's), and after the first two
     # compiled steps, which compile (and record the CUDA graph) instead of measuring speed.
-    warm = 3 if compile_mode else 1
+    warm = 3 if compiled else 1
     if n > warm and times[-1] > times[warm - 1]:
         rate += f", decode {(n - warm) / (times[-1] - times[warm - 1]):.1f} tok/s"
-        if compile_mode:
+        if compiled:
             rate += f" after {warm - 1} compiling steps of {times[warm - 1] - times[0]:.2f} s"
     prefill = times[0] - start
-    print(
-        f"llmkit: {n} tokens in {total:.2f} s ({rate}); prompt {len(prompt_ids)} tokens, "
-        f"prefill {prefill:.2f} s",
-        file=sys.stderr,
+    return (
+        f"llmkit: {n} tokens in {total:.2f} s ({rate}); prompt {prompt_len} tokens, "
+        f"prefill {prefill:.2f} s"
     )
-    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
