@@ -20,7 +20,8 @@ class Transformer(nn.Module):
     """A LLaMA-style decoder; with norm_position="post" and ffn_type="relu" it is the 2017 decoder.
 
     The model owns the one RotaryEmbedding; each forward looks up the angles and decides the mask
-    once and hands both to every layer. Weights start as N(0, 0.02) (GPT/LLaMA init).
+    once and hands both to every layer. `forward` is the eager path (an int start position);
+    `forward_fixed` the fixed-shape one (tensor positions) that a compiled decode step runs. Weights start as N(0, 0.02) (GPT/LLaMA init).
     """
 
     def __init__(self, config: ModelConfig) -> None:
@@ -59,6 +60,11 @@ class Transformer(nn.Module):
         positions past N count as tokens), as in Hugging Face: each row's RoPE positions count
         its own tokens.
         """
+        if isinstance(start, Tensor):  # the one-mode-per-method contract, said at the call
+            raise TypeError(
+                "Transformer.forward takes the chunk's first position as an int; for tensor "
+                "positions (fixed shapes, compiled) call model.forward_fixed(ids, positions, cache)"
+            )
         end = start + input_ids.shape[1]
         self._check(start, end - 1, cache)
         positions = torch.arange(start, end, device=input_ids.device)

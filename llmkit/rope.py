@@ -186,10 +186,9 @@ class RotaryEmbedding(nn.Module):
         return apply_rope(x, cos, sin, self.interleaved)
 
     def extra_repr(self) -> str:
-        return (
-            f"head_dim={self.head_dim}, max_seq_len={self.max_seq_len}, "
-            f"interleaved={self.interleaved}, scaling={self.scaling}"
-        )
+        shape = f"head_dim={self.head_dim}, max_seq_len={self.max_seq_len}"
+        scaling = "" if self.scaling is None else f", scaling={self.scaling}"
+        return f"{shape}, interleaved={self.interleaved}{scaling}"
 
 
 class LinearRotaryEmbedding(RotaryEmbedding):
