@@ -93,8 +93,15 @@ def generate(
     step = compiled_step(model, compile) if compile else None
     _check_length(model.config, input_ids.shape[1], max_new_tokens)
     with torch.inference_mode():
-        tokens, logits = _generate(
-            model, input_ids, max_new_tokens, sample, cache, attention_mask, step, return_logits
+        tokens, logits = _decode(
+            model,
+            input_ids,
+            max_new_tokens,
+            sample,
+            cache=cache,
+            padding=_padding(attention_mask, input_ids.shape[1] + max_new_tokens, input_ids.device),
+            step=step,
+            keep_logits=return_logits,
         )
     # Decoding runs under inference_mode; hand back ordinary tensors that callers may edit.
     if return_logits:
@@ -128,11 +135,12 @@ class _Sampler:
         return self.finished is not None and bool(self.finished.all())
 
 
-def _padding(attention_mask: Tensor | None, B: int, P: int, total: int, device) -> Tensor | None:
-    """[B, total] bool over every position of the run (the generated ones are tokens), or None
-    when no prompt token is padding."""
+def _padding(attention_mask: Tensor | None, total: int, device) -> Tensor | None:
+    """[B, total] bool on `device` over every position of the run (the generated ones are
+    tokens), or None when no prompt token is padding. attention_mask [B, P], 1 = token."""
     if attention_mask is None or bool(attention_mask.bool().all()):
         return None
+    B, P = attention_mask.shape
     padding = torch.ones(B, total, dtype=torch.bool, device=device)
     padding[:, :P] = attention_mask.to(device).bool()
     return padding
@@ -207,15 +215,16 @@ def _next_logits(model, out: Tensor, cache, padding, step) -> Callable[[int], Te
     return lambda pos: step(out[:, pos : pos + 1], positions[pos : pos + 1], step_padding)
 
 
-def _generate(model, input_ids, max_new_tokens, sample, cache, attention_mask, step, keep_logits):
+def _decode(
+    model, input_ids, max_new_tokens, sample, *, cache, padding, step, keep_logits
+) -> tuple[Tensor, Tensor | None]:
+    """generate's work under inference_mode: ids [B, P + n] and the kept logits [B, n, V]."""
     B, P = input_ids.shape
     total = P + max_new_tokens
-    device = input_ids.device
-    out = torch.empty(B, total, dtype=torch.long, device=device)  # filled in place, no cat per step
+    out = torch.empty(B, total, dtype=torch.long, device=input_ids.device)  # filled in place
     out[:, :P] = input_ids
     if max_new_tokens <= 0:
         return out, None
-    padding = _padding(attention_mask, B, P, total, device)
     kv = make_cache(model, cache, B, total)
     logits = prefill(model, out[:, :P], kv, padding)
     next_logits = _next_logits(model, out, kv, padding, step)
