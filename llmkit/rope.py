@@ -230,6 +230,7 @@ class YaRNRotaryEmbedding(RotaryEmbedding):
     KIND = "yarn"
 
     def inv_freq(self, device: torch.device | None) -> Tensor:
+        # YaRN's frequencies come with the attention factor that cos_sin then applies
         inv_freq, self.attention_factor = yarn_frequencies(
             self.head_dim, self.base, self.scaling, device
         )
