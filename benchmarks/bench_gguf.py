@@ -35,9 +35,9 @@ import torch
 import transformers
 
 import llmkit
-from llmkit.cli import render_chat
 from llmkit.gguf_file import packaged_gguf, read_gguf
 from llmkit.gguf_tokenizer import chat_template, special_token, tokenizer_from_gguf
+from llmkit.prompt import render_chat
 
 PROMPT = "What is the capital of France?"
 # One load in a fresh process; prints {"seconds", "peak_bytes", "weight_bytes"}.

@@ -11,7 +11,13 @@ from .ffn import GELUFFN, FusedSwiGLU, ReLUFFN, SwiGLU, silu, swiglu_hidden_dim
 from .fusion import fuse_projections
 from .generate import generate, sample_next
 from .gguf import from_gguf
-from .hf import config_from_hf, from_hf, load_hf_state_dict
+from .hf import (
+    config_from_hf,
+    from_hf,
+    half_split_from_interleaved,
+    interleaved_from_half_split,
+    load_hf_state_dict,
+)
 from .hf_config import config_from_json
 from .kv_cache import ConcatKVCache, KVCache, RollingKVCache, StaticKVCache
 from .matvec import Linear
@@ -21,8 +27,6 @@ from .rope import (
     ROPE_VARIANTS,
     RotaryEmbedding,
     apply_rope,
-    half_split_from_interleaved,
-    interleaved_from_half_split,
     rope_frequencies,
     rotary_embedding,
     rotate_2d,

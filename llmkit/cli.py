@@ -6,106 +6,21 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import sys
 import time
-from datetime import datetime
 from pathlib import Path
 
+from .prompt import (
+    TextStream,
+    UsageError,
+    chat_template,
+    eos_ids,
+    read_json,
+    render_chat,
+    token_text,
+)
+
 __all__ = ["main"]
-
-
-class UsageError(Exception):
-    """A mistake the user can fix; main prints it as one line and exits with status 2."""
-
-
-def _read_json(path: Path) -> dict:
-    try:
-        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except ValueError as error:
-        raise UsageError(f"{path}: not valid JSON ({error})") from error
-
-
-def _token_text(value) -> str | None:
-    """tokenizer_config.json spells a special token as "</s>" or {"content": "</s>", ...}."""
-    if isinstance(value, dict):
-        return value.get("content")
-    return value if isinstance(value, str) else None
-
-
-def chat_template(folder: Path, tok_config: dict) -> str | None:
-    """The checkpoint's default chat template, or None. Newer uploads keep it in its own file."""
-    file = folder / "chat_template.jinja"
-    if file.is_file():
-        return file.read_text(encoding="utf-8")
-    template = tok_config.get("chat_template")
-    if isinstance(template, list):  # named templates: [{"name": ..., "template": ...}]
-        template = {t.get("name"): t.get("template") for t in template}.get("default")
-    return template or None
-
-
-def render_chat(template: str, prompt: str, bos_token: str | None, eos_token: str | None) -> str:
-    """One user turn rendered the way transformers' apply_chat_template renders it."""
-    from jinja2.exceptions import TemplateError
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
-
-    def raise_exception(message):
-        raise TemplateError(message)
-
-    # A template is code from the download: the sandbox keeps it from touching Python objects.
-    env = ImmutableSandboxedEnvironment(
-        trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols"]
-    )
-    env.globals["raise_exception"] = raise_exception
-    env.globals["strftime_now"] = lambda fmt: datetime.now().strftime(fmt)  # Llama 3.1 uses it
-    try:
-        return env.from_string(template).render(
-            messages=[{"role": "user", "content": prompt}],
-            add_generation_prompt=True,
-            bos_token=bos_token or "",
-            eos_token=eos_token or "",
-        )
-    except TemplateError as error:
-        raise UsageError(f"chat template failed: {error}; pass --no-chat to skip it") from error
-
-
-def eos_ids(folder: Path, config: dict, tok_config: dict, tokenizer) -> list[int]:
-    """Stop tokens: generation_config.json, else config.json, else the tokenizer's eos_token."""
-    for data in (_read_json(folder / "generation_config.json"), config):
-        value = data.get("eos_token_id")
-        if value is not None:
-            return [value] if isinstance(value, int) else list(value)
-    token = _token_text(tok_config.get("eos_token"))
-    token_id = tokenizer.token_to_id(token) if token else None
-    return [] if token_id is None else [token_id]
-
-
-class TextStream:
-    """Writes the text of generated ids as they arrive.
-
-    Each step decodes all new ids and writes the part not yet written, so the pieces join to
-    exactly tokenizer.decode(ids): spaces that depend on the neighbour come out right, and a
-    text ending in U+FFFD (a UTF-8 character split across tokens) waits for the next token.
-    """
-
-    def __init__(self, tokenizer, out) -> None:
-        self.tokenizer, self.out = tokenizer, out
-        self.ids: list[int] = []
-        self.written, self.stopped = "", False
-
-    def add(self, token_id: int) -> None:
-        self.ids.append(token_id)
-        text = self.tokenizer.decode(self.ids)
-        if text.startswith(self.written) and not text.endswith("\ufffd"):
-            self._write(text)
-
-    def finish(self) -> None:
-        self._write(self.tokenizer.decode(self.ids))
-
-    def _write(self, text: str) -> None:
-        self.out.write(text[len(self.written) :])
-        self.out.flush()
-        self.written = text
 
 
 def _device(name: str | None):
@@ -138,7 +53,7 @@ def _prompt(folder: Path, config: dict, args: argparse.Namespace) -> tuple:
     """(tokenizer, prompt ids, EOS ids); the prompt goes through the chat template if any."""
     from tokenizers import Tokenizer
 
-    tok_config = _read_json(folder / "tokenizer_config.json")
+    tok_config = read_json(folder / "tokenizer_config.json")
     try:
         tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
     except Exception as error:  # tokenizers raises a bare Exception for a malformed file
@@ -149,7 +64,7 @@ def _prompt(folder: Path, config: dict, args: argparse.Namespace) -> tuple:
     if template is None:
         ids = tokenizer.encode(args.prompt, add_special_tokens=True).ids
     else:
-        bos, eos = (_token_text(tok_config.get(k)) for k in ("bos_token", "eos_token"))
+        bos, eos = (token_text(tok_config.get(k)) for k in ("bos_token", "eos_token"))
         text = render_chat(template, args.prompt, bos, eos)
         ids = tokenizer.encode(text, add_special_tokens=False).ids  # the template has them
     return tokenizer, ids, eos_ids(folder, config, tok_config, tokenizer)
@@ -199,44 +114,58 @@ def _model(path: Path, model_config, stored, load, args: argparse.Namespace, pro
         raise UsageError(str(error)) from error
 
 
-def _generate(args: argparse.Namespace) -> int:
-    import torch
-
-    import llmkit
-
+def _checkpoint_prompt(folder: Path, args: argparse.Namespace) -> tuple:
+    """(tokenizer, prompt ids, EOS ids, ModelConfig, loader, stored dtype) of a Hugging Face
+    checkpoint folder; config.json is read once."""
     from .checkpoint import load_checkpoint, read_config_json
     from .hf_config import stored_dtype
+
+    if not folder.is_dir():
+        raise UsageError(
+            f"{folder}: no such folder; PATH is a Hugging Face checkpoint folder or a .gguf file"
+        )
+    for name in ("config.json", "tokenizer.json"):
+        if not (folder / name).is_file():
+            raise UsageError(
+                f"{folder / name} not found; the checkpoint folder needs config.json, "
+                "tokenizer.json and *.safetensors (download them together)"
+            )
+    try:
+        config, model_config = read_config_json(folder)
+        stored = stored_dtype(config)
+    except (KeyError, ValueError) as error:  # JSONDecodeError is a ValueError
+        raise UsageError(f"{folder / 'config.json'}: {error}") from error
+    tokenizer, prompt_ids, stop = _prompt(folder, config, args)
+    load = functools.partial(load_checkpoint, folder, model_config)
+    return tokenizer, prompt_ids, stop, model_config, load, stored
+
+
+def _generate(args: argparse.Namespace) -> int:
+    import torch
 
     if args.max_new_tokens < 1:
         raise UsageError(f"--max-new-tokens {args.max_new_tokens}: must be at least 1")
     if args.top_k is not None and args.top_k < 1:
         raise UsageError(f"--top-k {args.top_k}: must be at least 1")
-    folder = Path(args.path)
-    if folder.is_file() and folder.suffix == ".gguf":
-        tokenizer, prompt_ids, stop, model_config, load = _gguf_prompt(folder, args)
+    path = Path(args.path)
+    if path.is_file() and path.suffix == ".gguf":
+        tokenizer, prompt_ids, stop, model_config, load = _gguf_prompt(path, args)
         # auto: GGUF weights are quantized; bfloat16 on a GPU, float32 on CPU (see _dtype)
         stored = torch.bfloat16
     else:
-        if not folder.is_dir():
-            raise UsageError(
-                f"{folder}: no such folder; PATH is a Hugging Face checkpoint folder or a .gguf file"
-            )
-        for name in ("config.json", "tokenizer.json"):
-            if not (folder / name).is_file():
-                raise UsageError(
-                    f"{folder / name} not found; the checkpoint folder needs config.json, "
-                    "tokenizer.json and *.safetensors (download them together)"
-                )
-        try:
-            config, model_config = read_config_json(folder)
-            stored = stored_dtype(config)
-        except (KeyError, ValueError) as error:  # JSONDecodeError is a ValueError
-            raise UsageError(f"{folder / 'config.json'}: {error}") from error
-        tokenizer, prompt_ids, stop = _prompt(folder, config, args)
-        load = functools.partial(load_checkpoint, folder, model_config)
-    model = _model(folder, model_config, stored, load, args, len(prompt_ids))
-    device = model.lm_head.weight.device
+        tokenizer, prompt_ids, stop, model_config, load, stored = _checkpoint_prompt(path, args)
+    model = _model(path, model_config, stored, load, args, len(prompt_ids))
+    _stream(model, tokenizer, prompt_ids, stop, args)
+    return 0
 
+
+def _stream(model, tokenizer, prompt_ids: list[int], stop: list[int], args) -> None:
+    """Generate, writing the text to stdout as it comes and the timing line to stderr."""
+    import torch
+
+    import llmkit
+
+    device = model.lm_head.weight.device
     stream, times = TextStream(tokenizer, sys.stdout), []
 
     def on_token(tokens) -> None:
@@ -264,23 +193,25 @@ def _generate(args: argparse.Namespace) -> int:
     total = time.perf_counter() - start
     stream.finish()
     print(flush=True)
+    print(_timing(times, start, total, len(prompt_ids), compile_mode), file=sys.stderr)
 
+
+def _timing(times: list[float], start: float, total: float, prompt_len: int, compiled) -> str:
+    """The stderr line: tokens, rate, decode rate after the warm-up steps, prefill time."""
     n = len(times)  # every token the model produced, the EOS included
     rate = f"{n / total:.1f} tok/s"
     # Decode rate: the steps after the first token (the prefill's), and after the first two
     # compiled steps, which compile (and record the CUDA graph) instead of measuring speed.
-    warm = 3 if compile_mode else 1
+    warm = 3 if compiled else 1
     if n > warm and times[-1] > times[warm - 1]:
         rate += f", decode {(n - warm) / (times[-1] - times[warm - 1]):.1f} tok/s"
-        if compile_mode:
+        if compiled:
             rate += f" after {warm - 1} compiling steps of {times[warm - 1] - times[0]:.2f} s"
     prefill = times[0] - start
-    print(
-        f"llmkit: {n} tokens in {total:.2f} s ({rate}); prompt {len(prompt_ids)} tokens, "
-        f"prefill {prefill:.2f} s",
-        file=sys.stderr,
+    return (
+        f"llmkit: {n} tokens in {total:.2f} s ({rate}); prompt {prompt_len} tokens, "
+        f"prefill {prefill:.2f} s"
     )
-    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:

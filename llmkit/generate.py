@@ -9,7 +9,15 @@ from torch import Tensor, nn
 
 from .kv_cache import ConcatKVCache
 
-__all__ = ["generate", "sample_next", "make_cache", "compiled_step"]
+__all__ = [
+    "generate",
+    "prefill",
+    "decode_one_token",
+    "decode_n_tokens",
+    "sample_next",
+    "make_cache",
+    "compiled_step",
+]
 
 
 def sample_next(
@@ -83,9 +91,17 @@ def generate(
     if compile and cache != "static":
         raise ValueError(f"compile needs cache='static' (fixed shapes), got cache={cache!r}")
     step = compiled_step(model, compile) if compile else None
+    _check_length(model.config, input_ids.shape[1], max_new_tokens)
     with torch.inference_mode():
-        tokens, logits = _generate(
-            model, input_ids, max_new_tokens, cache, sample, return_logits, step, attention_mask
+        tokens, logits = _decode(
+            model,
+            input_ids,
+            max_new_tokens,
+            sample,
+            cache=cache,
+            padding=_padding(attention_mask, input_ids.shape[1] + max_new_tokens, input_ids.device),
+            step=step,
+            keep_logits=return_logits,
         )
     # Decoding runs under inference_mode; hand back ordinary tensors that callers may edit.
     if return_logits:
@@ -119,63 +135,98 @@ class _Sampler:
         return self.finished is not None and bool(self.finished.all())
 
 
-def _padding(attention_mask: Tensor | None, B: int, P: int, total: int, device) -> Tensor | None:
-    """[B, total] bool over every position of the run (the generated ones are tokens), or None
-    when no prompt token is padding."""
+def _padding(attention_mask: Tensor | None, total: int, device) -> Tensor | None:
+    """[B, total] bool on `device` over every position of the run (the generated ones are
+    tokens), or None when no prompt token is padding. attention_mask [B, P], 1 = token."""
     if attention_mask is None or bool(attention_mask.bool().all()):
         return None
+    B, P = attention_mask.shape
     padding = torch.ones(B, total, dtype=torch.bool, device=device)
     padding[:, :P] = attention_mask.to(device).bool()
     return padding
 
 
-def _generate(model, input_ids, max_new_tokens, cache, sample, return_logits, step, attention_mask):
+def _check_length(config, prompt_len: int, max_new_tokens: int) -> None:
+    """ValueError when the prompt and the new tokens need more positions than the model has."""
+    total, limit = prompt_len + max_new_tokens, config.context_length
+    if total <= limit:
+        return
+    where = (
+        f"the RoPE table (max_position_embeddings={limit})"
+        if limit == config.max_position_embeddings
+        else f"the model's context ({limit} positions)"
+    )
+    raise ValueError(
+        f"prompt ({prompt_len}) + max_new_tokens ({max_new_tokens}) = {total} positions exceed "
+        f"{where}"
+    )
+
+
+def prefill(model: nn.Module, tokens: Tensor, cache, padding: Tensor | None) -> Tensor:
+    """Logits [B, V] after tokens [B, P] at positions 0..P-1, in one forward that writes their
+    K/V to `cache` (None: no cache). padding [B, >= P] bool (True = token), or None."""
+    mask = None if padding is None else padding[:, : tokens.shape[1]]
+    return model(tokens, 0, cache, attention_mask=mask, last_only=True)[:, -1]
+
+
+def decode_one_token(
+    model: nn.Module, token: Tensor, position: int, cache, padding: Tensor | None
+) -> Tensor:
+    """Logits [B, V] after one more token [B, 1] at `position`, a host int: eager, attention
+    reads only the cache slots filled so far."""
+    mask = None if padding is None else padding[:, : position + 1]
+    return model(token, position, cache, attention_mask=mask, last_only=True)[:, -1]
+
+
+def decode_n_tokens(
+    next_logits: Callable[[int], Tensor],
+    out: Tensor,
+    prompt_len: int,
+    logits: Tensor,
+    sample: Callable[[Tensor], Tensor],
+    keep_logits: bool,
+) -> tuple[int, list[Tensor]]:
+    """Fill out[:, prompt_len:] one token at a time, starting from the prefill's logits [B, V];
+    next_logits(position) gives the logits after the token written at `position`. Returns how
+    many tokens were written (fewer once `sample.done`) and each step's logits if kept."""
+    P, N = prompt_len, out.shape[1] - prompt_len
+    kept = []
+    for t in range(N):
+        out[:, P + t] = sample(logits)
+        if keep_logits:
+            kept.append(logits.clone())  # a compiled step may reuse its output buffer
+        if sample.done:
+            return t + 1, kept
+        if t + 1 < N:
+            logits = next_logits(P + t)
+    return N, kept
+
+
+def _next_logits(model, out: Tensor, cache, padding, step) -> Callable[[int], Tensor]:
+    """How each new token is decoded, chosen once: without a cache the whole sequence again
+    (the cost a cache removes); with one, one eager token (decode_one_token), or the compiled
+    fixed-shape model.decode_step over the whole cache with the mask over every position."""
+    if cache is None:
+        return lambda pos: prefill(model, out[:, : pos + 1], None, padding)
+    if step is None:
+        return lambda pos: decode_one_token(model, out[:, pos : pos + 1], pos, cache, padding)
+    positions = torch.arange(out.shape[1], device=out.device)
+    step_padding = padding if padding is not None else torch.ones_like(out, dtype=torch.bool)
+    return lambda pos: step(out[:, pos : pos + 1], positions[pos : pos + 1], step_padding)
+
+
+def _decode(
+    model, input_ids, max_new_tokens, sample, *, cache, padding, step, keep_logits
+) -> tuple[Tensor, Tensor | None]:
+    """generate's work under inference_mode: ids [B, P + n] and the kept logits [B, n, V]."""
     B, P = input_ids.shape
     total = P + max_new_tokens
-    config = model.config
-    limit = config.context_length
-    if total > limit:
-        where = (
-            f"the RoPE table (max_position_embeddings={limit})"
-            if limit == config.max_position_embeddings
-            else f"the model's context ({limit} positions)"
-        )
-        raise ValueError(
-            f"prompt ({P}) + max_new_tokens ({max_new_tokens}) = {total} positions exceed {where}"
-        )
-    device = input_ids.device
-    out = torch.empty(B, total, dtype=torch.long, device=device)  # filled in place, no cat per step
+    out = torch.empty(B, total, dtype=torch.long, device=input_ids.device)  # filled in place
     out[:, :P] = input_ids
     if max_new_tokens <= 0:
         return out, None
-    padding = _padding(attention_mask, B, P, total, device)
     kv = make_cache(model, cache, B, total)
-
-    def forward(a: int, b: int) -> Tensor:
-        """Logits [B, V] after tokens a..b-1; int positions: eager, only filled slots are read."""
-        mask = None if padding is None else padding[:, :b]
-        return model(out[:, a:b], a, kv, attention_mask=mask, last_only=True)[:, -1]
-
-    if step is not None:  # the compiled model.decode_step: fixed shapes, the mask over them all
-        positions = torch.arange(total, device=device)
-        step_padding = padding if padding is not None else torch.ones_like(out, dtype=torch.bool)
-    step_logits = []
-    n = max_new_tokens
-    logits = forward(0, P)  # the prefill, or the first step without a cache
-    for t in range(max_new_tokens):
-        out[:, P + t] = sample(logits)
-        if return_logits:
-            step_logits.append(logits.clone())  # a compiled step may reuse its output buffer
-        if sample.done:
-            n = t + 1
-            break
-        if t + 1 < max_new_tokens:
-            a, b = P + t, P + t + 1
-            if kv is None:  # no cache: the whole sequence again
-                logits = forward(0, b)
-            elif step is None:
-                logits = forward(a, b)
-            else:
-                logits = step(out[:, a:b], positions[a:b], step_padding)
-    out = out[:, : P + n]
-    return out, torch.stack(step_logits, dim=1) if return_logits else None
+    logits = prefill(model, out[:, :P], kv, padding)
+    next_logits = _next_logits(model, out, kv, padding, step)
+    n, kept = decode_n_tokens(next_logits, out, P, logits, sample, keep_logits)
+    return out[:, : P + n], torch.stack(kept, dim=1) if keep_logits else None

@@ -19,10 +19,10 @@ import torch
 
 from .config import ModelConfig
 from .gguf_file import GGUFTensor, dequantize_tensors, read_gguf
-from .hf import load_hf_state
+from .hf import interleaved_from_half_split, load_hf_state
 from .hf_config import as_dtype
 from .model import Transformer
-from .rope import interleaved_from_half_split, rope_frequencies
+from .rope import rope_frequencies
 from .rope_scaling import llama3_frequencies
 
 __all__ = ["ARCHITECTURES", "config_from_gguf", "from_gguf", "load_gguf", "read_config"]

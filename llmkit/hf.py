@@ -1,4 +1,5 @@
-"""Loading Hugging Face Llama checkpoints (LlamaForCausalLM) into llmkit."""
+"""Loading Hugging Face Llama checkpoints (LlamaForCausalLM) into llmkit: the weight names, and the
+q/k row order of Meta's interleaved RoPE pairing against Hugging Face's half-split one."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ __all__ = [
     "load_hf_state_dict",
     "load_hf_state",
     "from_hf",
+    "half_split_from_interleaved",
+    "interleaved_from_half_split",
 ]
 
 # (HF pattern, llmkit pattern); {i} is the layer index.
@@ -107,3 +110,30 @@ def load_hf_state(
         model.lm_head.weight = model.embed.weight  # one parameter again, as built
     model.rope.reset_tables(device)
     return model.eval()
+
+
+def half_split_from_interleaved(weight: Tensor, num_heads: int) -> Tensor:
+    """Reorder q/k projection rows so a half-split model equals an interleaved one.
+
+    Per head, output rows 2i and 2i+1 (an adjacent pair) move to rows i and i + D/2. This is the
+    permutation Meta-to-HF Llama conversion applies. weight: [num_heads * D, in_features].
+    """
+    out_features, in_features = weight.shape
+    head_dim = out_features // num_heads
+    # [H, D/2, 2, in] -> [H, 2, D/2, in]: row (h, i, j) lands at (h, j, i)
+    return (
+        weight.view(num_heads, head_dim // 2, 2, in_features)
+        .transpose(1, 2)
+        .reshape(out_features, in_features)
+    )
+
+
+def interleaved_from_half_split(weight: Tensor, num_heads: int) -> Tensor:
+    """Inverse of half_split_from_interleaved."""
+    out_features, in_features = weight.shape
+    head_dim = out_features // num_heads
+    return (
+        weight.view(num_heads, 2, head_dim // 2, in_features)
+        .transpose(1, 2)
+        .reshape(out_features, in_features)
+    )

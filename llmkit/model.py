@@ -20,7 +20,8 @@ class Transformer(nn.Module):
     """A LLaMA-style decoder; with norm_position="post" and ffn_type="relu" it is the 2017 decoder.
 
     The model owns the one RotaryEmbedding; each forward looks up the angles and decides the mask
-    once and hands both to every layer. Weights start as N(0, 0.02) (GPT/LLaMA init).
+    once and hands both to every layer. `forward` is the eager path (an int start position);
+    `forward_fixed` the fixed-shape one (tensor positions) that a compiled decode step runs. Weights start as N(0, 0.02) (GPT/LLaMA init).
     """
 
     def __init__(self, config: ModelConfig) -> None:
@@ -44,35 +45,61 @@ class Transformer(nn.Module):
     def forward(
         self,
         input_ids: Tensor,
-        positions: int | Tensor | None = None,
+        start: int = 0,
         cache: KVCache | None = None,
         *,
         attention_mask: Tensor | None = None,
         last_only: bool = False,
     ) -> Tensor:
-        """input_ids [B, S] -> logits [B, S, vocab] ([B, 1, vocab] with last_only).
+        """input_ids [B, S] at positions start..start+S-1 -> logits [B, S, vocab] ([B, 1, vocab]
+        with last_only). The eager path: the range is known on the host, checked before any layer
+        writes, and attention reads only the cache slots filled so far.
 
-        positions: where the chunk sits. An int start (default 0) puts it at start..start+S-1,
-        known here without reading the device: the range is checked on the host and attention
-        reads only the cache slots filled so far (eager decoding). An [S] int64 tensor keeps
-        every shape fixed (a compiled step): the whole cache is read and the mask hides the rest.
         cache: a KVCache the chunk's K/V are written to (StaticKVCache, RollingKVCache,
         ConcatKVCache). attention_mask [B, N] over positions 0..N-1 (1 = token, 0 = padding;
         positions past N count as tokens), as in Hugging Face: each row's RoPE positions count
         its own tokens.
         """
-        S = input_ids.shape[1]
-        if isinstance(positions, Tensor):  # fixed shapes: the range is read back unless compiling
-            end = None
-            if positions.numel() and not torch.compiler.is_compiling():
-                self._check(int(positions.min()), int(positions.max()), cache)
-        else:
-            start = positions or 0
-            end = start + S
-            self._check(start, end - 1, cache)
-            positions = torch.arange(start, end, device=input_ids.device)
-        # decided once, shared by every layer
+        if isinstance(start, Tensor):  # the one-mode-per-method contract, said at the call
+            raise TypeError(
+                "Transformer.forward takes the chunk's first position as an int; for tensor "
+                "positions (fixed shapes, compiled) call model.forward_fixed(ids, positions, cache)"
+            )
+        end = start + input_ids.shape[1]
+        self._check(start, end - 1, cache)
+        positions = torch.arange(start, end, device=input_ids.device)
         step = None if cache is None else CacheStep(cache, positions, end)
+        x = self._layers(input_ids, positions, step, end, attention_mask)
+        return self._logits(x[:, -1:] if last_only else x)
+
+    def forward_fixed(
+        self,
+        input_ids: Tensor,
+        positions: Tensor,
+        cache: KVCache,
+        *,
+        attention_mask: Tensor | None = None,
+    ) -> Tensor:
+        """The fixed-shape step, what torch.compile / CUDA graphs capture once: input_ids [B, S] at
+        `positions` [S] (int64, on the device) -> logits [B, S, vocab]. Every shape is the same
+        at every position: the whole cache is read and the mask hides what is not filled. The
+        range is read back and checked unless compiling."""
+        if positions.numel() and not torch.compiler.is_compiling():
+            self._check(int(positions.min()), int(positions.max()), cache)
+        step = CacheStep(cache, positions, None)
+        return self._logits(self._layers(input_ids, positions, step, None, attention_mask))
+
+    def _layers(
+        self,
+        input_ids: Tensor,
+        positions: Tensor,
+        step: CacheStep | None,
+        end: int | None,
+        attention_mask: Tensor | None,
+    ) -> Tensor:
+        """The hidden states [B, S, hidden] after every block. The mask and the RoPE angles are
+        decided once here and shared by every layer; `end` (the chunk's last position + 1, when
+        known on the host) lets plain causal attention go without a mask."""
         keys = positions if step is None else step.key_slots()
         window = self.config.sliding_window
         mask = mask_for(positions, keys, end=end, padding=attention_mask, window=window)
@@ -81,8 +108,10 @@ class Transformer(nn.Module):
         x = self.embed(input_ids)  # [B, S, hidden]
         for layer in self.layers:
             x = layer(x, cos_sin, mask, step)
-        if last_only:
-            x = x[:, -1:]
+        return x
+
+    def _logits(self, x: Tensor) -> Tensor:
+        """[B, S, hidden] -> [B, S, vocab]."""
         return self.lm_head(self.norm(x))
 
     def _check(self, first: int, last: int, cache: KVCache | None) -> None:
@@ -117,7 +146,8 @@ class Transformer(nn.Module):
         """One token per row against `self.kv_cache` with fixed shapes (the whole cache, the mask
         from positions): what torch.compile / CUDA graphs capture once. tokens [B, 1], positions
         [1], attention_mask [B, N] -> logits [B, vocab]."""
-        return self(tokens, positions, self.kv_cache, attention_mask=attention_mask)[:, -1]
+        logits = self.forward_fixed(tokens, positions, self.kv_cache, attention_mask=attention_mask)
+        return logits[:, -1]
 
     def generate(self, input_ids: Tensor, max_new_tokens: int, **kwargs) -> Tensor:
         """Prompt + max_new_tokens tokens, [B, P + N]; see llmkit.generate.generate."""

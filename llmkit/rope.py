@@ -23,8 +23,6 @@ __all__ = [
     "rotate_half",
     "rotate_interleaved",
     "rotate_2d",
-    "half_split_from_interleaved",
-    "interleaved_from_half_split",
 ]
 
 
@@ -188,10 +186,9 @@ class RotaryEmbedding(nn.Module):
         return apply_rope(x, cos, sin, self.interleaved)
 
     def extra_repr(self) -> str:
-        return (
-            f"head_dim={self.head_dim}, max_seq_len={self.max_seq_len}, "
-            f"interleaved={self.interleaved}, scaling={self.scaling}"
-        )
+        shape = f"head_dim={self.head_dim}, max_seq_len={self.max_seq_len}"
+        scaling = "" if self.scaling is None else f", scaling={self.scaling}"
+        return f"{shape}, interleaved={self.interleaved}{scaling}"
 
 
 class LinearRotaryEmbedding(RotaryEmbedding):
@@ -233,6 +230,7 @@ class YaRNRotaryEmbedding(RotaryEmbedding):
     KIND = "yarn"
 
     def inv_freq(self, device: torch.device | None) -> Tensor:
+        # YaRN's frequencies come with the attention factor that cos_sin then applies
         inv_freq, self.attention_factor = yarn_frequencies(
             self.head_dim, self.base, self.scaling, device
         )
@@ -285,30 +283,3 @@ def rotary_embedding(
     check_rope_scaling(scaling)
     variant = ROPE_VARIANTS[None if scaling is None else scaling["type"]]
     return variant(head_dim, max_seq_len, base, interleaved=interleaved, scaling=scaling)
-
-
-def half_split_from_interleaved(weight: Tensor, num_heads: int) -> Tensor:
-    """Reorder q/k projection rows so a half-split model equals an interleaved one.
-
-    Per head, output rows 2i and 2i+1 (an adjacent pair) move to rows i and i + D/2. This is the
-    permutation Meta-to-HF Llama conversion applies. weight: [num_heads * D, in_features].
-    """
-    out_features, in_features = weight.shape
-    head_dim = out_features // num_heads
-    # [H, D/2, 2, in] -> [H, 2, D/2, in]: row (h, i, j) lands at (h, j, i)
-    return (
-        weight.view(num_heads, head_dim // 2, 2, in_features)
-        .transpose(1, 2)
-        .reshape(out_features, in_features)
-    )
-
-
-def interleaved_from_half_split(weight: Tensor, num_heads: int) -> Tensor:
-    """Inverse of half_split_from_interleaved."""
-    out_features, in_features = weight.shape
-    head_dim = out_features // num_heads
-    return (
-        weight.view(num_heads, 2, head_dim // 2, in_features)
-        .transpose(1, 2)
-        .reshape(out_features, in_features)
-    )

@@ -18,7 +18,8 @@ tokenizers = pytest.importorskip("tokenizers")
 pytest.importorskip("jinja2")
 
 import llmkit  # noqa: E402
-from llmkit.cli import TextStream, chat_template, eos_ids, main, render_chat  # noqa: E402
+from llmkit.cli import main  # noqa: E402
+from llmkit.prompt import TextStream, chat_template, eos_ids, render_chat  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECIAL = ["<s>", "</s>", "<|user|>", "<|assistant|>", "<|end|>"]

@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from llmkit import StaticKVCache, Transformer
-from llmkit.generate import generate
+from llmkit.generate import decode_n_tokens, decode_one_token, generate, prefill
 
 
 @pytest.fixture
@@ -86,7 +86,7 @@ def test_one_compiled_graph_serves_every_decode_step(tiny_config):
         return gm.forward
 
     def step(tokens, positions, cache):
-        return model(tokens, positions, cache)[:, -1]
+        return model.forward_fixed(tokens, positions, cache)[:, -1]
 
     torch._dynamo.reset()
     compiled = torch.compile(step, fullgraph=True, backend=backend, dynamic=False)
@@ -203,3 +203,36 @@ def test_static_cache_follows_the_model_dtype(tiny_config):
     ):
         with torch.no_grad():
             model(torch.zeros(1, 3, dtype=torch.long), 0, fixed)
+
+
+def test_the_named_phases_compose_to_generate(tiny_config):
+    """prefill, then decode_one_token per new token, sampled by decode_n_tokens: generate's tokens."""
+    model = Transformer(tiny_config).eval()
+    prompt = torch.randint(1, 97, (2, 5))
+    out = torch.cat((prompt, torch.zeros(2, 7, dtype=torch.long)), dim=1)
+    cache = StaticKVCache(tiny_config, 2, 12)
+
+    def greedy(logits):
+        return logits.argmax(-1)
+
+    greedy.done = False
+    with torch.no_grad():
+        logits = prefill(model, prompt, cache, None)
+        torch.testing.assert_close(logits, model(prompt)[:, -1])
+
+        def next_logits(pos):
+            return decode_one_token(model, out[:, pos : pos + 1], pos, cache, None)
+
+        n, kept = decode_n_tokens(next_logits, out, 5, logits, greedy, keep_logits=True)
+    assert n == 7 and len(kept) == 7
+    assert torch.equal(out, generate(model, prompt, 7))
+
+
+def test_forward_refuses_tensor_positions(tiny_config):
+    model = Transformer(tiny_config).eval()
+    with pytest.raises(
+        TypeError,
+        match=r"^Transformer.forward takes the chunk's first position as an int; for tensor "
+        r"positions \(fixed shapes, compiled\) call model.forward_fixed\(ids, positions, cache\)$",
+    ):
+        model(torch.zeros(1, 1, dtype=torch.long), torch.tensor([3]))

@@ -17,10 +17,11 @@ transformers = pytest.importorskip("transformers")
 pytest.importorskip("accelerate")  # transformers needs it to load a GGUF file
 
 import llmkit  # noqa: E402
-from llmkit.cli import main, render_chat  # noqa: E402
+from llmkit.cli import main  # noqa: E402
 from llmkit.gguf import config_from_gguf  # noqa: E402
 from llmkit.gguf_file import GGUFTensor, dequantize_tensors, packaged_gguf, read_gguf  # noqa: E402
 from llmkit.gguf_tokenizer import chat_template, stop_ids, tokenizer_from_gguf  # noqa: E402
+from llmkit.prompt import render_chat  # noqa: E402
 
 ATOL = 1e-4
 

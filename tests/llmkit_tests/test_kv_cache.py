@@ -6,13 +6,17 @@ from llmkit.attention import build_mask
 
 
 def _chunks(model, ids, cache, use_kv_len=False):
-    """Prefill 5 tokens, a 3-token chunk at offset 5, then single tokens. use_kv_len: int
-    positions (only the filled slots are read); else tensor positions (the whole cache, masked)."""
+    """Prefill 5 tokens, a 3-token chunk at offset 5, then single tokens. use_kv_len: forward
+    from an int start (only the filled slots are read); else forward_fixed at tensor positions
+    (the whole cache, masked)."""
     bounds = [0, 5, 8, *range(9, ids.shape[1] + 1)]
-    logits = [
-        model(ids[:, a:b], a if use_kv_len else torch.arange(a, b, device=ids.device), cache)
-        for a, b in zip(bounds, bounds[1:], strict=False)
-    ]
+
+    def chunk(a: int, b: int):
+        if use_kv_len:
+            return model(ids[:, a:b], a, cache)
+        return model.forward_fixed(ids[:, a:b], torch.arange(a, b, device=ids.device), cache)
+
+    logits = [chunk(a, b) for a, b in zip(bounds, bounds[1:], strict=False)]
     return torch.cat(logits, dim=1)
 
 

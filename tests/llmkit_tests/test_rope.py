@@ -163,6 +163,13 @@ class TestRotaryEmbedding:
         ):
             RotaryEmbedding(8, 16, scaling={"type": "linear", "factor": 2.0})
 
+    def test_tables_are_not_rounded_by_model_dtype_changes(self):
+        exact = RotaryEmbedding(8, 16)
+        for dtype in (torch.bfloat16, torch.float16, torch.float64):
+            moved = RotaryEmbedding(8, 16).to(dtype)
+            assert torch.equal(moved.cos, exact.cos) and torch.equal(moved.sin, exact.sin)
+        assert "cos_bits" not in exact.state_dict()  # recomputed, never saved with the weights
+
     def test_tables_stay_float32_under_bf16(self):
         rope = RotaryEmbedding(8, 16).to(torch.bfloat16)
         assert rope.cos.dtype == torch.float32
