@@ -35,13 +35,15 @@ def tests(session: nox.Session) -> None:
     _install(session, "test")
     _smollm2(session)
     _browser(session)
-    # Two pytest-xdist workers (CI has two cores; each may build sites that run torch), each
-    # taking whole files, so a module's fixtures (a built site, a loaded model) are made once.
-    # (--dist loadgroup would not group here: pytest 9 ignores the node ids xdist rewrites.)
-    # `nox -s tests -- -n 0` runs in one process: a later -n wins.
-    session.run(
-        "pytest", "-n", "2", "--dist", "loadfile", *session.posargs, env={"LLMBOOK_CACHE": "0"}
-    )
+    # Two pytest-xdist workers (CI has two cores; four were slower), each taking whole files, so
+    # a module's fixtures (a built site, a loaded model) are made once (--dist loadgroup would
+    # not group here: pytest 9 ignores the node ids xdist rewrites). Tests that assert
+    # wall-clock limits run afterwards, alone. `nox -s tests -- -n 0`: one process.
+    env = {"LLMBOOK_CACHE": "0"}
+    parallel = ("-n", "2", "--dist", "loadfile")
+    session.run("pytest", *parallel, "-m", "not timing", *session.posargs, env=env)
+    # exit 5: the arguments selected no timing test
+    session.run("pytest", "-m", "timing", *session.posargs, env=env, success_codes=[0, 5])
     session.run("pytest", "--codeblocks", "README.md", "-p", "no:llmbook", "-o", "testpaths=")
 
 

@@ -16,6 +16,20 @@ _FIX_DIED = (
 )
 
 
+@pytest.fixture(scope="module")
+def started_workers(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Page processes fork from one server per test process, started (torch imported) by the
+    first page it runs: started here, so a test that times a page times the page alone."""
+    from llmbook.execute import Executor
+    from llmbook.project import Project
+
+    from .conftest import make_config
+
+    root = tmp_path_factory.mktemp("started")
+    executor = Executor(make_config(cache=False), Project.at(root))
+    executor.run_page("```python\nx = 1\n```\n", src="docs/warm.md")
+
+
 def _fails(run_md, page: str, **options: object) -> tuple[str, float]:
     start = time.monotonic()
     with pytest.raises(AuthorError) as error:
@@ -46,6 +60,8 @@ def test_sys_exit_is_an_error_of_its_block(run_md) -> None:
     assert text.startswith("docs/page.md:3: SystemExit: 3 (python block at line 1)")
 
 
+@pytest.mark.timing
+@pytest.mark.usefixtures("started_workers")
 def test_a_loop_inside_native_code_is_killed_in_time(run_md) -> None:
     # sum(iter(int, 1)) never returns to the interpreter: only killing the process stops it.
     text, seconds = _fails(run_md, "```python\nsum(iter(int, 1))\n```\n", execute_timeout=1)
@@ -56,6 +72,8 @@ def test_a_loop_inside_native_code_is_killed_in_time(run_md) -> None:
     assert seconds < 1 + 2
 
 
+@pytest.mark.timing
+@pytest.mark.usefixtures("started_workers")
 def test_a_long_sleep_is_cut_at_the_timeout(run_md) -> None:
     page = "```python\nx = 1\n```\n\n```python\nimport time\ntime.sleep(30)\n```\n"
     text, seconds = _fails(run_md, page, execute_timeout=1)
@@ -63,6 +81,8 @@ def test_a_long_sleep_is_cut_at_the_timeout(run_md) -> None:
     assert seconds < 1 + 2
 
 
+@pytest.mark.timing
+@pytest.mark.usefixtures("started_workers")
 def test_a_bound_expression_has_the_same_limit(run_md) -> None:
     page = "```python\nimport time\n```\n\n慢 [[time.sleep(30) or 1 = 1]]。\n"
     text, seconds = _fails(run_md, page, execute_timeout=1)
@@ -70,6 +90,8 @@ def test_a_bound_expression_has_the_same_limit(run_md) -> None:
     assert seconds < 1 + 2
 
 
+@pytest.mark.timing
+@pytest.mark.usefixtures("started_workers")
 def test_the_page_limit_counts_every_block(run_md) -> None:
     # Blocks at lines 1, 6, 11, 16, a second each: the third runs when 2.5 s are up.
     block = "```python\nimport time\ntime.sleep(1)\n```\n\n"

@@ -159,6 +159,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("end", ["finishes", "exits", "times out"])
 def test_a_detached_process_ends_with_its_page(make_executor, project, monkeypatch, end) -> None:
     """Without Landlock (so only the ending is tested), a detached child that would write into
