@@ -196,10 +196,9 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
 
 
 def _plugin_error(error: LLMBookError) -> PluginError:
-    """The core's error as MkDocs' own: MkDocs prints its text and aborts, without a traceback."""
-    translated = PluginError(str(error))
-    translated.__cause__ = error
-    return translated
+    """The core's error as MkDocs' own: MkDocs prints its text and aborts, without a traceback.
+    (Both callers raise it `from` the core's error, which keeps the cause.)"""
+    return PluginError(str(error))
 
 
 @contextlib.contextmanager

@@ -26,7 +26,7 @@ from llmbook.formulas import render_math
 from llmbook.lexer import Lexed, lex
 from llmbook.outputs import BuildOutputs, figure_path
 from llmbook.page_ref import PageRef
-from llmbook.preview import PageError, place_boxes
+from llmbook.preview import PageError, Preview, place_boxes
 from llmbook.project import Project
 from llmbook.render_cache import Deps, RenderCache, Rendered, replay, result_digest
 from llmbook.site_index import SiteIndex
@@ -54,7 +54,7 @@ class Site:
     options: Mapping[str, Any]  # the llmbook options (config.py), as mkdocs.yml sets them
     project: Project
     executor: Executor
-    mode: Build  # the build's way, or the live preview's (preview.Preview)
+    mode: Build | Preview  # the build's way, or the live preview's
     store: Store  # every cache of the build: one folder, one switch (the `cache` option)
     outputs: BuildOutputs  # the figures and notebook downloads the build writes
     index: SiteIndex | None = None
@@ -71,7 +71,7 @@ class Site:
 
     @classmethod
     def create(
-        cls, options: Mapping[str, Any], project: Project, mode: Build | None = None
+        cls, options: Mapping[str, Any], project: Project, mode: Build | Preview | None = None
     ) -> Site:
         forget_line_maps()
         mode = mode if mode is not None else Build()
@@ -82,8 +82,8 @@ class Site:
         return cls(options, project, executor, mode, store, outputs, demo_cache=demo_cache)
 
     def start(self, pages: list[tuple[str, bytes]], index: SiteIndex) -> None:
-        """The build's start, whatever the engine: every page's code run (one report of
-        everything that failed stops the build), then the site index pages render against."""
+        """The build's start, whatever the engine: the site index pages render against, and
+        every page's code run (one report of everything that failed stops the build)."""
         self.index = index
         index.store = self.store
         self.run_pages(pages)

@@ -8,7 +8,7 @@ that importing `llmbook.directives` fills.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from llmbook.directives.base import Context, get_directive, known_names
 from llmbook.directives.nodes import Block, Document, Text
@@ -19,6 +19,7 @@ from llmbook.stash import Stash
 
 if TYPE_CHECKING:
     from llmbook.demos.cache import DemoCache
+    from llmbook.page_ref import PageRef
     from llmbook.site_index import SiteIndex
 
 __all__ = [
@@ -29,16 +30,6 @@ __all__ = [
     "render_directives",
     "render_tree",
 ]
-
-
-def _parse(lexed: Lexed, src: str, plain: frozenset[int] = frozenset()) -> Document:
-    return parse_tree(
-        lexed,
-        src=src,
-        known=lambda name: get_directive(name) is not None,
-        names=known_names(),
-        plain=plain,
-    )
 
 
 def check_tree(ctx: Context, parent: Block | None = None) -> None:
@@ -54,7 +45,13 @@ def check_tree(ctx: Context, parent: Block | None = None) -> None:
 def parse_structure(lexed: Lexed, *, src: str, plain: frozenset[int] = frozenset()) -> Document:
     """The page's directive tree (structure and names checked, not yet each directive's content);
     lines in `plain` (file lines) are text."""
-    return _parse(lexed, src, plain)
+    return parse_tree(
+        lexed,
+        src=src,
+        known=lambda name: get_directive(name) is not None,
+        names=known_names(),
+        plain=plain,
+    )
 
 
 def parse_directives(markdown: str, *, src: str, first: int = 1) -> Document:
@@ -71,7 +68,7 @@ def render_directives(
     src: str,
     stash: Stash,
     site: SiteIndex | None = None,
-    page: Any = None,
+    page: PageRef | None = None,
     demo_cache: DemoCache | None = None,
     first: int = 1,
 ) -> str:
@@ -79,7 +76,7 @@ def render_directives(
     Material HTML (via `stash`) around its body."""
     if ":::" not in markdown:
         return markdown
-    doc = _parse(lex(markdown, first), src)
+    doc = parse_structure(lex(markdown, first), src=src)
     return render_tree(doc, src=src, stash=stash, site=site, page=page, demo_cache=demo_cache)
 
 
@@ -128,7 +125,7 @@ def render_tree(
     src: str,
     stash: Stash,
     site: SiteIndex | None = None,
-    page: Any = None,
+    page: PageRef | None = None,
     demo_cache: DemoCache | None = None,
 ) -> str:
     """The page's Markdown from its parsed tree, as the later stages left its lines: every
