@@ -109,9 +109,10 @@ def build(
     """Build `config_file` into `site` (None: the config's own site_dir).
 
     cache: False = off (LLMBOOK_CACHE=0); True = on in its default folder (`.llmbook-cache` beside
-    the config); a Path = on in that folder; None = as the environment says. cwd: where the build runs (default: the config's
-    folder). env: more environment variables. Subprocess only: `args` after the engine's command,
-    or `script` run by Python with argv [config_file, site] instead of the engine's CLI.
+    the config); a Path = on in that folder; None = as the environment says. cwd: where the build
+    runs (default: the config's folder). env: more environment variables. Subprocess only: `args`
+    after the engine's command, or `script` run by Python with argv [config_file, site] instead
+    of the engine's CLI.
     In process only: `command` ("serve"/"build") is passed to the plugins' on_startup first.
     """
     if engine not in ENGINES:
