@@ -32,12 +32,17 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook.project",
             "llmbook.assets",
             "llmbook.search_view",
+            "llmbook.book",
         ],
     ),
-    ("text", ["llmbook.formulas", "llmbook.site_index", "llmbook.fragments"]),
+    (
+        "text",
+        ["llmbook.formulas", "llmbook.site_index", "llmbook.fragments", "llmbook.book.syntax"],
+    ),
     ("demos", ["llmbook.demos", "llmbook.demos.*"]),
     ("directives", ["llmbook.directives", "llmbook.directives.*"]),
     ("execute", ["llmbook.execute", "llmbook.execute.*"]),
+    ("book", ["llmbook.book.*"]),
     (
         "site",
         [

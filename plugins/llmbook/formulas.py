@@ -10,9 +10,12 @@ Inside a formula, a bound number `[[expr = 2.1]]` shows its written value (the e
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from html import escape
 
 from llmbook.bindings import BINDING_RE, parse_body
+from llmbook.book.syntax import EQUATION_LABEL
 from llmbook.edits import LineEdits
 from llmbook.errors import AuthorError
 from llmbook.latex import FormulaError, latex_to_mathml
@@ -32,16 +35,24 @@ _INLINE_DISPLAY = re.compile(r"(?<!\\)\$\$(?P<tex>(?:\\.|[^$\\])+?)\$\$")
 
 
 def render_math(
-    edits: LineEdits, *, src: str, stash: Stash, plain: frozenset[int] = frozenset()
+    edits: LineEdits,
+    *,
+    src: str,
+    stash: Stash,
+    plain: frozenset[int] = frozenset(),
+    equations: Mapping[str, str] | None = None,
 ) -> None:
     """Every formula outside code of the page `edits` is for becomes a stash token holding its
     MathML (a display block's token on its first line, its other lines blank). Lines in `plain`
-    (file lines) hold no math: the live preview shows them as written."""
+    (file lines) hold no math: the live preview shows them as written. A display formula
+    labelled `$$ {#eq-x}` gets that id and its number from `equations` (label → "10.4")."""
     lexed = edits.lexed
     lines, first = list(lexed.lines), lexed.first
     blocks, inline = _regions(lines, src, first, plain, lexed.code_lines(quotes=True))
     for block in blocks:
-        rows = _display_block(lines, block, src=src, first=first, stash=stash)
+        rows = _display_block(
+            lines, block, src=src, first=first, stash=stash, equations=equations or {}
+        )
         for index, row in enumerate(rows, start=block.start):
             edits.replace_line(first + index, row)
     for index, spans in inline.items():
@@ -119,13 +130,19 @@ def _display_end(
 ) -> _Display | None:
     """The block opened by the lone `$$` of line `start` ends at the next line ending in `$$`."""
     for end in range(start + 1, len(lines)):
-        if _strip_prefix(lines[end], prefix).rstrip().endswith("$$"):
+        if _unlabelled(_strip_prefix(lines[end], prefix)).rstrip().endswith("$$"):
             return _Display(start, end, prefix)
     if src is None:
         return None
     raise AuthorError(
         src, first + start, "display math `$$` is never closed.", "end the formula with a line `$$`"
     )
+
+
+def _unlabelled(line: str) -> str:
+    """A closing line without its equation label: `$$ {#eq-x}` → `$$`."""
+    label = EQUATION_LABEL.match(line)
+    return label.group("close") if label else line
 
 
 def _line_spans(line: str) -> list[_Span]:
@@ -158,14 +175,25 @@ def math_spans(
 
 
 def _display_block(
-    lines: list[str], block: _Display, *, src: str, first: int, stash: Stash
+    lines: list[str],
+    block: _Display,
+    *,
+    src: str,
+    first: int,
+    stash: Stash,
+    equations: Mapping[str, str],
 ) -> list[str]:
     """The replacement lines of a `$$` block: its token, padded to the block's line count."""
     start, end, prefix = block.start, block.end, block.prefix
     body = [lines[start][len(prefix) :].strip()[2:]]
-    body += [_strip_prefix(lines[i], prefix) for i in range(start + 1, end + 1)]
+    body += [_strip_prefix(lines[i], prefix) for i in range(start + 1, end)]
+    closing = _strip_prefix(lines[end], prefix)
+    body.append(_unlabelled(closing))
     tex = "\n".join(body).rstrip()[:-2]
     html = _convert(tex, display=True, src=src, line=first + start)
+    label = EQUATION_LABEL.match(closing)
+    if label:
+        html = _numbered(html, label.group("id"), equations.get(label.group("id")))
     blank = prefix.rstrip()
     count = end - start + 1
 
@@ -173,11 +201,17 @@ def _display_block(
     def blank_at(index: int) -> bool:
         return not 0 <= index < len(lines) or not _strip_prefix(lines[index], prefix).strip()
 
-    tag = "div" if count >= 3 or (blank_at(start - 1) and blank_at(end + 1)) else "span"
+    tag = "div" if label or count >= 3 or (blank_at(start - 1) and blank_at(end + 1)) else "span"
     token = stash.put(f'<{tag} class="llmbook-math llmbook-math--display">{html}</{tag}>')
     if count >= 3:
         return [blank, prefix + token] + [blank] * (count - 2)
     return [prefix + token] + [blank] * (count - 1)
+
+
+def _numbered(html: str, label: str, number: str | None) -> str:
+    """A labelled equation: its anchor, and its number at the right (`(10.4)`)."""
+    shown = f'<span class="llmbook-equation__number">({number})</span>' if number else ""
+    return f'<span class="llmbook-equation" id="{escape(label)}">{html}{shown}</span>'
 
 
 def _strip_prefix(line: str, prefix: str) -> str:

@@ -38,6 +38,10 @@ class Project:
             site if isinstance(site, str) else "site",
         )
 
+    def uri(self, src: str) -> str:
+        """A page named as errors name it (`docs/chapters/x.md`) → relative to the docs folder."""
+        return (self.root / src).resolve().relative_to(self.docs_dir).as_posix()
+
 
 def read_mkdocs_yml(path: Path) -> dict[str, Any]:
     """mkdocs.yml as plain data ({} when missing); MkDocs' own tags (!ENV, !!python/…) read as None."""

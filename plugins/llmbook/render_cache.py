@@ -20,7 +20,7 @@ from llmbook.store import Store, key, llmbook_hash, llmkit_hash, version
 
 __all__ = ["Deps", "RenderCache", "Rendered", "llmbook_hash", "replay", "result_digest"]
 
-_FORMAT = 2  # 2: entries in the store, what the page depended on as `deps`
+_FORMAT = 3  # 2: entries in the store, what the page depended on as `deps`; 3: references
 NAMESPACE = "pages"
 _LIBRARIES = ("markdown", "pymdown-extensions", "latex2mathml", "mkdocs", "matplotlib")
 
@@ -31,14 +31,17 @@ class Deps:
 
     figures: list[str] = field(default_factory=list)  # site paths of the figures it linked
     lookups: list[list[str]] = field(default_factory=list)  # [name, title, url] it looked up
+    # [target, number, title] of each part of the book its references link to
+    references: list[list[str]] = field(default_factory=list)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Deps:
         figures = [str(path) for path in data["figures"]]
         lookups = [[str(part) for part in lookup] for lookup in data["lookups"]]
-        if any(len(lookup) != 3 for lookup in lookups):
-            raise ValueError("a lookup is [name, title, url]")
-        return cls(figures, lookups)
+        references = [[str(part) for part in target] for target in data["references"]]
+        if any(len(entry) != 3 for entry in lookups + references):
+            raise ValueError("a lookup is [name, title, url], a reference [target, number, title]")
+        return cls(figures, lookups, references)
 
 
 @dataclass

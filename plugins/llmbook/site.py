@@ -15,10 +15,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mkdocs.plugins import get_plugin_logger
+
+from llmbook.book.index import BookIndex
+from llmbook.book.parts import page_parts
+from llmbook.book.render import equation_numbers, put_parts, still_true
 from llmbook.demos.cache import DemoCache
 from llmbook.directives import apply_line_edits, parse_structure, render_tree
 from llmbook.edits import LineEdits
-from llmbook.errors import forget_line_maps
+from llmbook.errors import AuthorError, forget_line_maps
 from llmbook.execute import Executor
 from llmbook.execute.mode import Strict
 from llmbook.execute.report import Report
@@ -34,6 +39,8 @@ from llmbook.stash import Stash
 from llmbook.store import Store, open_store
 
 __all__ = ["Build", "Site"]
+
+log = get_plugin_logger(__name__)
 
 
 class Build(Strict):
@@ -60,6 +67,8 @@ class Site:
     index: SiteIndex | None = None
     demo_cache: DemoCache | None = None
     report: Report = field(default_factory=Report)
+    book: BookIndex = field(default_factory=BookIndex)  # the book's numbered parts
+    book_errors: list[AuthorError] = field(default_factory=list)  # its sections and references
     current: PageRef | None = None
     sources: dict[str, bytes] = field(default_factory=dict)  # each page's file, as run
     rendered: list[str] = field(default_factory=list)  # pages this build rendered
@@ -93,7 +102,32 @@ class Site:
         preview prints that report and goes on: each page shows its own errors)."""
         self.sources.update(pages)
         self.report = self.executor.run_pages(pages)
+        self.check_book()
         self.mode.failed(self.report)
+
+    def check_book(self) -> None:
+        """The book's parts read from every page's model, its sections and references checked
+        (their errors join the report's)."""
+        report = self.report
+        headings = self.index.headings if self.index is not None else (lambda text: [])
+        self.book = BookIndex.of(
+            [
+                page_parts(plan.page, self.project.uri(src), plan.math, headings)
+                for src, plan in report.plans.items()
+            ]
+        )
+        site_strict = self.executor.numbers_strict
+        strict = {
+            src: plan.page.strict if plan.page.strict is not None else site_strict
+            for src, plan in report.plans.items()
+        }
+        stale = {id(e) for e in self.book_errors}
+        self.book_errors = self.book.check(strict)
+        report.failures = sorted(
+            [f for f in report.failures if id(f) not in stale] + self.book_errors,
+            key=lambda e: (e.src, e.line),
+        )
+        log.info(self.book.counts.summary())
 
     def refresh(self, src: str, raw: bytes) -> None:
         """Run one page again, its file changed since `run_pages` (an engine that re-renders
@@ -106,6 +140,7 @@ class Site:
         report.failures = [f for f in report.failures if f.src != src] + fresh.failures
         report.plans.update(fresh.plans)
         report.notebooks.update(fresh.notebooks)
+        self.check_book()
         self.mode.failed(fresh)
 
     # -- the page pipeline (run by the Markdown extension) ----------------------------------------
@@ -172,6 +207,8 @@ class Site:
         }
         if any(path not in shown for path in deps.figures):
             return False
+        if not still_true(self.book, self.book.page(src), deps.references):
+            return False
         for path in deps.figures:
             self.outputs.keep_figure(path, shown[path])
         return True
@@ -229,7 +266,13 @@ class Site:
         edits = LineEdits(lexed)
         if plan is not None:  # numbers where collect found them; formulas write their own
             plan.put_numbers(edits, stash=stash, math=plan.math)
-        render_math(edits, src=page.src, stash=stash, plain=plain)
+        parts = self.book.page(page.src)
+        render_math(
+            edits, src=page.src, stash=stash, plain=plain, equations=equation_numbers(parts)
+        )
+        if parts is not None:
+            read = deps.references if deps is not None else None
+            put_parts(edits, parts, self.book, stash, read, plain)
         if plan is not None:
             linked = deps.figures if deps is not None else None
             plan.put_outputs(edits, stash=stash, figure_url=self.outputs.figure_url(page, linked))

@@ -17,6 +17,7 @@ import markdown
 from mkdocs.utils import get_relative_url
 from mkdocs.utils.meta import get_data
 
+from llmbook.lexer import lex
 from llmbook.page_ref import PageRef
 from llmbook.store import Store, key, version
 
@@ -93,7 +94,7 @@ class SiteIndex:
 
     def _add_page(self, url: str, text: str, nav_title: str) -> None:
         toc = self._toc()["toc"]
-        meta_title, headings = self._outline(text, toc)
+        meta_title, headings = self._outline(_prose(text), toc)
         title = (
             nav_title or meta_title or next((h["name"] for h in headings if h["level"] == 1), "")
         )
@@ -104,6 +105,10 @@ class SiteIndex:
         for heading in headings:
             for key in _variants(heading["name"]):
                 self._names.setdefault(key, Target(heading["name"], f"{url}#{heading['id']}"))
+
+    def headings(self, text: str) -> list[dict[str, Any]]:
+        """The headings of a page's text (level, id, name), ids as the site's toc makes them."""
+        return self._outline(_prose(text), self._toc()["toc"])[1]
 
     def _outline(self, text: str, toc: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
         """`_outline`, through an on-disk cache keyed by the text, the toc options and versions."""
@@ -175,6 +180,14 @@ def _outline(text: str, toc_key: str, toc: _Opaque) -> tuple[str, list[dict[str,
     )
     md.convert(body)
     return str(meta.get("title") or ""), _flatten(md.toc_tokens)
+
+
+def _prose(text: str) -> str:
+    """The text with its fenced code blanked (our lexer's fences: `python hidden` included, which
+    superfences alone would read as prose), so a comment in code is never a heading."""
+    lexed = lex(text)
+    code = lexed.code_lines()
+    return "\n".join("" if i in code else line for i, line in enumerate(lexed.lines))
 
 
 def _flatten(tokens: list[dict[str, Any]]) -> list[dict[str, Any]]:

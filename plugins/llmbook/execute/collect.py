@@ -63,6 +63,7 @@ class PageSource:
     bindings: list[RawBinding] = field(default_factory=list)  # `.line` is the file line
     cells: list[tuple[int, int]] | None = None  # a notebook's (cell, line in cell) per line
     why_not_run: str = ""  # when `execute` is false: what decided it, for messages
+    chapter: str | None = None  # front matter `chapter: 10`: the page's chapter number
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -110,6 +111,20 @@ def _execute_flag(meta: dict, src: str, default: bool) -> bool:
     )
 
 
+def _chapter(meta: dict, src: str) -> str | None:
+    value = meta.get("chapter")
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return str(value)
+    raise AuthorError(
+        src,
+        1,
+        f"front matter `chapter: {value}` is not a chapter number",
+        "write a whole number, e.g. `chapter: 10` (its sections are then 10.1, 10.2, …)",
+    )
+
+
 def _strict_flag(meta: dict, src: str) -> bool | None:
     value = meta.get("numbers")
     if value is None or value in ("strict", "report"):
@@ -129,7 +144,7 @@ def collect_page(lexed: Lexed, *, src: str, meta: dict, execute: bool = True) ->
     (`execute_pages`)."""
     lines, first = lexed.lines, lexed.first
     runs = _execute_flag(meta, src, execute)
-    page = PageSource(src, lexed, runs, _strict_flag(meta, src))
+    page = PageSource(src, lexed, runs, _strict_flag(meta, src), chapter=_chapter(meta, src))
     if not runs:
         page.why_not_run = (
             "`execute: false` in its front matter"

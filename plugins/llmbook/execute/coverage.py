@@ -13,8 +13,9 @@ Structural rules (kept small on purpose; each has a test):
 1. heading numbers: the section number that starts a heading (`## 10.3 RoPE`);
 2. list markers: `1.` / `1)` that start an ordered list item;
 3. years: 1900–2099, as a whole number (`2017 年`, `Vaswani 2017`);
-4. ordinals and references: a number after 第, or after Step / Card / Lesson / Chapter / 课 / 章 /
-   节 / 步, and `10.3 节`-style section references;
+4. ordinals: a number after 第, or after Step / Card / Lesson / Chapter / 课 / 章 / 节 / 步
+   (references to the book's parts, `10.3 节`, `第 3 课`, `图 10-3`, are not numbers here: the
+   book's index checks them, `book/index.py`);
 5. names: digits inside a word with letters (`LLaMA-2-7B`, `fp16`, `Qwen2.5`, `H100`, `L2-C2`),
    except a quantity with a magnitude letter standing alone (`524k`, `128K`, `7B`, `4k/8k`);
 6. card and step numbers in `:::card N` / `:::step N` headers;
@@ -27,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 
 from llmbook.bindings import BINDING_RE
+from llmbook.book.syntax import find_references
 from llmbook.directives.nodes import Block
 from llmbook.directives.parser import OPENER
 from llmbook.execute.collect import PageSource
@@ -106,8 +108,10 @@ def page_coverage(
 
 
 def _hidden_spans(text: str, math: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """What is not prose on the line: code, formulas, bindings, links, tags, names."""
+    """What is not prose on the line: code, formulas, bindings, links, tags, names, and the
+    book's references (`10.2 节`, `图 10-3`: the book's index checks them)."""
     spans = list(math) + code_spans(text)
+    spans += [(r.start, r.end) for r in find_references(text, 0, math)]
     spans += [m.span() for m in BINDING_RE.finditer(text)]
     for pattern in _SKIP:
         spans += [m.span() for m in pattern.finditer(text)]

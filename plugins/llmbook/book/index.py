@@ -1,0 +1,190 @@
+"""The whole book's numbered parts, and every reference checked against them.
+
+Made at the build's start from every page's model (after the pages ran, before any renders), so a
+reference to another page is checked against that page as it is now. A reference written as a link
+must name its target's current number; one written without a link is unbound: an error on a strict
+page, with the likely target in its fix. The index also records who references what: a page whose
+reference's target changed renders again (its link shows the target's title).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from urllib.parse import unquote
+
+from llmbook.book.parts import PageParts, Part
+from llmbook.book.syntax import Reference, part_text
+from llmbook.errors import AuthorError
+
+__all__ = ["BookIndex", "ReferenceCounts", "Resolved"]
+
+_PAGE_KINDS = ("chapter", "lesson")
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What a bound reference points at: a page, and a part of it (None: the page itself)."""
+
+    page: PageParts
+    part: Part | None
+
+    @property
+    def number(self) -> str | None:
+        return self.part.number if self.part is not None else self.page.chapter
+
+    @property
+    def title(self) -> str:
+        return self.part.title if self.part is not None else self.page.title
+
+    def key(self) -> list[str]:
+        """What a page's render depended on: [target, its number, its title]."""
+        anchor = f"#{self.part.id}" if self.part is not None else ""
+        return [self.page.uri + anchor, self.number or "", self.title]
+
+
+@dataclass
+class ReferenceCounts:
+    checked: int = 0
+    unbound: int = 0
+
+    def summary(self) -> str:
+        return f"references: {self.checked} checked, {self.unbound} unbound"
+
+
+@dataclass
+class BookIndex:
+    pages: dict[str, PageParts] = field(default_factory=dict)  # by uri
+    counts: ReferenceCounts = field(default_factory=ReferenceCounts)
+
+    @classmethod
+    def of(cls, pages: list[PageParts]) -> BookIndex:
+        return cls({page.uri: page for page in pages})
+
+    def page(self, src: str) -> PageParts | None:
+        return next((p for p in self.pages.values() if p.src == src), None)
+
+    def resolve(self, page: PageParts, href: str) -> Resolved | None:
+        """The page and part `href` (written on `page`) points at; None outside the book."""
+        path, _, anchor = href.partition("#")
+        if path:
+            if "://" in path or path.startswith(("mailto:", "/")):
+                return None
+            uri = posixpath.normpath(posixpath.join(posixpath.dirname(page.uri), unquote(path)))
+        else:
+            uri = page.uri
+        target = self.pages.get(uri)
+        if target is None:
+            return None
+        return Resolved(target, target.parts.get(anchor) if anchor else None)
+
+    def check(self, strict: dict[str, bool]) -> list[AuthorError]:
+        """Every page's sections in sequence and references true; `strict[src]`: whether an
+        unbound reference on that page is an error."""
+        self.counts = ReferenceCounts()
+        errors: list[AuthorError] = []
+        for page in self.pages.values():
+            errors += page.errors
+            for reference in page.references:
+                if reference.bound:
+                    self.counts.checked += 1
+                    problem = self._wrong(page, reference)
+                else:
+                    self.counts.unbound += 1
+                    problem = self._unbound(page, reference) if strict.get(page.src) else None
+                if problem is not None:
+                    errors.append(AuthorError(page.src, reference.line, *problem))
+        return errors
+
+    def _wrong(self, page: PageParts, ref: Reference) -> tuple[str, str] | None:
+        assert ref.href is not None
+        link = f"[{ref.text}]({ref.href})"
+        path = ref.href.partition("#")[0]
+        target = self.resolve(page, ref.href)
+        if target is None:
+            return (
+                f"the reference {link} links to {path or ref.href}, which is no page of the book",
+                "link a page of the docs folder (a relative path to its .md or .ipynb file)",
+            )
+        anchor = ref.href.partition("#")[2]
+        if ref.kind in _PAGE_KINDS:
+            if target.page.chapter is None or target.page.chapter_kind != ref.kind:
+                return (
+                    f"the reference {link}: {target.page.src} is no {part_text(ref.kind, 'N')}",
+                    f"give that page `chapter: {ref.number}` in its front matter or a first "
+                    f"heading `# {part_text(ref.kind, ref.number)} …`, or link the right page",
+                )
+            if target.page.chapter != ref.number:
+                return self._stale(ref, link, part_text(ref.kind, target.page.chapter), target)
+            return None
+        if not anchor or target.part is None:
+            return (
+                f"the reference {link}: {target.page.src} has no {_kind_name(ref.kind)} #{anchor}"
+                if anchor
+                else f"the reference {link} names no {_kind_name(ref.kind)}",
+                _labels_fix(target.page, ref.kind),
+            )
+        if target.part.kind != ref.kind:
+            return (
+                f"the reference {link}: #{anchor} is a {target.part.kind}, not a "
+                f"{_kind_name(ref.kind)}",
+                f"write {part_text(target.part.kind, target.part.number)}, or link the "
+                f"{_kind_name(ref.kind)} you mean",
+            )
+        if target.part.number != ref.number:
+            return self._stale(ref, link, part_text(ref.kind, target.part.number), target)
+        return None
+
+    @staticmethod
+    def _stale(ref: Reference, link: str, now: str, target: Resolved) -> tuple[str, str]:
+        title = f" ({target.title})" if target.title else ""
+        return (
+            f"written {ref.text}, the target is now {now}{title}: {link}",
+            f"write {now}, or link the {_kind_name(ref.kind)} you mean",
+        )
+
+    def _unbound(self, page: PageParts, ref: Reference) -> tuple[str, str]:
+        likely = self.likely(ref)
+        if likely:
+            href = _relative(page.uri, likely)
+            fix = f"link it to its target: [{ref.text}]({href})"
+        else:
+            fix = (
+                f"link it to its target, e.g. [{ref.text}](../chapters/page.md#label); no "
+                f"{_kind_name(ref.kind)} of the book is numbered {ref.number}"
+            )
+        return (f"the reference {ref.text} has no target (it is not checked)", fix)
+
+    def likely(self, ref: Reference) -> str | None:
+        """The uri (and anchor) of the only part of the book with the reference's number."""
+        found = []
+        for page in self.pages.values():
+            if ref.kind in _PAGE_KINDS:
+                if page.chapter_kind == ref.kind and page.chapter == ref.number:
+                    found.append(page.uri)
+            else:
+                found += [
+                    f"{page.uri}#{p.id}"
+                    for p in page.parts.values()
+                    if p.kind == ref.kind and p.number == ref.number
+                ]
+        return found[0] if len(found) == 1 else None
+
+
+def _kind_name(kind: str) -> str:
+    return {"section": "section", "figure": "figure", "table": "table"}.get(kind, kind)
+
+
+def _labels_fix(page: PageParts, kind: str) -> str:
+    labels = [f"#{p.id} ({part_text(p.kind, p.number)})" for p in page.numbered(kind)]
+    if labels:
+        return f"link one of its {_kind_name(kind)}s: {', '.join(labels)}"
+    return f"label the {_kind_name(kind)} on {page.src}, then link its label"
+
+
+def _relative(from_uri: str, to: str) -> str:
+    path, _, anchor = to.partition("#")
+    if path == from_uri:
+        return f"#{anchor}"
+    rel = posixpath.relpath(path, posixpath.dirname(from_uri) or ".")
+    return f"{rel}#{anchor}" if anchor else rel

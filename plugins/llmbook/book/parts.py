@@ -1,0 +1,210 @@
+"""What one page numbers, read from its model: its chapter, its numbered sections, its labelled
+figures, tables and equations, and the references it makes.
+
+The author writes section numbers (`## 10.2 MHA → MQA → GQA`); they are checked to run in sequence
+and to match the page's chapter. Figures, tables and equations are numbered by the build, per
+chapter, in page order: `图 10-3`, `表 10-2`, `式 (10.4)` (on a page without a chapter: `图 3`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from llmbook.book.syntax import CAPTION, CAPTION_ID, EQUATION_LABEL, Reference, find_references
+from llmbook.errors import AuthorError
+
+__all__ = ["Part", "PageParts", "page_parts"]
+
+_HEADING = re.compile(r"^ {0,3}(?P<marks>#{1,6})\s+(?P<title>.*?)\s*$")
+_SECTION_NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?(?=\s)")
+_CHAPTER_TITLE = re.compile(r"^第\s*(?P<number>\d+)\s*(?P<kind>[章课])")
+_ATTRS = re.compile(r"\s*\{[^}]*\}\s*$")
+_CAPTION_END = re.compile(r"^\s*///\s*$")
+_KIND_OF_TITLE = {"章": "chapter", "课": "lesson"}
+
+
+@dataclass(frozen=True)
+class Part:
+    """A numbered part of a page that a reference can name."""
+
+    kind: str  # "section", "figure", "table" or "equation"
+    number: str  # "10.2", "10-3", "10.4"
+    id: str  # its anchor on the page
+    title: str  # the heading or the caption, as written
+    line: int  # where it is declared (a heading, a caption's `///`, an equation's closing `$$`)
+    text_line: int = 0  # a caption's first line of text, where its number goes
+
+
+@dataclass
+class PageParts:
+    src: str  # "docs/chapters/ch10.md"
+    uri: str  # "chapters/ch10.md", relative to the docs folder
+    chapter: str | None = None  # "10"
+    chapter_kind: str = "chapter"  # or "lesson" (`# 第 3 课`)
+    title: str = ""
+    parts: dict[str, Part] = field(default_factory=dict)  # by anchor id
+    references: list[Reference] = field(default_factory=list)
+    errors: list[AuthorError] = field(default_factory=list)  # sections out of sequence
+
+    def numbered(self, kind: str) -> list[Part]:
+        return [p for p in self.parts.values() if p.kind == kind]
+
+
+def page_parts(
+    page: Any,
+    uri: str,
+    math: Mapping[int, list[tuple[int, int]]],
+    headings: Callable[[str], list[dict[str, Any]]],
+) -> PageParts:
+    """The parts of `page` (a `PageSource`); `math` gives the formulas' spans per file line,
+    `headings(text)` the headings with the ids the page's toc gives them."""
+    lexed = page.lexed
+    parts = PageParts(page.src, uri)
+    code = {lexed.first + i for i in lexed.code_lines()}
+    lines = [(n, lexed.line(n)) for n in lexed.numbers if n not in code]
+    _read_chapter(parts, lines, page.chapter)
+    _read_sections(parts, lines, headings(lexed.text))
+    _read_captions(parts, lines)
+    _read_equations(parts, lines)
+    for number, text in lines:
+        parts.references += find_references(text, number, math.get(number, []))
+    return parts
+
+
+def _read_chapter(parts: PageParts, lines: list[tuple[int, str]], chapter: str | None) -> None:
+    """The chapter from the front matter (`chapter: 10`), else from the first heading."""
+    for _, text in lines:
+        heading = _HEADING.match(text)
+        if heading and len(heading.group("marks")) == 1:
+            parts.title = _ATTRS.sub("", heading.group("title"))
+            declared = _CHAPTER_TITLE.match(parts.title)
+            if declared:
+                parts.chapter = declared.group("number")
+                parts.chapter_kind = _KIND_OF_TITLE[declared.group("kind")]
+            break
+    if chapter is not None:
+        parts.chapter, parts.chapter_kind = chapter, "chapter"
+
+
+def _read_sections(
+    parts: PageParts, lines: list[tuple[int, str]], headings: list[dict[str, Any]]
+) -> None:
+    """Numbered headings, checked to follow each other and the chapter; each takes the id its
+    page's table of contents gives it."""
+    ids = {}
+    for heading in headings:
+        number = _SECTION_NUMBER.match(heading["name"])
+        if number:
+            ids.setdefault(number.group("number"), heading["id"])
+    previous: list[int] = []
+    for line, text in lines:
+        heading = _HEADING.match(text)
+        number = _SECTION_NUMBER.match(heading.group("title")) if heading else None
+        if heading is None or number is None or len(heading.group("marks")) < 2:
+            continue
+        written = number.group("number")
+        digits = [int(d) for d in written.split(".")]
+        problem = _out_of_sequence(parts, previous, digits, len(heading.group("marks")))
+        if problem:
+            parts.errors.append(AuthorError(parts.src, line, *problem))
+        previous = digits
+        title = _ATTRS.sub("", heading.group("title")[number.end() :]).strip()
+        part = Part("section", written, ids.get(written, ""), title, line)
+        if part.id:
+            parts.parts.setdefault(part.id, part)
+
+
+def _out_of_sequence(
+    parts: PageParts, previous: list[int], digits: list[int], level: int
+) -> tuple[str, str] | None:
+    written = ".".join(map(str, digits))
+    if parts.chapter is not None and str(digits[0]) != parts.chapter:
+        expected = [int(parts.chapter), *digits[1:]]
+        return (
+            f"the section is numbered {written}, but the page is chapter {parts.chapter}",
+            f"number it {'.'.join(map(str, expected))}",
+        )
+    # A chapter's `## 10.2` has two parts; a page without a chapter numbers `## 2` with one.
+    depth = level if parts.chapter is not None else level - 1
+    if len(digits) != depth:
+        example = ".".join(["10"] * (parts.chapter is not None) + ["1"] * (level - 1))
+        return (
+            f"a level-{level} heading is numbered {written} ({len(digits)} parts)",
+            f"give it {depth} parts (`{'#' * level} {example}`), "
+            f"or make it a level-{len(digits) + level - depth} heading",
+        )
+    first = int(parts.chapter) if parts.chapter is not None else 1
+    expected = _next_number(previous, len(digits), first, parts.chapter is not None)
+    if digits != expected:
+        after = f"after {'.'.join(map(str, previous))}" if previous else "as the first section"
+        return (
+            f"the section is numbered {written}, {after}",
+            f"number it {'.'.join(map(str, expected))} and renumber the sections after it "
+            "(and the references to them: the build lists each)",
+        )
+    return None
+
+
+def _next_number(previous: list[int], depth: int, first: int, chapter: bool) -> list[int]:
+    """The number the next section at `depth` parts takes after `previous`."""
+    if not previous:
+        return [first] + [1] * (depth - 1) if chapter else [1] * depth
+    if depth > len(previous):
+        return previous + [1] * (depth - len(previous))
+    return previous[: depth - 1] + [previous[depth - 1] + 1]
+
+
+def _prefix(parts: PageParts, kind: str) -> str:
+    return (
+        f"{parts.chapter}-"
+        if kind in ("figure", "table") and parts.chapter
+        else (f"{parts.chapter}." if parts.chapter else "")
+    )
+
+
+def _read_captions(parts: PageParts, lines: list[tuple[int, str]]) -> None:
+    """`/// figure-caption | #fig-rope` blocks with a label, numbered per kind in page order."""
+    counts = {"figure": 0, "table": 0}
+    for position, (line, text) in enumerate(lines):
+        caption = CAPTION.match(text)
+        if caption is None:
+            continue
+        label, title, text_line = _caption_label(caption.group("arg"), lines[position + 1 :])
+        if label is None or not text_line:
+            continue
+        kind = caption.group("kind")
+        counts[kind] += 1
+        number = f"{_prefix(parts, kind)}{counts[kind]}"
+        parts.parts.setdefault(label, Part(kind, number, label, title, line, text_line))
+
+
+def _caption_label(argument: str, after: list[tuple[int, str]]) -> tuple[str | None, str, int]:
+    """The caption's label (in its argument or an `attrs` option), its first line of text and
+    that line's number (0: the caption has no text)."""
+    found = CAPTION_ID.search(argument)
+    label = (found.group("id") or found.group("opt")) if found else None
+    for line, text in after:
+        if _CAPTION_END.match(text):
+            break
+        if re.match(r"^\s{4}attrs:", text):
+            found = CAPTION_ID.search(text)
+            label = label or ((found.group("id") or found.group("opt")) if found else None)
+        elif text.strip():
+            return label, text.strip(), line
+    return label, "", 0
+
+
+def _read_equations(parts: PageParts, lines: list[tuple[int, str]]) -> None:
+    """Display formulas closed by `$$ {#eq-…}`, numbered in page order."""
+    count = 0
+    for line, text in lines:
+        label = EQUATION_LABEL.match(text)
+        if label and text.count("$$") == 1:
+            count += 1
+            number = f"{_prefix(parts, 'equation')}{count}"
+            parts.parts.setdefault(
+                label.group("id"), Part("equation", number, label.group("id"), "", line)
+            )

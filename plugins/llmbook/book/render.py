@@ -1,0 +1,74 @@
+"""What a page's render makes of the book's parts: each labelled caption starts with its number
+(`图 10-3`), each labelled equation shows its number (given to the math stage), each checked
+reference's link gets its target's title (shown on hover), and what the render read of other
+pages is recorded, so the page renders again when a target's number or title changes."""
+
+from __future__ import annotations
+
+import posixpath
+from html import escape
+
+from llmbook.book.index import BookIndex
+from llmbook.book.parts import PageParts
+from llmbook.book.syntax import part_text
+from llmbook.edits import LineEdits
+from llmbook.stash import Stash
+
+__all__ = ["equation_numbers", "put_parts", "still_true"]
+
+
+def equation_numbers(parts: PageParts | None) -> dict[str, str]:
+    """label → number of the page's labelled equations (what the math stage shows)."""
+    return {p.id: p.number for p in parts.numbered("equation")} if parts is not None else {}
+
+
+def put_parts(
+    edits: LineEdits,
+    parts: PageParts,
+    book: BookIndex,
+    stash: Stash,
+    read: list[list[str]] | None = None,
+    plain: frozenset[int] = frozenset(),
+) -> None:
+    """Numbers into the page's captions, titles onto its checked references' links; `read`,
+    when given, gets [target, number, title] of each target the page's render read. Lines in
+    `plain` (the live preview's) stay as written."""
+    for part in parts.parts.values():
+        if part.kind in ("figure", "table") and part.text_line not in plain:
+            text = edits.text(part.text_line)
+            at = len(text) - len(text.lstrip())
+            number = f'<span class="caption-prefix">{part_text(part.kind, part.number)}</span>'
+            edits.replace(part.text_line, at, at, stash.put(number) + " ")
+    titled: set[tuple[int, int]] = set()
+    for reference in parts.references:
+        if reference.href is None or reference.line in plain:
+            continue
+        target = book.resolve(parts, reference.href)
+        if target is None:
+            continue
+        if read is not None:
+            read.append(target.key())
+        where = (reference.line, reference.link_end)
+        text = edits.text(reference.line)
+        if target.title and where not in titled and text[reference.link_end - 1] != '"':
+            titled.add(where)
+            title = escape(target.title.replace("\\", ""), quote=True)
+            edits.replace(reference.line, reference.link_end, reference.link_end, f' "{title}"')
+
+
+def still_true(book: BookIndex, page: PageParts | None, read: list[list[str]]) -> bool:
+    """Whether every target a kept render read is still the same (number and title)."""
+    if page is None:
+        return not read
+    for target, number, title in read:
+        found = book.resolve(page, _href_from(page.uri, target))
+        if found is None or found.key() != [target, number, title]:
+            return False
+    return True
+
+
+def _href_from(uri: str, target: str) -> str:
+    """`target` (a docs-relative uri with its anchor) as a link written on page `uri`."""
+    path, _, anchor = target.partition("#")
+    rel = posixpath.relpath(path, posixpath.dirname(uri) or ".")
+    return f"{rel}#{anchor}" if anchor else rel
