@@ -18,7 +18,7 @@ from typing import Any
 
 from mkdocs.plugins import get_plugin_logger
 
-from llmbook.book.index import BookIndex
+from llmbook.book.index import BookIndex, caption_setup
 from llmbook.book.parts import PageParts, page_parts
 from llmbook.book.render import equation_numbers, put_parts, render_example, still_true
 from llmbook.demos.cache import DemoCache
@@ -134,6 +134,12 @@ class Site:
         }
         stale = {id(e) for e in self.book_errors}
         self.book_errors = self.book.check(strict)
+        if self.index is not None:
+            self.book_errors += caption_setup(
+                list(self.book.pages.values()),
+                self.index.markdown_extensions,
+                self.index.mdx_configs,
+            )
         report.failures = sorted(
             [f for f in report.failures if id(f) not in stale] + self.book_errors,
             key=lambda e: (e.src, e.line),

@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from llmbook.book.index import BookIndex
+from llmbook.book.index import BookIndex, caption_setup
 from llmbook.book.parts import page_parts
 from llmbook.book.syntax import find_references
 from llmbook.directives import parse_structure
@@ -242,3 +242,31 @@ def test_renumbering_chapter_10_fails_every_stale_reference_at_its_line(toc):
         "docs/labs/smollm2-135m.md:74: written 10.2 节, the target is now 10.3 节 "
         "(MHA → MQA → GQA ★): [10.2 节](../chapters/ch10-modern-llm.md#gqa)"
     ) in "\n".join(stale)
+
+
+@pytest.mark.parametrize(
+    ("extensions", "configs", "problem"),
+    [
+        (
+            [],
+            {},
+            "the caption needs pymdownx.blocks.caption, which is not among the site's "
+            "Markdown extensions",
+        ),
+        (
+            ["pymdownx.blocks.caption"],
+            {},
+            "pymdownx.blocks.caption numbers captions itself (its `auto` option is on)",
+        ),
+    ],
+)
+def test_captions_need_the_caption_extension_without_its_own_numbers(
+    toc, extensions, configs, problem
+):
+    parts = parts_of("ch1.md", CH1, toc)
+    assert [str(e) for e in caption_setup([parts], extensions, configs)] == [
+        f"docs/ch1.md:13: {problem} Fix: list `pymdownx.blocks.caption: {{auto: false}}` under "
+        "markdown_extensions in mkdocs.yml"
+    ]
+    configs = {"pymdownx.blocks.caption": {"auto": False}}
+    assert caption_setup([parts], ["pymdownx.blocks.caption"], configs) == []

@@ -193,3 +193,33 @@ def _relative(from_uri: str, to: str) -> str:
         return f"#{anchor}"
     rel = posixpath.relpath(path, posixpath.dirname(from_uri) or ".")
     return f"{rel}#{anchor}" if anchor else rel
+
+
+CAPTIONS = "pymdownx.blocks.caption"
+
+
+def caption_setup(
+    pages: list[PageParts], extensions: list[object], configs: dict[str, dict[str, object]]
+) -> list[AuthorError]:
+    """A labelled caption needs pymdownx.blocks.caption, with its own numbering off (the book
+    numbers per chapter): an error at the first caption that would render wrong."""
+    first = next(
+        (
+            (page, part)
+            for page in pages
+            for part in page.parts.values()
+            if part.kind in ("figure", "table")
+        ),
+        None,
+    )
+    if first is None:
+        return []
+    page, part = first
+    if CAPTIONS not in extensions:
+        problem = f"the caption needs {CAPTIONS}, which is not among the site's Markdown extensions"
+    elif configs.get(CAPTIONS, {}).get("auto", True) is not False:
+        problem = f"{CAPTIONS} numbers captions itself (its `auto` option is on)"
+    else:
+        return []
+    fix = f"list `{CAPTIONS}: {{auto: false}}` under markdown_extensions in mkdocs.yml"
+    return [AuthorError(page.src, part.line, problem, fix)]
