@@ -46,6 +46,8 @@ class Showcase(Directive):
     def render(self, node: Block, ctx: Context) -> list[str]:
         source, first = _example(node, ctx)
         assert ctx.stash is not None
+        if ctx.glossary is not None and "{term}" in source:
+            source = ctx.glossary.render_terms(source, first)
         if "$" in source:
             source = render_math_text(source, src=ctx.src, stash=ctx.stash, first=first)
         rendered = render_directives(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from llmbook.directives.base import Context, get_directive, known_names
+from llmbook.directives.base import Context, GlossaryView, get_directive, known_names
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.directives.parser import OPENER, parse_tree
 from llmbook.edits import LineEdits
@@ -127,6 +127,7 @@ def render_tree(
     site: SiteIndex | None = None,
     page: PageRef | None = None,
     demo_cache: DemoCache | None = None,
+    glossary: GlossaryView | None = None,
 ) -> str:
     """The page's Markdown from its parsed tree, as the later stages left its lines: every
     directive validated (keeping what it parsed on its node), then rendered, once."""
@@ -137,6 +138,7 @@ def render_tree(
         site=site,
         page=page,
         demo_cache=demo_cache,
+        glossary=glossary,
     )
     check_tree(ctx)
     return "\n".join(ctx.children(doc))
