@@ -131,6 +131,7 @@ def test_the_role_and_its_shown_text() -> None:
         ("GQA", "分组查询", 7),
         ("RoPE", "RoPE", 7),
     ]
+    assert find_terms("写 `` {term}`GQA` `` 即可", 1) == []  # the markup shown as code
 
 
 def test_an_undefined_term_names_the_nearest(failure) -> None:

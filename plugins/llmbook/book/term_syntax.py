@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from llmbook.lexer import code_spans
+
 __all__ = ["TERM_ROLE", "TermUse", "find_terms"]
 
 TERM_ROLE = re.compile(r"\{term\}(?P<ticks>`+)(?P<body>.+?)(?P=ticks)(?!`)")
@@ -30,7 +32,9 @@ class TermUse:
 
 
 def find_terms(text: str, line: int, hidden: list[tuple[int, int]] = ()) -> list[TermUse]:
-    """The term roles of one line (not those inside `hidden` spans: formulas, other code)."""
+    """The term roles of one line (not those inside `hidden` spans, formulas, or code spans:
+    ``` `` {term}`GQA` `` ``` shows the markup)."""
+    hidden = [*hidden, *code_spans(text)]
     found = []
     for match in TERM_ROLE.finditer(text):
         if any(a <= match.start() < b for a, b in hidden):

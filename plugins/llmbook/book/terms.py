@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from llmbook.book.glossary import FILE_NAME, Entry, Glossary
@@ -168,12 +169,22 @@ def term_index(
         glossary: Glossary | AuthorError = Glossary.load(path, src)
     except AuthorError as error:
         glossary = error
-    nav = read_mkdocs_yml(project.root / "mkdocs.yml").get("nav")
+    nav = _nav(project.root / "mkdocs.yml")
 
     def info(page: str) -> PageInfo:
         return PageInfo(page, project.uri(page), title(page))
 
     return TermIndex.of(glossary, plans, info, _nav_uris(nav))
+
+
+def _nav(config_file: Path) -> Any:
+    """mkdocs.yml's nav, or the nav of the file it INHERITs from."""
+    for _ in range(8):  # an INHERIT chain is short; a circle is MkDocs' error, not ours
+        data = read_mkdocs_yml(config_file)
+        if "nav" in data or not isinstance(data.get("INHERIT"), str):
+            return data.get("nav")
+        config_file = (config_file.parent / data["INHERIT"]).resolve()
+    return None
 
 
 def _nav_uris(nav: Any) -> list[str]:
