@@ -292,7 +292,8 @@ class Site:
             read = deps.references if deps is not None else None
             put_parts(edits, parts, self.book, stash, read, plain)
         glossary = self.page_glossary(page, stash, deps)
-        put_terms(edits, glossary, plain)
+        if glossary is not None:
+            put_terms(edits, glossary, plain)
         if plan is not None:
             linked = deps.figures if deps is not None else None
             plan.put_outputs(edits, stash=stash, figure_url=self.outputs.figure_url(page, linked))
@@ -311,8 +312,11 @@ class Site:
             glossary=glossary,
         )
 
-    def page_glossary(self, page: PageRef, stash: Stash, deps: Deps | None) -> PageGlossary:
-        """The glossary as `page`'s render sees it (links made relative to the page)."""
+    def page_glossary(self, page: PageRef, stash: Stash, deps: Deps | None) -> PageGlossary | None:
+        """The glossary as `page`'s render sees it (links made relative to the page); None
+        where the book has no glossary page to link to."""
+        if self.terms.glossary_page is None:
+            return None
         pages = self.index.pages if self.index is not None else []
         urls = site_urls(pages, self.project.docs_dir)
         read = deps.terms if deps is not None else None

@@ -26,7 +26,11 @@ __all__ = ["PageGlossary", "put_terms", "site_urls"]
 def site_urls(pages: list[tuple[str, str, str]], docs_dir: Path) -> Callable[[str], str]:
     """uri → site url, from the site index's pages (url, path, title); a page it does not list
     (a notebook) gets the url style of the pages it does."""
-    known = {Path(path).resolve().relative_to(docs_dir).as_posix(): url for url, path, _ in pages}
+    known = {
+        Path(path).resolve().relative_to(docs_dir).as_posix(): url
+        for url, path, _ in pages
+        if Path(path).resolve().is_relative_to(docs_dir)
+    }
     flat = any(url.endswith(".html") and not url.endswith("index.html") for url in known.values())
 
     def url_of(uri: str) -> str:
@@ -64,7 +68,7 @@ class PageGlossary:
 
     def link(self, entry: Entry, shown: str) -> str:
         """A stash placeholder for the term's link."""
-        assert self.terms.glossary_page is not None
+        assert self.terms.glossary_page is not None  # else the site makes no PageGlossary
         self._record(entry.term)
         href = self._href(self.terms.glossary_page.uri, entry.slug)
         return self.stash.put(

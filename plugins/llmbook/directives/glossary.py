@@ -25,6 +25,8 @@ class GlossaryList(Directive):
             )
 
     def render(self, node: Block, ctx: Context) -> list[str]:
-        if ctx.glossary is None:  # a text rendered without the book: nothing to list
-            return ctx.single(node, '<dl class="llmbook-glossary"></dl>')
+        if ctx.glossary is None:  # a text rendered without the book (a showcase's example)
+            return ctx.single(
+                node, '<p class="llmbook-glossary__note">（在术语表页上，这里展开为全书的术语）</p>'
+            )
         return ctx.single(node, ctx.glossary.listing())
