@@ -4,16 +4,19 @@ logged, and a warm build re-rendering exactly the pages whose shown definitions 
 
 from __future__ import annotations
 
+import html
 import logging
+import shutil
 import textwrap
 from pathlib import Path
 
 import pytest
+import yaml
 from llmbook.book.glossary import Glossary
 from llmbook.book.term_syntax import find_terms
 from llmbook.errors import AuthorError
 from mkdocs.exceptions import Abort
-from sites import build
+from sites import ROOT, build
 
 GLOSSARY = """\
 - term: GQA
@@ -209,3 +212,43 @@ def test_a_changed_definition_renders_its_pages_again(
     assert rendered() == ["docs/glossary.md", "docs/index.md", "docs/two.md"]
     (tmp_path / "docs" / "two.md").write_text("# 第二页\n\n没有术语。\n", encoding="utf-8")
     assert rendered() == ["docs/glossary.md", "docs/two.md"]  # who uses KV Cache changed
+
+
+# -- Zensical -------------------------------------------------------------------------------------
+
+
+def test_zensical_links_terms_and_lists_the_glossary(tmp_path: Path) -> None:
+    pytest.importorskip("zensical")
+    write_book(tmp_path, PAGES)
+    config = {
+        "INHERIT": str(ROOT / "mkdocs.yml"),
+        "nav": [{"首页": "index.md"}, {"第二页": "two.md"}, {"术语表": "glossary.md"}],
+    }
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
+    shutil.copytree(ROOT / "plugins" / "llmbook" / "data", tmp_path / "plugins/llmbook/data")
+    done = build(tmp_path / "mkdocs.yml", engine="zensical", cache=False, args=["--clean"])
+    assert done.returncode == 0, done.stderr[-3000:]
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert '<a class="llmbook-term" href="glossary.html#term-gqa" title="分组查询注意力：' in index
+    listing = (tmp_path / "site" / "glossary.html").read_text(encoding="utf-8")
+    used = listing.split('id="term-kv-cache"')[1].split("</dd>")[0]
+    assert '<a href="index.html">首页</a>、<a href="two.html">第二页</a>' in used
+
+
+# -- the live preview -----------------------------------------------------------------------------
+
+
+def test_the_preview_shows_an_undefined_term_in_its_box(tmp_path: Path) -> None:
+    """Under `mkdocs serve` the page renders: the undefined term as written, the build's text
+    in a box after its line, the defined terms linked."""
+    pages = {**PAGES, "two.md": "# 第二页\n\n{term}`GQB` 与 {term}`GQA`。\n\n{term}`RoPE` 照常。\n"}
+    config = write_book(tmp_path, pages)
+    site = build(config, in_process=True, cache=False, command="serve").site
+    two = html.unescape((site / "two.html").read_text(encoding="utf-8"))
+    box = two.split("<pre>", 1)[1].split("</pre>", 1)[0]
+    assert box == (
+        "docs/two.md:3: the term 'GQB' is not in the glossary Fix: write one of the glossary's "
+        'terms (GQA), or add an entry "- term: GQB" with zh and definition to docs/glossary.yml'
+    )
+    assert two.index("{term}<code>GQB</code> 与 <a") < two.index('class="llmbook-build-error"')
+    assert two.count('class="llmbook-term"') == 2
