@@ -15,7 +15,7 @@ import yaml
 from llmbook.book.glossary import Glossary
 from llmbook.book.term_syntax import find_terms
 from llmbook.errors import AuthorError
-from mkdocs.exceptions import Abort
+from mkdocs.exceptions import Abort, PluginError
 from sites import ROOT, build
 
 GLOSSARY = """\
@@ -152,6 +152,25 @@ def test_a_term_without_a_glossary_page(failure) -> None:
         ":::glossary Fix: add a page (e.g. docs/glossary.md) with a :::glossary block, and put it "
         "in the nav"
     ]
+
+
+def test_one_glossary_page(failure) -> None:
+    pages = {**PAGES, "more.md": "# 又一个术语表\n\n:::glossary\n:::\n"}
+    assert failure(pages) == [
+        "docs/more.md:3: a second :::glossary (the first is on docs/glossary.md) Fix: keep one "
+        "glossary page: remove this block"
+    ]
+
+
+def test_the_glossary_block_has_no_body(tmp_path: Path) -> None:
+    pages = {**PAGES, "glossary.md": "# 术语表\n\n:::glossary\n手写的词条\n:::\n"}
+    with pytest.raises(Abort) as raised:
+        build(write_book(tmp_path, pages), in_process=True, cache=False)
+    assert isinstance(raised.value.__context__, PluginError)
+    assert str(raised.value.__context__) == (
+        "docs/glossary.md:4: :::glossary takes no body (its list comes from docs/glossary.yml) "
+        "Fix: move the text above the :::glossary block, or into docs/glossary.yml"
+    )
 
 
 # -- the built site -------------------------------------------------------------------------------
