@@ -5,7 +5,7 @@ behind them) is stored under a key of every input that can change it: the page's
 place (path, URL), its execution results, the llmbook options and the site's Markdown settings,
 llmbook's own files, llmkit's (demos compute with it) and the versions of the libraries that write
 HTML. What the render depended on (`Deps`: the site-index entries it read for `:::related`, the
-figures it linked) is stored with it: the entry is stale when any lookup now answers differently
+figures it linked, the glossary entries it showed) is stored with it: the entry is stale when any lookup now answers differently
 or a figure is no longer among the page's results; the figures are registered again on replay.
 """
 
@@ -45,7 +45,10 @@ class Deps:
         if any(len(entry) != 3 for entry in lookups + references) or any(
             len(term) != 2 for term in terms
         ):
-            raise ValueError("a lookup is [name, title, url], a reference [target, number, title]")
+            raise ValueError(
+                "a lookup is [name, title, url], a reference [target, number, title], a term "
+                "[term, what it showed]"
+            )
         return cls(figures, lookups, references, terms)
 
 
