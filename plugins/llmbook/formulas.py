@@ -59,11 +59,18 @@ def render_math(
         _inline(edits, first + index, spans, src=src, stash=stash)
 
 
-def render_math_text(markdown: str, *, src: str, stash: Stash, first: int = 1) -> str:
+def render_math_text(
+    markdown: str,
+    *,
+    src: str,
+    stash: Stash,
+    first: int = 1,
+    equations: Mapping[str, str] | None = None,
+) -> str:
     """`markdown`, a text of its own (a showcase's example, starting on file line `first`), with
-    its formulas as stash tokens."""
+    its formulas as stash tokens (labelled equations numbered from `equations`)."""
     edits = LineEdits(lex(markdown, first))
-    render_math(edits, src=src, stash=stash)
+    render_math(edits, src=src, stash=stash, equations=equations)
     return edits.markdown()
 
 
@@ -204,7 +211,11 @@ def _display_block(
     tag = "div" if label or count >= 3 or (blank_at(start - 1) and blank_at(end + 1)) else "span"
     # A labelled equation's anchor stands in the page's own HTML where it can (a block after a
     # blank line), so the engine's anchor check (MkDocs' validation) sees it.
-    anchor = f'<div class="llmbook-equation-anchor" id="{escape(label.group("id"))}"></div>'
+    anchor = (
+        f'<div class="llmbook-equation-anchor" id="{escape(label.group("id"))}"></div>'
+        if label is not None
+        else ""
+    )
     own_line = label is not None and count >= 3 and blank_at(start - 1)
     inner = anchor + html if label is not None and not own_line else html
     token = stash.put(f'<{tag} class="llmbook-math llmbook-math--display">{inner}</{tag}>')

@@ -10,16 +10,17 @@ notebooks) and runs the offline check.
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from mkdocs.plugins import get_plugin_logger
 
 from llmbook.book.index import BookIndex
-from llmbook.book.parts import page_parts
-from llmbook.book.render import equation_numbers, put_parts, still_true
+from llmbook.book.parts import PageParts, page_parts
+from llmbook.book.render import equation_numbers, put_parts, render_example, still_true
 from llmbook.book.term_render import PageGlossary, put_terms, site_urls
 from llmbook.book.terms import TermIndex, term_index
 from llmbook.demos.cache import DemoCache
@@ -41,6 +42,8 @@ from llmbook.stash import Stash
 from llmbook.store import Store, open_store
 
 __all__ = ["Build", "Site"]
+
+Example = Callable[[str, int], tuple[str, dict[str, str]]]
 
 log = get_plugin_logger(__name__)
 
@@ -115,7 +118,15 @@ class Site:
         headings = self.index.headings if self.index is not None else (lambda text: [])
         self.book = BookIndex.of(
             [
-                page_parts(plan.page, self.project.uri(src), plan.math, headings, plan.doc)
+                page_parts(
+                    plan.page.lexed,
+                    src=src,
+                    uri=self.project.uri(src),
+                    chapter=plan.page.chapter,
+                    math=plan.math,
+                    headings=headings,
+                    doc=plan.doc,
+                )
                 for src, plan in report.plans.items()
             ]
         )
@@ -309,7 +320,18 @@ class Site:
             site=index,
             page=page,
             demo_cache=self.demo_cache,
+            example=self._example(parts, stash),
             glossary=glossary,
+        )
+
+    def _example(self, parts: PageParts | None, stash: Stash) -> Example | None:
+        """How a `:::showcase` of this page numbers and checks its example (None: the page has
+        no parts, as when it failed to load)."""
+        if parts is None:
+            return None
+        headings = self.index.headings if self.index is not None else (lambda text: [])
+        return functools.partial(
+            render_example, page=parts, book=self.book, stash=stash, headings=headings
         )
 
     def page_glossary(self, page: PageRef, stash: Stash, deps: Deps | None) -> PageGlossary | None:

@@ -36,7 +36,15 @@ def parts_of(uri: str, text: str, toc: SiteIndex):
     source = collect_page(lex(body, first), src=f"docs/{uri}", meta=meta, execute=False)
     math = math_spans(source.lexed, src=source.src)
     doc = parse_structure(source.lexed, src=source.src)
-    return page_parts(source, uri, math, toc.headings, doc)
+    return page_parts(
+        source.lexed,
+        src=source.src,
+        uri=uri,
+        chapter=source.chapter,
+        math=math,
+        headings=toc.headings,
+        doc=doc,
+    )
 
 
 def check(toc: SiteIndex, pages: dict[str, str], strict: bool = True) -> list[str]:

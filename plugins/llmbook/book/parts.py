@@ -15,6 +15,7 @@ from typing import Any
 
 from llmbook.book.syntax import CAPTION, CAPTION_ID, EQUATION_LABEL, Reference, find_references
 from llmbook.errors import AuthorError
+from llmbook.lexer import Lexed
 
 __all__ = ["Part", "PageParts", "page_parts"]
 
@@ -54,20 +55,23 @@ class PageParts:
 
 
 def page_parts(
-    page: Any,
+    lexed: Lexed,
+    *,
+    src: str,
     uri: str,
+    chapter: str | None,
     math: Mapping[int, list[tuple[int, int]]],
     headings: Callable[[str], list[dict[str, Any]]],
     doc: Any = None,
 ) -> PageParts:
-    """The parts of `page` (a `PageSource`); `math` gives the formulas' spans per file line,
+    """The parts of the page `lexed` (errors name `src`; `uri`: its place in the docs folder;
+    `chapter`: its front matter's). `math` gives the formulas' spans per file line,
     `headings(text)` the headings with the ids the page's toc gives them, `doc` the page's
     directive tree (a `:::related` body names topics, not parts: its lines are skipped)."""
-    lexed = page.lexed
-    parts = PageParts(page.src, uri)
+    parts = PageParts(src, uri)
     code = {lexed.first + i for i in lexed.code_lines()} | _names_only(doc)
     lines = [(n, lexed.line(n)) for n in lexed.numbers if n not in code]
-    _read_chapter(parts, lines, page.chapter)
+    _read_chapter(parts, lines, chapter)
     _read_sections(parts, lines, lambda: headings(lexed.text))
     _read_captions(parts, lines)
     _read_equations(parts, lines)

@@ -129,6 +129,9 @@ class Context:
     site: SiteIndex | None = None
     page: PageRef | None = None  # None: a standalone text (tests, a showcase without a site)
     demo_cache: DemoCache | None = None  # rendered demo frames kept between builds (None: off)
+    # A guide's example text (from a file line) as the book numbers and checks it: (Markdown,
+    # equation numbers); None outside a build.
+    example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None
     glossary: GlossaryView | None = None  # None: a text rendered without the book
     _fragments: FragmentRenderer | None = field(default=None, repr=False)
 

@@ -7,6 +7,7 @@ that importing `llmbook.directives` fills.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -127,10 +128,12 @@ def render_tree(
     site: SiteIndex | None = None,
     page: PageRef | None = None,
     demo_cache: DemoCache | None = None,
+    example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None,
     glossary: GlossaryView | None = None,
 ) -> str:
     """The page's Markdown from its parsed tree, as the later stages left its lines: every
-    directive validated (keeping what it parsed on its node), then rendered, once."""
+    directive validated (keeping what it parsed on its node), then rendered, once. `example`:
+    what the book makes of a guide's example (`Context.example`)."""
     ctx = Context(
         src=src,
         doc=doc,
@@ -138,6 +141,7 @@ def render_tree(
         site=site,
         page=page,
         demo_cache=demo_cache,
+        example=example,
         glossary=glossary,
     )
     check_tree(ctx)
