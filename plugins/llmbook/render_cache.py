@@ -5,7 +5,7 @@ behind them) is stored under a key of every input that can change it: the page's
 place (path, URL), its execution results, the llmbook options and the site's Markdown settings,
 llmbook's own files, llmkit's (demos compute with it) and the versions of the libraries that write
 HTML. What the render depended on (`Deps`: the site-index entries it read for `:::related`, the
-figures it linked) is stored with it: the entry is stale when any lookup now answers differently
+figures it linked, the glossary entries it showed) is stored with it: the entry is stale when any lookup now answers differently
 or a figure is no longer among the page's results; the figures are registered again on replay.
 """
 
@@ -20,7 +20,8 @@ from llmbook.store import Store, key, llmbook_hash, llmkit_hash, version
 
 __all__ = ["Deps", "RenderCache", "Rendered", "llmbook_hash", "replay", "result_digest"]
 
-_FORMAT = 3  # 2: entries in the store, what the page depended on as `deps`; 3: references
+_FORMAT = 4  # 2: entries in the store, what the page depended on as `deps`; 3: references;
+# 4: glossary terms
 NAMESPACE = "pages"
 _LIBRARIES = ("markdown", "pymdown-extensions", "latex2mathml", "mkdocs", "matplotlib")
 
@@ -33,15 +34,22 @@ class Deps:
     lookups: list[list[str]] = field(default_factory=list)  # [name, title, url] it looked up
     # [target, number, title] of each part of the book its references link to
     references: list[list[str]] = field(default_factory=list)
+    terms: list[list[str]] = field(default_factory=list)  # [term, what it showed] (book/terms.py)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Deps:
         figures = [str(path) for path in data["figures"]]
         lookups = [[str(part) for part in lookup] for lookup in data["lookups"]]
         references = [[str(part) for part in target] for target in data["references"]]
-        if any(len(entry) != 3 for entry in lookups + references):
-            raise ValueError("a lookup is [name, title, url], a reference [target, number, title]")
-        return cls(figures, lookups, references)
+        terms = [[str(part) for part in term] for term in data["terms"]]
+        if any(len(entry) != 3 for entry in lookups + references) or any(
+            len(term) != 2 for term in terms
+        ):
+            raise ValueError(
+                "a lookup is [name, title, url], a reference [target, number, title], a term "
+                "[term, what it showed]"
+            )
+        return cls(figures, lookups, references, terms)
 
 
 @dataclass

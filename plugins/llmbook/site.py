@@ -21,6 +21,8 @@ from mkdocs.plugins import get_plugin_logger
 from llmbook.book.index import BookIndex, caption_setup
 from llmbook.book.parts import PageParts, page_parts
 from llmbook.book.render import equation_numbers, put_parts, render_example, still_true
+from llmbook.book.term_render import PageGlossary, put_terms, site_urls
+from llmbook.book.terms import TermIndex, term_index
 from llmbook.demos.cache import DemoCache
 from llmbook.directives import apply_line_edits, parse_structure, render_tree
 from llmbook.edits import LineEdits
@@ -72,6 +74,7 @@ class Site:
     report: Report = field(default_factory=Report)
     book: BookIndex = field(default_factory=BookIndex)  # the book's numbered parts
     book_errors: list[AuthorError] = field(default_factory=list)  # its sections and references
+    terms: TermIndex = field(default_factory=TermIndex)  # the glossary, and who uses which term
     current: PageRef | None = None
     sources: dict[str, bytes] = field(default_factory=dict)  # each page's file, as run
     rendered: list[str] = field(default_factory=list)  # pages this build rendered
@@ -133,7 +136,7 @@ class Site:
             for src, plan in report.plans.items()
         }
         stale = {id(e) for e in self.book_errors}
-        self.book_errors = self.book.check(strict)
+        self.book_errors = self.book.check(strict) + self.check_terms()
         if self.index is not None:
             self.book_errors += caption_setup(
                 list(self.book.pages.values()),
@@ -145,6 +148,19 @@ class Site:
             key=lambda e: (e.src, e.line),
         )
         log.info(self.book.counts.summary())
+
+    def check_terms(self) -> list[AuthorError]:
+        """Every page's glossary terms checked against docs/glossary.yml (the build log names
+        the terms no page uses); their errors."""
+
+        def title(src: str) -> str:
+            page = self.book.page(src)
+            return page.title if page is not None else ""
+
+        self.terms = term_index(self.project, self.report.plans, title)
+        for line in self.terms.summary():
+            log.info(line)
+        return self.terms.errors
 
     def refresh(self, src: str, raw: bytes) -> None:
         """Run one page again, its file changed since `run_pages` (an engine that re-renders
@@ -226,6 +242,8 @@ class Site:
             return False
         if not still_true(self.book, self.book.page(src), deps.references):
             return False
+        if not self.terms.still_true(deps.terms):
+            return False
         for path in deps.figures:
             self.outputs.keep_figure(path, shown[path])
         return True
@@ -290,6 +308,9 @@ class Site:
         if parts is not None:
             read = deps.references if deps is not None else None
             put_parts(edits, parts, self.book, stash, read, plain)
+        glossary = self.page_glossary(page, stash, deps)
+        if glossary is not None:
+            put_terms(edits, glossary, plain)
         if plan is not None:
             linked = deps.figures if deps is not None else None
             plan.put_outputs(edits, stash=stash, figure_url=self.outputs.figure_url(page, linked))
@@ -306,6 +327,7 @@ class Site:
             page=page,
             demo_cache=self.demo_cache,
             example=self._example(parts, stash),
+            glossary=glossary,
         )
 
     def _example(self, parts: PageParts | None, stash: Stash) -> Example | None:
@@ -317,3 +339,13 @@ class Site:
         return functools.partial(
             render_example, page=parts, book=self.book, stash=stash, headings=headings
         )
+
+    def page_glossary(self, page: PageRef, stash: Stash, deps: Deps | None) -> PageGlossary | None:
+        """The glossary as `page`'s render sees it (links made relative to the page); None
+        where the book has no glossary page to link to."""
+        if self.terms.glossary_page is None:
+            return None
+        pages = self.index.pages if self.index is not None else []
+        urls = site_urls(pages, self.project.docs_dir)
+        read = deps.terms if deps is not None else None
+        return PageGlossary(self.terms, page, stash, urls, read)

@@ -2,8 +2,8 @@
 
 WCAG 2.0/2.1 A and AA rules at 1280×900; a serious or critical violation fails the test. Each page is
 audited twice: as it loads, and after a reader has used its widgets (quizzes answered wrong and
-right, a lesson card marked done, a number's popover open, the demos stepped), since those states
-bring colours of their own. 404.html links its assets from the site root, as a host serves it, so
+right, a lesson card marked done, a number's and a term's popover open, the demos stepped), since
+those states bring colours of their own. 404.html links its assets from the site root, as a host serves it, so
 its /assets/ requests are answered from the built site.
 """
 
@@ -32,6 +32,8 @@ USE_THE_WIDGETS = """() => {
   if (card) card.click();
   const num = document.querySelector(".llmbook-num");
   if (num) num.click();
+  const term = document.querySelector("a.llmbook-term");
+  if (term) term.focus();
   document.querySelectorAll('[data-action="next"], [data-action="backward"], [data-action="mqa"]')
     .forEach(button => { button.click(); button.click(); });
 }"""

@@ -37,5 +37,6 @@ def test_the_guide_validates_and_renders(fake_demos, monkeypatch):
         "llmbook-card",
         "llmbook-progress",
         "llmbook-demo",
+        "llmbook-glossary__note",
     ):
         assert marker in results, marker

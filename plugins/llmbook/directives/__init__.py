@@ -11,6 +11,7 @@ from llmbook.directives import (  # noqa: F401 - importing a directive module re
     card,
     chain,
     demo,
+    glossary,
     interview,
     progress,
     quiz,

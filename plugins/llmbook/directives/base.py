@@ -11,7 +11,7 @@ import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.errors import AuthorError
@@ -23,7 +23,15 @@ if TYPE_CHECKING:
     from llmbook.site_index import SiteIndex
     from llmbook.stash import Stash
 
-__all__ = ["Context", "Directive", "escape", "get_directive", "known_names", "register"]
+__all__ = [
+    "Context",
+    "Directive",
+    "GlossaryView",
+    "escape",
+    "get_directive",
+    "known_names",
+    "register",
+]
 
 _REGISTRY: dict[str, Directive] = {}
 
@@ -101,6 +109,16 @@ def known_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
+class GlossaryView(Protocol):
+    """The book's glossary as a page's directives see it (made by the book layer)."""
+
+    def render_terms(self, markdown: str, first: int) -> str:
+        """A standalone text's `{term}` roles as links (from file line `first`)."""
+
+    def listing(self) -> str:
+        """The glossary page's list of every term, as HTML."""
+
+
 @dataclass
 class Context:
     """What directives see of the page: its path, stash, site index, and helpers to emit HTML."""
@@ -114,6 +132,7 @@ class Context:
     # A guide's example text (from a file line) as the book numbers and checks it: (Markdown,
     # equation numbers); None outside a build.
     example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None
+    glossary: GlossaryView | None = None  # None: a text rendered without the book
     _fragments: FragmentRenderer | None = field(default=None, repr=False)
 
     def error(self, line: int, message: str, fix: str | None = None) -> AuthorError:

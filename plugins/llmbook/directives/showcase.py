@@ -49,6 +49,8 @@ class Showcase(Directive):
         equations: dict[str, str] = {}
         if ctx.example is not None:  # in a build: its captions and equations numbered
             source, equations = ctx.example(source, first)
+        if ctx.glossary is not None and "{term}" in source:
+            source = ctx.glossary.render_terms(source, first)
         if "$" in source:
             source = render_math_text(
                 source, src=ctx.src, stash=ctx.stash, first=first, equations=equations

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from llmbook.directives.base import Context, get_directive, known_names
+from llmbook.directives.base import Context, GlossaryView, get_directive, known_names
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.directives.parser import OPENER, parse_tree
 from llmbook.edits import LineEdits
@@ -129,6 +129,7 @@ def render_tree(
     page: PageRef | None = None,
     demo_cache: DemoCache | None = None,
     example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None,
+    glossary: GlossaryView | None = None,
 ) -> str:
     """The page's Markdown from its parsed tree, as the later stages left its lines: every
     directive validated (keeping what it parsed on its node), then rendered, once. `example`:
@@ -141,6 +142,7 @@ def render_tree(
         page=page,
         demo_cache=demo_cache,
         example=example,
+        glossary=glossary,
     )
     check_tree(ctx)
     return "\n".join(ctx.children(doc))

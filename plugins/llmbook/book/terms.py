@@ -1,0 +1,209 @@
+"""Who uses which glossary term: every page's `{term}` roles read at the build's start, checked
+against the glossary, and the pages that use each term recorded for the glossary page.
+
+Made beside the book's index (after the pages ran, before any renders). What a page's render
+shows of the glossary (a term's definition, the glossary page's listing) is what `shown` answers;
+a kept render is reused only while those answers are the same (`still_true`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from llmbook.book.glossary import FILE_NAME, Entry, Glossary
+from llmbook.book.term_syntax import TermUse, find_terms
+from llmbook.errors import AuthorError
+from llmbook.project import Project, read_mkdocs_yml
+
+__all__ = ["LISTING", "PageInfo", "TermIndex", "term_index"]
+
+LISTING = "*listing"  # what the glossary page's render records of its listing
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    src: str
+    uri: str  # relative to the docs folder
+    title: str
+
+
+@dataclass
+class TermIndex:
+    glossary: Glossary = field(default_factory=Glossary)
+    pages: list[PageInfo] = field(default_factory=list)  # nav order, then the site's
+    uses: dict[str, list[TermUse]] = field(default_factory=dict)  # by page src
+    glossary_page: PageInfo | None = None  # the page that holds `:::glossary`
+    errors: list[AuthorError] = field(default_factory=list)
+
+    @classmethod
+    def of(
+        cls,
+        glossary: Glossary | AuthorError,
+        plans: Mapping[str, Any],
+        info: Callable[[str], PageInfo],
+        nav: list[str],
+    ) -> TermIndex:
+        """Every page's terms (`plans`: the executor's plans by src) checked against `glossary`
+        (or the error that loading it raised); `nav`: page uris in the nav's order."""
+        index = cls(glossary if isinstance(glossary, Glossary) else Glossary())
+        if isinstance(glossary, AuthorError):
+            index.errors.append(glossary)
+        order = {uri: n for n, uri in enumerate(nav)}
+        pages = [info(src) for src in plans]
+        index.pages = sorted(pages, key=lambda p: order.get(p.uri, len(order)))
+        for src, plan in plans.items():
+            index.uses[src] = _page_terms(plan)
+            if plan.doc is not None and any(b.name == "glossary" for b in plan.doc.walk()):
+                index._set_glossary_page(info(src), plan.doc)
+        index._check()
+        return index
+
+    def _set_glossary_page(self, page: PageInfo, doc: Any) -> None:
+        if self.glossary_page is not None:
+            line = next(b.line for b in doc.walk() if b.name == "glossary")
+            self.errors.append(
+                AuthorError(
+                    page.src,
+                    line,
+                    f"a second :::glossary (the first is on {self.glossary_page.src})",
+                    "keep one glossary page: remove this block",
+                )
+            )
+            return
+        self.glossary_page = page
+
+    def _check(self) -> None:
+        first_use = None
+        loaded = not self.errors  # a glossary that failed to load: its error is enough
+        for src, uses in self.uses.items():
+            for use in uses:
+                first_use = first_use or use
+                if loaded and self.glossary.lookup(use.name) is None:
+                    self.errors.append(self.undefined(src, use))
+        if first_use is not None and self.glossary_page is None:
+            src = next(s for s, uses in self.uses.items() if first_use in uses)
+            self.errors.append(
+                AuthorError(
+                    src,
+                    first_use.line,
+                    f"the term {first_use.name!r} links to the glossary page, and no page holds "
+                    ":::glossary",
+                    "add a page (e.g. docs/glossary.md) with a :::glossary block, and put it in "
+                    "the nav",
+                )
+            )
+
+    def undefined(self, src: str, use: TermUse) -> AuthorError:
+        nearest = self.glossary.nearest(use.name)
+        fix = (
+            f"write one of the glossary's terms ({', '.join(nearest)}), or add"
+            if nearest
+            else "add"
+        )
+        return AuthorError(
+            src,
+            use.line,
+            f"the term {use.name!r} is not in the glossary",
+            f'{fix} an entry "- term: {use.name}" with zh and definition to {self.glossary.src}',
+        )
+
+    def used_by(self, entry: Entry) -> list[PageInfo]:
+        """The pages that use `entry`, in nav order."""
+        return [
+            page
+            for page in self.pages
+            if any(self.glossary.lookup(u.name) is entry for u in self.uses.get(page.src, ()))
+        ]
+
+    def unused(self) -> list[Entry]:
+        return [entry for entry in self.glossary.entries if not self.used_by(entry)]
+
+    def summary(self) -> list[str]:
+        """The build log's lines: the counts, and the terms no page uses."""
+        used = sum(1 for uses in self.uses.values() if uses)
+        lines = [
+            f"glossary: {len(self.glossary.entries)} terms, "
+            f"{sum(map(len, self.uses.values()))} uses on {used} pages"
+        ]
+        unused = self.unused()
+        if unused:
+            names = ", ".join(e.term for e in unused)
+            lines.append(f"glossary: used on no page: {names} ({self.glossary.src})")
+        return lines
+
+    def shown(self, name: str) -> str:
+        """What a render shows of `name` (a term, or LISTING), to compare with what it recorded."""
+        if name == LISTING:
+            listing = [
+                [e.term, e.zh, e.definition, e.slug, *[[p.uri, p.title] for p in self.used_by(e)]]
+                for e in self.glossary.entries
+            ]
+            return hashlib.sha256(json.dumps(listing, ensure_ascii=False).encode()).hexdigest()
+        entry = self.glossary.lookup(name)
+        if entry is None or self.glossary_page is None:
+            return ""
+        return f"{self.glossary_page.uri}#{entry.slug} {entry.title}"
+
+    def still_true(self, recorded: list[list[str]]) -> bool:
+        """Whether everything a kept render showed of the glossary is still what it shows."""
+        return all(self.shown(name) == value for name, value in recorded)
+
+
+def term_index(
+    project: Project, plans: Mapping[str, Any], title: Callable[[str], str]
+) -> TermIndex:
+    """The build's terms: docs/glossary.yml loaded, every page of `plans` read (`title(src)`:
+    how the glossary page names a page), pages ordered as mkdocs.yml's nav lists them."""
+    path = project.docs_dir / FILE_NAME
+    src = (
+        path.relative_to(project.root).as_posix()
+        if path.is_relative_to(project.root)
+        else str(path)
+    )
+    try:
+        glossary: Glossary | AuthorError = Glossary.load(path, src)
+    except AuthorError as error:
+        glossary = error
+    nav = _nav(project.root / "mkdocs.yml")
+
+    def info(page: str) -> PageInfo:
+        return PageInfo(page, project.uri(page), title(page))
+
+    return TermIndex.of(glossary, plans, info, _nav_uris(nav))
+
+
+def _nav(config_file: Path) -> Any:
+    """mkdocs.yml's nav, or the nav of the file it INHERITs from."""
+    for _ in range(8):  # an INHERIT chain is short; a circle is MkDocs' error, not ours
+        data = read_mkdocs_yml(config_file)
+        if "nav" in data or not isinstance(data.get("INHERIT"), str):
+            return data.get("nav")
+        config_file = (config_file.parent / data["INHERIT"]).resolve()
+    return None
+
+
+def _nav_uris(nav: Any) -> list[str]:
+    """The page paths of a nav (`- 标题: page.md`, sections nested), in order."""
+    if isinstance(nav, str):
+        return [nav]
+    if isinstance(nav, list):
+        return [uri for item in nav for uri in _nav_uris(item)]
+    if isinstance(nav, dict):
+        return [uri for value in nav.values() for uri in _nav_uris(value)]
+    return []
+
+
+def _page_terms(plan: Any) -> list[TermUse]:
+    lexed = plan.page.lexed
+    code = {lexed.first + i for i in lexed.code_lines()}
+    return [
+        use
+        for number in lexed.numbers
+        if number not in code
+        for use in find_terms(lexed.line(number), number, plan.math.get(number, []))
+    ]

@@ -1,0 +1,32 @@
+"""`:::glossary` — the glossary page's list of every term (docs/glossary.yml), each with its
+Chinese name, definition and the pages that use it; the book layer makes the list."""
+
+from __future__ import annotations
+
+from llmbook.directives.base import FORBIDDEN, Context, Directive, register
+from llmbook.directives.nodes import Block
+
+__all__ = ["GlossaryList"]
+
+
+@register
+class GlossaryList(Directive):
+    NAME = "glossary"
+    ARGUMENT = FORBIDDEN
+    NESTED = ()
+
+    def validate(self, node: Block, ctx: Context) -> None:
+        written = [number for number, line in node.text_lines() if line.strip()]
+        if written:
+            raise ctx.error(
+                written[0],
+                ":::glossary takes no body (its list comes from docs/glossary.yml)",
+                "move the text above the :::glossary block, or into docs/glossary.yml",
+            )
+
+    def render(self, node: Block, ctx: Context) -> list[str]:
+        if ctx.glossary is None:  # a text rendered without the book (a showcase's example)
+            return ctx.single(
+                node, '<p class="llmbook-glossary__note">（在术语表页上，这里展开为全书的术语）</p>'
+            )
+        return ctx.single(node, ctx.glossary.listing())
