@@ -37,7 +37,13 @@ LAYERS: list[tuple[str, list[str]]] = [
     ),
     (
         "text",
-        ["llmbook.formulas", "llmbook.site_index", "llmbook.fragments", "llmbook.book.syntax"],
+        [
+            "llmbook.formulas",
+            "llmbook.site_index",
+            "llmbook.fragments",
+            "llmbook.book.syntax",
+            "llmbook.book.cite_syntax",
+        ],
     ),
     ("demos", ["llmbook.demos", "llmbook.demos.*"]),
     ("directives", ["llmbook.directives", "llmbook.directives.*"]),

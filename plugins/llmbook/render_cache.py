@@ -20,7 +20,9 @@ from llmbook.store import Store, key, llmbook_hash, llmkit_hash, version
 
 __all__ = ["Deps", "RenderCache", "Rendered", "llmbook_hash", "replay", "result_digest"]
 
-_FORMAT = 3  # 2: entries in the store, what the page depended on as `deps`; 3: references
+_FORMAT = (
+    4  # 2: entries in the store, what the page depended on as `deps`; 3: references; 4: citations
+)
 NAMESPACE = "pages"
 _LIBRARIES = ("markdown", "pymdown-extensions", "latex2mathml", "mkdocs", "matplotlib")
 
@@ -33,15 +35,18 @@ class Deps:
     lookups: list[list[str]] = field(default_factory=list)  # [name, title, url] it looked up
     # [target, number, title] of each part of the book its references link to
     references: list[list[str]] = field(default_factory=list)
+    # [key, "entry" or "listing", digest] of what it showed of the bibliography
+    cited: list[list[str]] = field(default_factory=list)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Deps:
         figures = [str(path) for path in data["figures"]]
         lookups = [[str(part) for part in lookup] for lookup in data["lookups"]]
         references = [[str(part) for part in target] for target in data["references"]]
-        if any(len(entry) != 3 for entry in lookups + references):
+        cited = [[str(part) for part in shown] for shown in data["cited"]]
+        if any(len(entry) != 3 for entry in lookups + references + cited):
             raise ValueError("a lookup is [name, title, url], a reference [target, number, title]")
-        return cls(figures, lookups, references)
+        return cls(figures, lookups, references, cited)
 
 
 @dataclass

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
@@ -111,6 +111,9 @@ class Context:
     site: SiteIndex | None = None
     page: PageRef | None = None  # None: a standalone text (tests, a showcase without a site)
     demo_cache: DemoCache | None = None  # rendered demo frames kept between builds (None: off)
+    # What the site's book steps made for this page's directives, by directive name (Markdown):
+    # `bibliography`, the list of every entry.
+    made: Mapping[str, str] = field(default_factory=dict)
     _fragments: FragmentRenderer | None = field(default=None, repr=False)
 
     def error(self, line: int, message: str, fix: str | None = None) -> AuthorError:

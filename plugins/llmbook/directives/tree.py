@@ -7,6 +7,7 @@ that importing `llmbook.directives` fills.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -127,9 +128,11 @@ def render_tree(
     site: SiteIndex | None = None,
     page: PageRef | None = None,
     demo_cache: DemoCache | None = None,
+    made: Mapping[str, str] | None = None,
 ) -> str:
     """The page's Markdown from its parsed tree, as the later stages left its lines: every
-    directive validated (keeping what it parsed on its node), then rendered, once."""
+    directive validated (keeping what it parsed on its node), then rendered, once; `made`:
+    what the site's book steps made for its directives (`Context.made`)."""
     ctx = Context(
         src=src,
         doc=doc,
@@ -137,6 +140,7 @@ def render_tree(
         site=site,
         page=page,
         demo_cache=demo_cache,
+        made=made or {},
     )
     check_tree(ctx)
     return "\n".join(ctx.children(doc))
