@@ -22,7 +22,7 @@ from llmbook.errors import AuthorError
 __all__ = ["Bibliography", "Entry", "load_bibliography"]
 
 _LISTED_AUTHORS = 6  # the reference list names this many authors, then 等
-_ENTRY_START = re.compile(r"^\s*@\s*\w+\s*[{(]\s*(?P<key>[^,\s]+)\s*,", re.MULTILINE)
+_ENTRY_START = re.compile(r"^[ \t]*@\s*\w+\s*[{(]\s*(?P<key>[^,\s]+)\s*,", re.MULTILINE)
 _LINE = re.compile(r"\bline (?P<line>\d+)")
 
 
@@ -84,7 +84,7 @@ class Bibliography:
 
     def nearest(self, key: str) -> list[str]:
         """Up to three keys spelled most like `key`."""
-        return difflib.get_close_matches(key, list(self.entries), n=3, cutoff=0.4)
+        return difflib.get_close_matches(key, list(self.entries), n=3, cutoff=0.6)
 
     def likely(self, text: str) -> list[str]:
         """The keys whose first author and year a free-text source names (`Shazeer 2020`)."""
