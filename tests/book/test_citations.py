@@ -163,3 +163,43 @@ def test_the_bibliography_page_lists_where_each_entry_is_cited(site: tuple[Path,
 def test_entries_cited_nowhere_are_logged(site: tuple[Path, str]) -> None:
     assert "docs/references.bib:25: touvron2023llama is cited nowhere" in site[1]
     assert "citations: 4 checked on 2 pages, 5 entries, 2 cited nowhere" in site[1]
+
+
+def test_numbers_in_a_prose_citation_are_not_the_pages(tmp_path: Path) -> None:
+    from llmbook.execute.coverage import _hidden_spans
+
+    text = "见 [@shazeer2020glu, Table 1]。"
+    start = text.index("1]")
+    assert any(a <= start < b for a, b in _hidden_spans(text, []))
+
+
+def test_a_warm_build_renders_again_the_pages_an_edited_entry_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LLMBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("LLMBOOK_CACHE", raising=False)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    pages = {**PAGES, "plain.md": "# 第四页\n\n没有引用。\n"}
+    for name, text in pages.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    bib = docs / "references.bib"
+    bib.write_text(BIB, encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        CONFIG.replace("{文献: references.md}", "{文献: references.md}, {四: plain.md}"),
+        encoding="utf-8",
+    )
+
+    def rendered() -> list[str]:
+        config = build(tmp_path / "mkdocs.yml", in_process=True).config
+        return sorted(config.plugins["llmbook"].site.rendered)
+
+    assert len(rendered()) == 4
+    assert rendered() == []
+    bib.write_text(BIB.replace("Variants Improve", "Variants Improve the"), encoding="utf-8")
+    assert rendered() == ["docs/index.md", "docs/references.md"]
+    assert "GLU Variants Improve the Transformer" in (tmp_path / "site/index.html").read_text(
+        encoding="utf-8"
+    )
+    (docs / "plain.md").write_text("# 第四页\n\n见 [@touvron2023llama]。\n", encoding="utf-8")
+    assert rendered() == ["docs/plain.md", "docs/references.md"]

@@ -12,6 +12,7 @@ import re
 from dataclasses import asdict, dataclass, replace
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from pybtex.database import Person, parse_string
 from pybtex.exceptions import PybtexError
@@ -157,7 +158,7 @@ def _entry(key: str, bib: object, src: str, line: int) -> Entry:
         names=tuple(_name(p) for p in persons),
         others=others,
         title=_plain(fields["title"]),
-        venue=_plain(fields.get("booktitle", fields.get("journal", fields.get("publisher", "")))),
+        venue=_plain(_venue(fields)),
         year=_plain(fields["year"]),
         doi=fields.get("doi", "").strip(),
         arxiv=fields.get("eprint", "").strip() if archive in ("arxiv", "") else "",
@@ -175,3 +176,10 @@ def _name(person: Person) -> str:
     family = _plain(" ".join(person.prelast_names + person.last_names))
     initials = " ".join(f"{_plain(n)[:1]}." for n in person.first_names + person.middle_names)
     return f"{family}, {initials}" if initials else family
+
+
+def _venue(fields: Any) -> str:
+    for name in ("booktitle", "journal", "publisher", "howpublished"):
+        if name in fields:
+            return fields[name]
+    return ""
