@@ -53,7 +53,7 @@ SAFE_EXTENSIONS = frozenset(
             for name in (
                 "arithmatex betterem caret critic details emoji escapeall highlight inlinehilite "
                 "keys mark progressbar saneheaders smartsymbols superfences tabbed tasklist tilde "
-                "blocks.admonition blocks.details blocks.tab blocks.html"
+                "blocks.admonition blocks.caption blocks.details blocks.tab blocks.html"
             ).split()
         ),
         "material.extensions.emoji",

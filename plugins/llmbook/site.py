@@ -120,7 +120,7 @@ class Site:
         headings = self.index.headings if self.index is not None else (lambda text: [])
         self.book = BookIndex.of(
             [
-                page_parts(plan.page, self.project.uri(src), plan.math, headings)
+                page_parts(plan.page, self.project.uri(src), plan.math, headings, plan.doc)
                 for src, plan in report.plans.items()
             ]
         )

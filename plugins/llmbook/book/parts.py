@@ -58,12 +58,14 @@ def page_parts(
     uri: str,
     math: Mapping[int, list[tuple[int, int]]],
     headings: Callable[[str], list[dict[str, Any]]],
+    doc: Any = None,
 ) -> PageParts:
     """The parts of `page` (a `PageSource`); `math` gives the formulas' spans per file line,
-    `headings(text)` the headings with the ids the page's toc gives them."""
+    `headings(text)` the headings with the ids the page's toc gives them, `doc` the page's
+    directive tree (a `:::related` body names topics, not parts: its lines are skipped)."""
     lexed = page.lexed
     parts = PageParts(page.src, uri)
-    code = {lexed.first + i for i in lexed.code_lines()}
+    code = {lexed.first + i for i in lexed.code_lines()} | _names_only(doc)
     lines = [(n, lexed.line(n)) for n in lexed.numbers if n not in code]
     _read_chapter(parts, lines, page.chapter)
     _read_sections(parts, lines, headings(lexed.text))
@@ -72,6 +74,17 @@ def page_parts(
     for number, text in lines:
         parts.references += find_references(text, number, math.get(number, []))
     return parts
+
+
+def _names_only(doc: Any) -> set[int]:
+    if doc is None:
+        return set()
+    return {
+        line
+        for block in doc.walk()
+        if block.name == "related"
+        for line in range(block.line, block.end_line + 1)
+    }
 
 
 def _read_chapter(parts: PageParts, lines: list[tuple[int, str]], chapter: str | None) -> None:
