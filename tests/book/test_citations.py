@@ -203,3 +203,23 @@ def test_a_warm_build_renders_again_the_pages_an_edited_entry_shows(
     )
     (docs / "plain.md").write_text("# 第四页\n\n见 [@touvron2023llama]。\n", encoding="utf-8")
     assert rendered() == ["docs/plain.md", "docs/references.md"]
+
+
+def test_zensical_renders_the_same_citations(tmp_path: Path) -> None:
+    pytest.importorskip("zensical")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, text in PAGES.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    (docs / "references.bib").write_text(BIB, encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(CONFIG, encoding="utf-8")
+    build(tmp_path / "mkdocs.yml", engine="zensical", cache=False, args=["--clean"]).ok()
+    html = (tmp_path / "site/index.html").read_text(encoding="utf-8")
+    assert '（<a href="#ref-shazeer2020glu">Shazeer, 2020</a>）' in html
+    assert re.findall(r'<li id="ref-([\w]+)">', html) == [
+        "ainslie2023gqa",
+        "shazeer2020glu",
+        "zhang2019rmsnorm",
+    ]
+    listing = (tmp_path / "site/references.html").read_text(encoding="utf-8")
+    assert 'id="ref-touvron2023llama"' in listing
