@@ -85,6 +85,15 @@ def test_a_key_without_a_bibliography(tmp_path: Path) -> None:
     )
 
 
+def test_a_bibliography_page_without_a_bibliography(tmp_path: Path) -> None:
+    (error,) = index(tmp_path, bibliography=False, listing=3).check()
+    assert str(error) == (
+        "docs/x.md:3: :::bibliography needs a bibliography, but the site has none "
+        "Fix: add docs/references.bib (BibTeX), or name the file with the llmbook option "
+        "`bibliography` (relative to docs_dir)"
+    )
+
+
 # -- a small site -----------------------------------------------------------------------------
 
 PAGES = {

@@ -26,6 +26,7 @@ class Bibliography(Directive):
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         listing = ctx.made.get("bibliography")
-        if listing is None:  # rendered without the site (its start reports the missing file)
-            return [""]
+        if listing is None:  # rendered without the site: a showcase (a site without a .bib fails)
+            note = "这里列出 references.bib 的全部条目，每条附上引用它的页面（由构建生成）。"
+            return ctx.single(node, f'<p class="llmbook-bibliography-note">{note}</p>')
         return ["", *listing.splitlines(), ""]
