@@ -59,11 +59,18 @@ def render_math(
         _inline(edits, first + index, spans, src=src, stash=stash)
 
 
-def render_math_text(markdown: str, *, src: str, stash: Stash, first: int = 1) -> str:
+def render_math_text(
+    markdown: str,
+    *,
+    src: str,
+    stash: Stash,
+    first: int = 1,
+    equations: Mapping[str, str] | None = None,
+) -> str:
     """`markdown`, a text of its own (a showcase's example, starting on file line `first`), with
-    its formulas as stash tokens."""
+    its formulas as stash tokens (labelled equations numbered from `equations`)."""
     edits = LineEdits(lex(markdown, first))
-    render_math(edits, src=src, stash=stash)
+    render_math(edits, src=src, stash=stash, equations=equations)
     return edits.markdown()
 
 
@@ -193,7 +200,7 @@ def _display_block(
     html = _convert(tex, display=True, src=src, line=first + start)
     label = EQUATION_LABEL.match(closing)
     if label:
-        html = _numbered(html, label.group("id"), equations.get(label.group("id")))
+        html = _numbered(html, equations.get(label.group("id")))
     blank = prefix.rstrip()
     count = end - start + 1
 
@@ -202,16 +209,25 @@ def _display_block(
         return not 0 <= index < len(lines) or not _strip_prefix(lines[index], prefix).strip()
 
     tag = "div" if label or count >= 3 or (blank_at(start - 1) and blank_at(end + 1)) else "span"
-    token = stash.put(f'<{tag} class="llmbook-math llmbook-math--display">{html}</{tag}>')
+    # A labelled equation's anchor stands in the page's own HTML where it can (a block after a
+    # blank line), so the engine's anchor check (MkDocs' validation) sees it.
+    anchor = (
+        f'<div class="llmbook-equation-anchor" id="{escape(label.group("id"))}"></div>'
+        if label is not None
+        else ""
+    )
+    own_line = label is not None and count >= 3 and blank_at(start - 1)
+    inner = anchor + html if label is not None and not own_line else html
+    token = stash.put(f'<{tag} class="llmbook-math llmbook-math--display">{inner}</{tag}>')
     if count >= 3:
-        return [blank, prefix + token] + [blank] * (count - 2)
+        return [prefix + anchor if own_line else blank, prefix + token] + [blank] * (count - 2)
     return [prefix + token] + [blank] * (count - 1)
 
 
-def _numbered(html: str, label: str, number: str | None) -> str:
-    """A labelled equation: its anchor, and its number at the right (`(10.4)`)."""
+def _numbered(html: str, number: str | None) -> str:
+    """A labelled equation: its number at the right (`(10.4)`)."""
     shown = f'<span class="llmbook-equation__number">({number})</span>' if number else ""
-    return f'<span class="llmbook-equation" id="{escape(label)}">{html}{shown}</span>'
+    return f'<span class="llmbook-equation">{html}{shown}</span>'
 
 
 def _strip_prefix(line: str, prefix: str) -> str:

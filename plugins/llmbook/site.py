@@ -10,9 +10,10 @@ notebooks) and runs the offline check.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,8 +25,8 @@ from llmbook.book.cite_render import cited_source, put_citations
 from llmbook.book.cite_render import still_true as citations_still_true
 from llmbook.book.cite_syntax import cited_key
 from llmbook.book.index import BookIndex
-from llmbook.book.parts import page_parts
-from llmbook.book.render import equation_numbers, put_parts, still_true
+from llmbook.book.parts import PageParts, page_parts
+from llmbook.book.render import equation_numbers, put_parts, render_example, still_true
 from llmbook.demos.cache import DemoCache
 from llmbook.directives import apply_line_edits, parse_structure, render_tree
 from llmbook.edits import LineEdits
@@ -45,6 +46,8 @@ from llmbook.stash import Stash
 from llmbook.store import Store, open_store
 
 __all__ = ["Build", "Site"]
+
+Example = Callable[[str, int], tuple[str, dict[str, str]]]
 
 log = get_plugin_logger(__name__)
 
@@ -120,7 +123,15 @@ class Site:
         headings = self.index.headings if self.index is not None else (lambda text: [])
         self.book = BookIndex.of(
             [
-                page_parts(plan.page, self.project.uri(src), plan.math, headings, plan.doc)
+                page_parts(
+                    plan.page.lexed,
+                    src=src,
+                    uri=self.project.uri(src),
+                    chapter=plan.page.chapter,
+                    math=plan.math,
+                    headings=headings,
+                    doc=plan.doc,
+                )
                 for src, plan in report.plans.items()
             ]
         )
@@ -337,5 +348,16 @@ class Site:
             site=index,
             page=page,
             demo_cache=self.demo_cache,
+            example=self._example(parts, stash),
             made=made,
+        )
+
+    def _example(self, parts: PageParts | None, stash: Stash) -> Example | None:
+        """How a `:::showcase` of this page numbers and checks its example (None: the page has
+        no parts, as when it failed to load)."""
+        if parts is None:
+            return None
+        headings = self.index.headings if self.index is not None else (lambda text: [])
+        return functools.partial(
+            render_example, page=parts, book=self.book, stash=stash, headings=headings
         )

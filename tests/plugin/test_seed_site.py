@@ -29,7 +29,7 @@ def built(tmp_path_factory) -> tuple[Path, Built]:
     seed = SEED_000.read_text(encoding="utf-8")
     pages = {
         "guide/authoring.md": GUIDE.read_text(encoding="utf-8"),
-        "index.md": "# 首页\n\n见第 10 章。\n",
+        "index.md": "# 首页\n\n见[第 10 章](chapters/seed.md)。\n",
         "chapters/seed.md": "---\nexecute: false\nnumbers: report\n---\n\n" + seed,
     }
     write_pages(docs, pages)

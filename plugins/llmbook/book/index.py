@@ -84,16 +84,21 @@ class BookIndex:
         self.counts = ReferenceCounts()
         errors: list[AuthorError] = []
         for page in self.pages.values():
-            errors += page.errors
-            for reference in page.references:
-                if reference.bound:
-                    self.counts.checked += 1
-                    problem = self._wrong(page, reference)
-                else:
-                    self.counts.unbound += 1
-                    problem = self._unbound(page, reference) if strict.get(page.src) else None
-                if problem is not None:
-                    errors.append(AuthorError(page.src, reference.line, *problem))
+            errors += page.errors + self.check_page(page, strict=bool(strict.get(page.src)))
+        return errors
+
+    def check_page(self, page: PageParts, *, strict: bool) -> list[AuthorError]:
+        """The page's references checked (and counted)."""
+        errors = []
+        for reference in page.references:
+            if reference.bound:
+                self.counts.checked += 1
+                problem = self._wrong(page, reference)
+            else:
+                self.counts.unbound += 1
+                problem = self._unbound(page, reference) if strict else None
+            if problem is not None:
+                errors.append(AuthorError(page.src, reference.line, *problem))
         return errors
 
     def _wrong(self, page: PageParts, ref: Reference) -> tuple[str, str] | None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from llmbook.book.syntax import CAPTION, CAPTION_ID, EQUATION_LABEL, Reference, find_references
 from llmbook.errors import AuthorError
+from llmbook.lexer import Lexed
 
 __all__ = ["Part", "PageParts", "page_parts"]
 
@@ -54,21 +55,24 @@ class PageParts:
 
 
 def page_parts(
-    page: Any,
+    lexed: Lexed,
+    *,
+    src: str,
     uri: str,
+    chapter: str | None,
     math: Mapping[int, list[tuple[int, int]]],
     headings: Callable[[str], list[dict[str, Any]]],
     doc: Any = None,
 ) -> PageParts:
-    """The parts of `page` (a `PageSource`); `math` gives the formulas' spans per file line,
+    """The parts of the page `lexed` (errors name `src`; `uri`: its place in the docs folder;
+    `chapter`: its front matter's). `math` gives the formulas' spans per file line,
     `headings(text)` the headings with the ids the page's toc gives them, `doc` the page's
     directive tree (a `:::related` body names topics, not parts: its lines are skipped)."""
-    lexed = page.lexed
-    parts = PageParts(page.src, uri)
+    parts = PageParts(src, uri)
     code = {lexed.first + i for i in lexed.code_lines()} | _names_only(doc)
     lines = [(n, lexed.line(n)) for n in lexed.numbers if n not in code]
-    _read_chapter(parts, lines, page.chapter)
-    _read_sections(parts, lines, headings(lexed.text))
+    _read_chapter(parts, lines, chapter)
+    _read_sections(parts, lines, lambda: headings(lexed.text))
     _read_captions(parts, lines)
     _read_equations(parts, lines)
     for number, text in lines:
@@ -103,16 +107,16 @@ def _read_chapter(parts: PageParts, lines: list[tuple[int, str]], chapter: str |
 
 
 def _read_sections(
-    parts: PageParts, lines: list[tuple[int, str]], headings: list[dict[str, Any]]
+    parts: PageParts,
+    lines: list[tuple[int, str]],
+    headings: Callable[[], list[dict[str, Any]]],
 ) -> None:
     """Numbered headings, checked to follow each other and the chapter; each takes the id its
-    page's table of contents gives it."""
-    ids = {}
-    for heading in headings:
-        number = _SECTION_NUMBER.match(heading["name"])
-        if number:
-            ids.setdefault(number.group("number"), heading["id"])
+    page's table of contents gives it (asked only of a page with numbered headings)."""
+    ids: dict[str, str] | None = None
     previous: list[int] = []
+    if parts.chapter is None:
+        _infer_chapter(parts, lines)
     for line, text in lines:
         heading = _HEADING.match(text)
         number = _SECTION_NUMBER.match(heading.group("title")) if heading else None
@@ -124,10 +128,35 @@ def _read_sections(
         if problem:
             parts.errors.append(AuthorError(parts.src, line, *problem))
         previous = digits
+        if ids is None:
+            ids = _section_ids(headings())
         title = _ATTRS.sub("", heading.group("title")[number.end() :]).strip()
         part = Part("section", written, ids.get(written, ""), title, line)
         if part.id:
             parts.parts.setdefault(part.id, part)
+
+
+def _infer_chapter(parts: PageParts, lines: list[tuple[int, str]]) -> None:
+    """A page that declares no chapter but numbers its first section `## 10.1` is chapter 10
+    (the seed's style); one that numbers it `## 1` has no chapter."""
+    for _, text in lines:
+        heading = _HEADING.match(text)
+        number = _SECTION_NUMBER.match(heading.group("title")) if heading else None
+        if heading and number and len(heading.group("marks")) >= 2:
+            digits = number.group("number").split(".")
+            if len(digits) == len(heading.group("marks")):
+                parts.chapter = digits[0]
+            return
+
+
+def _section_ids(headings: list[dict[str, Any]]) -> dict[str, str]:
+    """section number → the id of the heading that starts with it."""
+    ids: dict[str, str] = {}
+    for heading in headings:
+        number = _SECTION_NUMBER.match(heading["name"])
+        if number:
+            ids.setdefault(number.group("number"), heading["id"])
+    return ids
 
 
 def _out_of_sequence(

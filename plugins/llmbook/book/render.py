@@ -6,15 +6,19 @@ pages is recorded, so the page renders again when a target's number or title cha
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from html import escape
+from typing import Any
 
 from llmbook.book.index import BookIndex
-from llmbook.book.parts import PageParts
+from llmbook.book.parts import PageParts, page_parts
 from llmbook.book.syntax import part_text
 from llmbook.edits import LineEdits
+from llmbook.formulas import math_spans
+from llmbook.lexer import lex
 from llmbook.stash import Stash
 
-__all__ = ["equation_numbers", "put_parts", "still_true"]
+__all__ = ["equation_numbers", "put_parts", "render_example", "still_true"]
 
 
 def equation_numbers(parts: PageParts | None) -> dict[str, str]:
@@ -72,3 +76,29 @@ def _href_from(uri: str, target: str) -> str:
     path, _, anchor = target.partition("#")
     rel = posixpath.relpath(path, posixpath.dirname(uri) or ".")
     return f"{rel}#{anchor}" if anchor else rel
+
+
+def render_example(
+    markdown: str,
+    first: int,
+    *,
+    page: PageParts,
+    book: BookIndex,
+    stash: Stash,
+    headings: Callable[[str], list[dict[str, Any]]],
+) -> tuple[str, dict[str, str]]:
+    """A guide's example (a `:::showcase` fence's text, from file line `first` of `page`) as a
+    page of its own: its parts numbered, its references checked (the first false one raised)
+    against the book with the example in its page's place. (Markdown, equation numbers.)"""
+    lexed = lex(markdown, first)
+    math = math_spans(lexed, src=page.src)
+    example = page_parts(
+        lexed, src=page.src, uri=page.uri, chapter=None, math=math, headings=headings
+    )
+    view = BookIndex({**book.pages, page.uri: example})
+    errors = view.check_page(example, strict=False)
+    if errors:
+        raise errors[0]
+    edits = LineEdits(lexed)
+    put_parts(edits, example, view, stash)
+    return edits.markdown(), equation_numbers(example)

@@ -114,6 +114,9 @@ class Context:
     # What the site's book steps made for this page's directives, by directive name (Markdown):
     # `bibliography`, the list of every entry.
     made: Mapping[str, str] = field(default_factory=dict)
+    # A guide's example text (from a file line) as the book numbers and checks it: (Markdown,
+    # equation numbers); None outside a build.
+    example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None
     _fragments: FragmentRenderer | None = field(default=None, repr=False)
 
     def error(self, line: int, message: str, fix: str | None = None) -> AuthorError:

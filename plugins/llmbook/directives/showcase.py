@@ -46,8 +46,13 @@ class Showcase(Directive):
     def render(self, node: Block, ctx: Context) -> list[str]:
         source, first = _example(node, ctx)
         assert ctx.stash is not None
+        equations: dict[str, str] = {}
+        if ctx.example is not None:  # in a build: its captions and equations numbered
+            source, equations = ctx.example(source, first)
         if "$" in source:
-            source = render_math_text(source, src=ctx.src, stash=ctx.stash, first=first)
+            source = render_math_text(
+                source, src=ctx.src, stash=ctx.stash, first=first, equations=equations
+            )
         rendered = render_directives(
             source,
             src=ctx.src,

@@ -7,7 +7,7 @@ that importing `llmbook.directives` fills.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -128,11 +128,13 @@ def render_tree(
     site: SiteIndex | None = None,
     page: PageRef | None = None,
     demo_cache: DemoCache | None = None,
+    example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None,
     made: Mapping[str, str] | None = None,
 ) -> str:
     """The page's Markdown from its parsed tree, as the later stages left its lines: every
-    directive validated (keeping what it parsed on its node), then rendered, once; `made`:
-    what the site's book steps made for its directives (`Context.made`)."""
+    directive validated (keeping what it parsed on its node), then rendered, once. `example`:
+    what the book makes of a guide's example (`Context.example`); `made`: what the site's
+    book steps made for its directives (`Context.made`)."""
     ctx = Context(
         src=src,
         doc=doc,
@@ -141,6 +143,7 @@ def render_tree(
         page=page,
         demo_cache=demo_cache,
         made=made or {},
+        example=example,
     )
     check_tree(ctx)
     return "\n".join(ctx.children(doc))
