@@ -43,6 +43,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook.fragments",
             "llmbook.book.syntax",
             "llmbook.book.term_syntax",
+            "llmbook.book.cite_syntax",
         ],
     ),
     ("demos", ["llmbook.demos", "llmbook.demos.*"]),

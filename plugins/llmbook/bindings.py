@@ -3,7 +3,8 @@
     [[expr = written]]      a number the build recomputes: `expr` runs in the page's namespace and
                             must round to `written` at its written precision.
     [[written @ source]]    a cited number (a paper's measurement): shown as written, source named,
-                            never computed.
+                            never computed; `[[written @key, Table 1]]` names a bibliography
+                            entry (its source keeps the `@`: `@key, Table 1`).
     [[~written]]            an illustrative number (a made-up example, a toy value): shown as
                             written with a visible 示意 label, never computed.
 
@@ -19,6 +20,8 @@ __all__ = ["BINDING_RE", "RawBinding", "find_bindings", "strip_to_written"]
 
 # `]](?!])` lets a vector value end in `]]]`: the last two brackets close the binding.
 BINDING_RE = re.compile(r"\[\[(?P<body>.+?)\]\](?!\])")
+# `written @key` or `written @key, locator`: a key glued to its `@`, as Pandoc cites.
+_CITED_KEY = re.compile(r"^(?P<written>.+?)\s(?P<source>@[A-Za-z0-9_][\w:.+/-]*\s*(?:,.*)?)$")
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,9 @@ def parse_body(body: str) -> tuple[str, str | None, str | None]:
     An illustrative number has neither expression nor source."""
     if body.startswith("~") and body[1:].strip():
         return body[1:].strip(), None, None
+    cited = _CITED_KEY.match(body)
+    if cited and cited.group("written").strip():
+        return cited.group("written").strip(), None, cited.group("source").strip()
     if " @ " in body:
         written, source = body.split(" @ ", 1)
         if written.strip() and source.strip():

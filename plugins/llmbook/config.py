@@ -41,6 +41,9 @@ class LLMBookConfig(Config):
     # Every number of a page must be checked, cited or marked illustrative (a page can ask for it
     # with `numbers: strict` in its front matter); otherwise unaccounted ones are only reported.
     numbers_strict = c.Type(bool, default=False)
+    # The BibTeX file cited numbers and prose cite by key (`[@key]`), relative to docs_dir;
+    # used when it exists (guide/executable.md).
+    bibliography = c.Type(str, default="references.bib")
 
     # The store of every cache (execution results, stages, rendered and converted pages, demo
     # frames, outlines, notebooks, the offline check: store.py, guide/executable.md): `cache`

@@ -12,12 +12,18 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from mkdocs.plugins import get_plugin_logger
 
+from llmbook.book.bibliography import load_bibliography
+from llmbook.book.citations import CitationIndex, page_citations
+from llmbook.book.cite_render import cited_source, put_citations
+from llmbook.book.cite_render import still_true as citations_still_true
+from llmbook.book.cite_syntax import cited_key
 from llmbook.book.index import BookIndex, caption_setup
 from llmbook.book.parts import PageParts, page_parts
 from llmbook.book.render import equation_numbers, put_parts, render_example, still_true
@@ -75,6 +81,8 @@ class Site:
     book: BookIndex = field(default_factory=BookIndex)  # the book's numbered parts
     book_errors: list[AuthorError] = field(default_factory=list)  # its sections and references
     terms: TermIndex = field(default_factory=TermIndex)  # the glossary, and who uses which term
+    citations: CitationIndex = field(default_factory=lambda: CitationIndex(None))  # who cites what
+    cite_errors: list[AuthorError] = field(default_factory=list)  # unknown keys, a bad .bib
     current: PageRef | None = None
     sources: dict[str, bytes] = field(default_factory=dict)  # each page's file, as run
     rendered: list[str] = field(default_factory=list)  # pages this build rendered
@@ -148,6 +156,37 @@ class Site:
             key=lambda e: (e.src, e.line),
         )
         log.info(self.book.counts.summary())
+        self.check_citations()
+
+    def check_citations(self) -> None:
+        """The bibliography read, who cites what recorded from every page's model, every key
+        checked (the errors join the report's); entries cited nowhere are logged."""
+        report, errors = self.report, []
+        bib_file = self.project.docs_dir / self.options.get("bibliography", "references.bib")
+        bibliography = None
+        if bib_file.is_file():
+            try:
+                src = os.path.relpath(bib_file, self.project.root).replace(os.sep, "/")
+                bibliography = load_bibliography(bib_file, src)
+            except AuthorError as error:
+                errors.append(error)
+        pages = {}
+        for src, plan in report.plans.items():
+            uri = self.project.uri(src)
+            parts = self.book.pages.get(uri)
+            pages[src] = page_citations(plan, uri, parts.title if parts is not None else "")
+        self.citations = CitationIndex(bibliography, pages)
+        errors += self.citations.check()
+        stale = {id(e) for e in self.cite_errors}
+        self.cite_errors = errors
+        report.failures = sorted(
+            [f for f in report.failures if id(f) not in stale] + errors,
+            key=lambda e: (e.src, e.line),
+        )
+        for entry in self.citations.uncited():
+            log.info(f"{bibliography.src}:{entry.line}: {entry.key} is cited nowhere")
+        if bibliography is not None:
+            log.info(self.citations.summary())
 
     def check_terms(self) -> list[AuthorError]:
         """Every page's glossary terms checked against docs/glossary.yml (the build log names
@@ -244,6 +283,8 @@ class Site:
             return False
         if not self.terms.still_true(deps.terms):
             return False
+        if not citations_still_true(self.citations, src, deps.cited):
+            return False
         for path in deps.figures:
             self.outputs.keep_figure(path, shown[path])
         return True
@@ -300,7 +341,12 @@ class Site:
             doc = parse_structure(lexed, src=page.src, plain=plain)
         edits = LineEdits(lexed)
         if plan is not None:  # numbers where collect found them; formulas write their own
-            plan.put_numbers(edits, stash=stash, math=plan.math)
+            plan.put_numbers(
+                edits,
+                stash=stash,
+                math=plan.math,
+                cited_source=lambda source: cited_source(self.citations, source, cited_key(source)),
+            )
         parts = self.book.page(page.src)
         render_math(
             edits, src=page.src, stash=stash, plain=plain, equations=equation_numbers(parts)
@@ -314,6 +360,9 @@ class Site:
         if plan is not None:
             linked = deps.figures if deps is not None else None
             plan.put_outputs(edits, stash=stash, figure_url=self.outputs.figure_url(page, linked))
+        made = put_citations(
+            edits, self.citations, page.src, stash, deps.cited if deps else None, plain
+        )
         if errors:
             place_boxes(doc, edits, errors, stash.put)
         index = self.index
@@ -328,6 +377,7 @@ class Site:
             demo_cache=self.demo_cache,
             example=self._example(parts, stash),
             glossary=glossary,
+            made=made,
         )
 
     def _example(self, parts: PageParts | None, stash: Stash) -> Example | None:

@@ -7,6 +7,7 @@ tree and renders it.
 from __future__ import annotations
 
 from llmbook.directives import (  # noqa: F401 - importing a directive module registers it
+    bibliography,
     box,
     card,
     chain,

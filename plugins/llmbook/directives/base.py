@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
@@ -129,6 +129,9 @@ class Context:
     site: SiteIndex | None = None
     page: PageRef | None = None  # None: a standalone text (tests, a showcase without a site)
     demo_cache: DemoCache | None = None  # rendered demo frames kept between builds (None: off)
+    # What the site's book steps made for this page's directives, by directive name (Markdown):
+    # `bibliography`, the list of every entry.
+    made: Mapping[str, str] = field(default_factory=dict)
     # A guide's example text (from a file line) as the book numbers and checks it: (Markdown,
     # equation numbers); None outside a build.
     example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None

@@ -7,7 +7,7 @@ that importing `llmbook.directives` fills.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -130,10 +130,12 @@ def render_tree(
     demo_cache: DemoCache | None = None,
     example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None,
     glossary: GlossaryView | None = None,
+    made: Mapping[str, str] | None = None,
 ) -> str:
     """The page's Markdown from its parsed tree, as the later stages left its lines: every
     directive validated (keeping what it parsed on its node), then rendered, once. `example`:
-    what the book makes of a guide's example (`Context.example`)."""
+    what the book makes of a guide's example (`Context.example`); `made`: what the site's
+    book steps made for its directives (`Context.made`)."""
     ctx = Context(
         src=src,
         doc=doc,
@@ -141,6 +143,7 @@ def render_tree(
         site=site,
         page=page,
         demo_cache=demo_cache,
+        made=made or {},
         example=example,
         glossary=glossary,
     )

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 
 from llmbook.bindings import BINDING_RE
+from llmbook.book.cite_syntax import find_citations
 from llmbook.book.syntax import find_references
 from llmbook.directives.nodes import Block
 from llmbook.directives.parser import OPENER
@@ -108,10 +109,11 @@ def page_coverage(
 
 
 def _hidden_spans(text: str, math: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """What is not prose on the line: code, formulas, bindings, links, tags, names, and the
-    book's references (`10.2 节`, `图 10-3`: the book's index checks them)."""
+    """What is not prose on the line: code, formulas, bindings, links, tags, names, the
+    book's references (`10.2 节`, `图 10-3`: the book's index checks them) and citations."""
     spans = list(math) + code_spans(text)
     spans += [(r.start, r.end) for r in find_references(text, 0, math)]
+    spans += [(c.start, c.end) for c in find_citations(text, 0, math)]  # `[@key, Table 1]`
     spans += [m.span() for m in BINDING_RE.finditer(text)]
     for pattern in _SKIP:
         spans += [m.span() for m in pattern.finditer(text)]

@@ -70,17 +70,24 @@ class Plan:
         return len(self.numbers)
 
     def put_numbers(
-        self, edits: LineEdits, *, stash: Stash, math: dict[int, list[tuple[int, int]]]
+        self,
+        edits: LineEdits,
+        *,
+        stash: Stash,
+        math: dict[int, list[tuple[int, int]]],
+        cited_source: Callable[[str], tuple[str, str] | None] | None = None,
     ) -> None:
         """Each `[[…]]` of the prose becomes a checked or cited number, where the collect stage
         found it. Those inside math (`math`: spans per file line) stay: the math stage writes
-        their written value into the formula."""
+        their written value into the formula. `cited_source` gives a cited number's source as
+        (text, HTML) where the bibliography names it (else it shows as written)."""
         html: dict[tuple[int, int], str] = {}
         for number in self.numbers:
             html[(number.binding.line, number.binding.start)] = _number_html(number)
         for b in self.page.bindings:
             if b.source is not None:
-                html[(b.line, b.start)] = _cited_html(b)
+                shown = cited_source(b.source) if cited_source is not None else None
+                html[(b.line, b.start)] = _cited_html(b, shown)
             elif b.illustrative:
                 html[(b.line, b.start)] = _illustrative_html(b)
             elif self.result is None:  # the live preview of a page whose code failed
@@ -185,11 +192,12 @@ def _unchecked_html(b: RawBinding) -> str:
     )
 
 
-def _cited_html(b: RawBinding) -> str:
+def _cited_html(b: RawBinding, shown: tuple[str, str] | None = None) -> str:
+    text, html = shown if shown is not None else (b.source or "", escape(b.source or ""))
     return (
-        f'<span class="llmbook-num llmbook-cited" title="{escape("引用值，未经计算：" + b.source)}">'
+        f'<span class="llmbook-num llmbook-cited" title="{escape("引用值，未经计算：" + text)}">'
         f"{escape(b.written)}</span>"
-        f'<span class="llmbook-source">（{escape(b.source)}）</span>'
+        f'<span class="llmbook-source">（{html}）</span>'
     )
 
 
