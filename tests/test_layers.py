@@ -32,6 +32,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook.project",
             "llmbook.assets",
             "llmbook.search_view",
+            "llmbook.render_deps",
             "llmbook.book",
         ],
     ),

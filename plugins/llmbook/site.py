@@ -10,29 +10,18 @@ notebooks) and runs the offline check.
 
 from __future__ import annotations
 
-import functools
 import json
-import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from mkdocs.plugins import get_plugin_logger
 
-from llmbook.book.bibliography import load_bibliography
-from llmbook.book.citations import CitationIndex, page_citations
-from llmbook.book.cite_render import cited_source, put_citations
-from llmbook.book.cite_render import still_true as citations_still_true
-from llmbook.book.cite_syntax import cited_key
-from llmbook.book.index import BookIndex, caption_setup
-from llmbook.book.parts import PageParts, page_parts
-from llmbook.book.render import equation_numbers, put_parts, render_example, still_true
-from llmbook.book.term_render import PageGlossary, put_terms, site_urls
-from llmbook.book.terms import TermIndex, term_index
+from llmbook.book.apparatus import Apparatus
 from llmbook.demos.cache import DemoCache
 from llmbook.directives import apply_line_edits, parse_structure, render_tree
 from llmbook.edits import LineEdits
-from llmbook.errors import AuthorError, forget_line_maps
+from llmbook.errors import forget_line_maps
 from llmbook.execute import Executor
 from llmbook.execute.mode import Strict
 from llmbook.execute.report import Report
@@ -48,8 +37,6 @@ from llmbook.stash import Stash
 from llmbook.store import Store, open_store
 
 __all__ = ["Build", "Site"]
-
-Example = Callable[[str, int], tuple[str, dict[str, str]]]
 
 log = get_plugin_logger(__name__)
 
@@ -78,11 +65,8 @@ class Site:
     index: SiteIndex | None = None
     demo_cache: DemoCache | None = None
     report: Report = field(default_factory=Report)
-    book: BookIndex = field(default_factory=BookIndex)  # the book's numbered parts
-    book_errors: list[AuthorError] = field(default_factory=list)  # its sections and references
-    terms: TermIndex = field(default_factory=TermIndex)  # the glossary, and who uses which term
-    citations: CitationIndex = field(default_factory=lambda: CitationIndex(None))  # who cites what
-    cite_errors: list[AuthorError] = field(default_factory=list)  # unknown keys, a bad .bib
+    # numbered parts, references, glossary, bibliography: read from every page at the start
+    book: Apparatus = field(default_factory=Apparatus)
     current: PageRef | None = None
     sources: dict[str, bytes] = field(default_factory=dict)  # each page's file, as run
     rendered: list[str] = field(default_factory=list)  # pages this build rendered
@@ -120,86 +104,17 @@ class Site:
         self.mode.failed(self.report)
 
     def check_book(self) -> None:
-        """The book's parts read from every page's model, its sections and references checked
-        (their errors join the report's)."""
+        """The book's apparatus read from every page's model: its sections, references, terms
+        and citations checked (their errors join the report's, replacing the last reading's)."""
         report = self.report
-        headings = self.index.headings if self.index is not None else (lambda text: [])
-        self.book = BookIndex.of(
-            [
-                page_parts(
-                    plan.page.lexed,
-                    src=src,
-                    uri=self.project.uri(src),
-                    chapter=plan.page.chapter,
-                    math=plan.math,
-                    headings=headings,
-                    doc=plan.doc,
-                )
-                for src, plan in report.plans.items()
-            ]
+        stale = {id(e) for e in self.book.errors}
+        self.book = Apparatus.read(
+            report.plans, project=self.project, index=self.index, options=self.options, log=log
         )
-        site_strict = self.executor.numbers_strict
-        strict = {
-            src: plan.page.strict if plan.page.strict is not None else site_strict
-            for src, plan in report.plans.items()
-        }
-        stale = {id(e) for e in self.book_errors}
-        self.book_errors = self.book.check(strict) + self.check_terms()
-        if self.index is not None:
-            self.book_errors += caption_setup(
-                list(self.book.pages.values()),
-                self.index.markdown_extensions,
-                self.index.mdx_configs,
-            )
         report.failures = sorted(
-            [f for f in report.failures if id(f) not in stale] + self.book_errors,
+            [f for f in report.failures if id(f) not in stale] + self.book.errors,
             key=lambda e: (e.src, e.line),
         )
-        log.info(self.book.counts.summary())
-        self.check_citations()
-
-    def check_citations(self) -> None:
-        """The bibliography read, who cites what recorded from every page's model, every key
-        checked (the errors join the report's); entries cited nowhere are logged."""
-        report, errors = self.report, []
-        bib_file = self.project.docs_dir / self.options.get("bibliography", "references.bib")
-        bibliography = None
-        if bib_file.is_file():
-            try:
-                src = os.path.relpath(bib_file, self.project.root).replace(os.sep, "/")
-                bibliography = load_bibliography(bib_file, src)
-            except AuthorError as error:
-                errors.append(error)
-        pages = {}
-        for src, plan in report.plans.items():
-            uri = self.project.uri(src)
-            parts = self.book.pages.get(uri)
-            pages[src] = page_citations(plan, uri, parts.title if parts is not None else "")
-        self.citations = CitationIndex(bibliography, pages)
-        errors += self.citations.check()
-        stale = {id(e) for e in self.cite_errors}
-        self.cite_errors = errors
-        report.failures = sorted(
-            [f for f in report.failures if id(f) not in stale] + errors,
-            key=lambda e: (e.src, e.line),
-        )
-        for entry in self.citations.uncited():
-            log.info(f"{bibliography.src}:{entry.line}: {entry.key} is cited nowhere")
-        if bibliography is not None:
-            log.info(self.citations.summary())
-
-    def check_terms(self) -> list[AuthorError]:
-        """Every page's glossary terms checked against docs/glossary.yml (the build log names
-        the terms no page uses); their errors."""
-
-        def title(src: str) -> str:
-            page = self.book.page(src)
-            return page.title if page is not None else ""
-
-        self.terms = term_index(self.project, self.report.plans, title)
-        for line in self.terms.summary():
-            log.info(line)
-        return self.terms.errors
 
     def refresh(self, src: str, raw: bytes) -> None:
         """Run one page again, its file changed since `run_pages` (an engine that re-renders
@@ -279,11 +194,7 @@ class Site:
         }
         if any(path not in shown for path in deps.figures):
             return False
-        if not still_true(self.book, self.book.page(src), deps.references):
-            return False
-        if not self.terms.still_true(deps.terms):
-            return False
-        if not citations_still_true(self.citations, src, deps.cited):
+        if not self.book.still_true(src, deps):
             return False
         for path in deps.figures:
             self.outputs.keep_figure(path, shown[path])
@@ -342,27 +253,15 @@ class Site:
         edits = LineEdits(lexed)
         if plan is not None:  # numbers where collect found them; formulas write their own
             plan.put_numbers(
-                edits,
-                stash=stash,
-                math=plan.math,
-                cited_source=lambda source: cited_source(self.citations, source, cited_key(source)),
+                edits, stash=stash, math=plan.math, cited_source=self.book.cited_source
             )
-        parts = self.book.page(page.src)
-        render_math(
-            edits, src=page.src, stash=stash, plain=plain, equations=equation_numbers(parts)
-        )
-        if parts is not None:
-            read = deps.references if deps is not None else None
-            put_parts(edits, parts, self.book, stash, read, plain)
-        glossary = self.page_glossary(page, stash, deps)
-        if glossary is not None:
-            put_terms(edits, glossary, plain)
+        equations = self.book.equations(page.src)
+        render_math(edits, src=page.src, stash=stash, plain=plain, equations=equations)
+        glossary = self.book.put_parts_and_terms(edits, page, stash, deps, plain)
         if plan is not None:
             linked = deps.figures if deps is not None else None
             plan.put_outputs(edits, stash=stash, figure_url=self.outputs.figure_url(page, linked))
-        made = put_citations(
-            edits, self.citations, page.src, stash, deps.cited if deps else None, plain
-        )
+        made = self.book.put_citations(edits, page.src, stash, deps, plain)
         if errors:
             place_boxes(doc, edits, errors, stash.put)
         index = self.index
@@ -375,27 +274,7 @@ class Site:
             site=index,
             page=page,
             demo_cache=self.demo_cache,
-            example=self._example(parts, stash),
+            example=self.book.example(page.src, stash),
             glossary=glossary,
             made=made,
         )
-
-    def _example(self, parts: PageParts | None, stash: Stash) -> Example | None:
-        """How a `:::showcase` of this page numbers and checks its example (None: the page has
-        no parts, as when it failed to load)."""
-        if parts is None:
-            return None
-        headings = self.index.headings if self.index is not None else (lambda text: [])
-        return functools.partial(
-            render_example, page=parts, book=self.book, stash=stash, headings=headings
-        )
-
-    def page_glossary(self, page: PageRef, stash: Stash, deps: Deps | None) -> PageGlossary | None:
-        """The glossary as `page`'s render sees it (links made relative to the page); None
-        where the book has no glossary page to link to."""
-        if self.terms.glossary_page is None:
-            return None
-        pages = self.index.pages if self.index is not None else []
-        urls = site_urls(pages, self.project.docs_dir)
-        read = deps.terms if deps is not None else None
-        return PageGlossary(self.terms, page, stash, urls, read)

@@ -1,0 +1,189 @@
+"""The book's apparatus for one build, as the site sees it: read from every page's model at the
+start (numbered parts and references, glossary terms, citations), its errors joining the report,
+and what each page's render makes of it.
+
+`Site` holds one `Apparatus` and calls it at three points: `read` after the pages ran, the render
+calls (`equations`, `put_parts_and_terms`, `put_citations`, `example`) while a page renders, and
+`still_true` before a kept render is reused.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from llmbook.book.bibliography import load_bibliography
+from llmbook.book.citations import CitationIndex, page_citations
+from llmbook.book.cite_render import cited_source
+from llmbook.book.cite_render import put_citations as put_page_citations
+from llmbook.book.cite_render import still_true as citations_still_true
+from llmbook.book.cite_syntax import cited_key
+from llmbook.book.index import BookIndex, caption_setup
+from llmbook.book.parts import page_parts
+from llmbook.book.render import equation_numbers, put_parts, render_example
+from llmbook.book.render import still_true as references_still_true
+from llmbook.book.term_render import PageGlossary, put_terms, site_urls
+from llmbook.book.terms import TermIndex, term_index
+from llmbook.edits import LineEdits
+from llmbook.errors import AuthorError
+from llmbook.page_ref import PageRef
+from llmbook.project import Project
+from llmbook.render_deps import Deps
+from llmbook.site_index import SiteIndex
+from llmbook.stash import Stash
+
+__all__ = ["Apparatus", "Example"]
+
+Example = Callable[[str, int], tuple[str, dict[str, str]]]
+
+
+def _no_headings(text: str) -> list[dict[str, Any]]:
+    return []
+
+
+@dataclass
+class Apparatus:
+    parts: BookIndex = field(default_factory=BookIndex)  # numbered parts, references
+    terms: TermIndex = field(default_factory=TermIndex)  # the glossary, who uses which term
+    citations: CitationIndex = field(default_factory=lambda: CitationIndex(None))  # who cites what
+    errors: list[AuthorError] = field(default_factory=list)
+    index: SiteIndex | None = None
+    project: Project | None = None
+
+    @classmethod
+    def read(
+        cls,
+        plans: Mapping[str, Any],
+        *,
+        project: Project,
+        index: SiteIndex | None,
+        options: Mapping[str, Any],
+        log: logging.Logger | logging.LoggerAdapter,
+    ) -> Apparatus:
+        """The apparatus of the pages' `plans` (src → Plan); its errors in `errors`, its
+        counts logged."""
+        headings = index.headings if index is not None else _no_headings
+        parts = BookIndex.of(
+            [
+                page_parts(
+                    plan.page.lexed,
+                    src=src,
+                    uri=project.uri(src),
+                    chapter=plan.page.chapter,
+                    math=plan.math,
+                    headings=headings,
+                    doc=plan.doc,
+                )
+                for src, plan in plans.items()
+            ]
+        )
+        default = bool(options["numbers_strict"])
+        strict = {
+            src: plan.page.strict if plan.page.strict is not None else default
+            for src, plan in plans.items()
+        }
+        errors = parts.check(strict)
+        if index is not None:
+            pages = list(parts.pages.values())
+            errors += caption_setup(pages, index.markdown_extensions, index.mdx_configs)
+        log.info(parts.counts.summary())
+        book = cls(parts, errors=errors, index=index, project=project)
+        book._read_terms(plans, log)
+        book._read_citations(plans, options, log)
+        return book
+
+    def _title(self, src: str) -> str:
+        page = self.parts.page(src)
+        return page.title if page is not None else ""
+
+    def _read_terms(self, plans: Mapping[str, Any], log: Any) -> None:
+        assert self.project is not None
+        self.terms = term_index(self.project, plans, self._title)
+        for line in self.terms.summary():
+            log.info(line)
+        self.errors += self.terms.errors
+
+    def _read_citations(self, plans: Mapping[str, Any], options: Mapping[str, Any], log: Any):
+        """The bibliography (`bibliography` option, in the docs folder) and who cites what."""
+        project = self.project
+        assert project is not None
+        bib_file = project.docs_dir / options.get("bibliography", "references.bib")
+        bibliography = None
+        if bib_file.is_file():
+            try:
+                src = os.path.relpath(bib_file, project.root).replace(os.sep, "/")
+                bibliography = load_bibliography(bib_file, src)
+            except AuthorError as error:
+                self.errors.append(error)
+        pages = {
+            src: page_citations(plan, project.uri(src), self._title(src))
+            for src, plan in plans.items()
+        }
+        self.citations = CitationIndex(bibliography, pages)
+        self.errors += self.citations.check()
+        if bibliography is not None:
+            for entry in self.citations.uncited():
+                log.info(f"{bibliography.src}:{entry.line}: {entry.key} is cited nowhere")
+            log.info(self.citations.summary())
+
+    # -- a page's render ------------------------------------------------------------------------
+
+    def cited_source(self, source: str) -> tuple[str, str] | None:
+        """How a cited number's source shows (its entry's label, linked), for `put_numbers`."""
+        return cited_source(self.citations, source, cited_key(source))
+
+    def equations(self, src: str) -> dict[str, str]:
+        return equation_numbers(self.parts.page(src))
+
+    def put_parts_and_terms(
+        self, edits: LineEdits, page: PageRef, stash: Stash, deps: Deps | None, plain: frozenset
+    ) -> PageGlossary | None:
+        """Captions numbered, references titled, terms linked; the page's glossary view (None:
+        the book has no glossary page)."""
+        parts = self.parts.page(page.src)
+        if parts is not None:
+            read = deps.references if deps is not None else None
+            put_parts(edits, parts, self.parts, stash, read, plain)
+        glossary = self._glossary(page, stash, deps)
+        if glossary is not None:
+            put_terms(edits, glossary, plain)
+        return glossary
+
+    def _glossary(self, page: PageRef, stash: Stash, deps: Deps | None) -> PageGlossary | None:
+        if self.terms.glossary_page is None or self.project is None:
+            return None
+        pages = self.index.pages if self.index is not None else []
+        urls = site_urls(pages, self.project.docs_dir)
+        read = deps.terms if deps is not None else None
+        return PageGlossary(self.terms, page, stash, urls, read)
+
+    def put_citations(
+        self, edits: LineEdits, src: str, stash: Stash, deps: Deps | None, plain: frozenset
+    ) -> dict[str, str]:
+        """Prose citations as labels, the page's reference list at its end; what directives
+        get of it (the bibliography page's listing)."""
+        read = deps.cited if deps is not None else None
+        return put_page_citations(edits, self.citations, src, stash, read, plain)
+
+    def example(self, src: str, stash: Stash) -> Example | None:
+        """How a `:::showcase` of page `src` numbers and checks its example (None: the page has
+        no parts, as when it failed to load)."""
+        parts = self.parts.page(src)
+        if parts is None:
+            return None
+        headings = self.index.headings if self.index is not None else _no_headings
+        return functools.partial(
+            render_example, page=parts, book=self.parts, stash=stash, headings=headings
+        )
+
+    def still_true(self, src: str, deps: Deps) -> bool:
+        """Whether what a kept render showed of the apparatus is still what it would show."""
+        return (
+            references_still_true(self.parts, self.parts.page(src), deps.references)
+            and self.terms.still_true(deps.terms)
+            and citations_still_true(self.citations, src, deps.cited)
+        )
