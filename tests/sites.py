@@ -113,7 +113,7 @@ def build(
     runs (default: the config's folder). env: more environment variables. Subprocess only: `args`
     after the engine's command, or `script` run by Python with argv [config_file, site] instead
     of the engine's CLI.
-    In process only: `command` ("serve"/"build") is passed to the plugins' on_startup first.
+    In process only: `command` ("serve", default "build") is passed to the plugins' on_startup.
     """
     if engine not in ENGINES:
         raise ValueError(f"engine {engine!r} is not one of {ENGINES}")
@@ -185,8 +185,9 @@ def _build_in_process(
         if site is not None:
             overrides["site_dir"] = str(site)
         config = load_config(str(config_file), **overrides)
-        if command is not None:
-            config.plugins.on_startup(command=command, dirty=False)
+        # Always: MkDocs keeps plugin objects between loads in one process, so a build after an
+        # in-process `serve` would otherwise run as the live preview.
+        config.plugins.on_startup(command=command or "build", dirty=False)
         mkdocs_build(config)
     return Built(Path(config.site_dir), config=config)
 

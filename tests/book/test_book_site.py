@@ -109,15 +109,14 @@ def test_the_live_preview_shows_a_stale_reference_on_its_page(tmp_path):
 def test_a_warm_build_re_renders_exactly_the_pages_that_reference_a_changed_heading(tmp_path):
     cache = tmp_path / "cache"
     config = _small(tmp_path)
-    # command: MkDocs keeps plugin objects between in-process loads (a preview's included).
-    cold = build(config, site=tmp_path / "one", in_process=True, cache=cache, command="build")
+    cold = build(config, site=tmp_path / "one", in_process=True, cache=cache)
     assert sorted(cold.config.plugins["llmbook"].site.rendered) == [
         "docs/ch1.md",
         "docs/lab.md",
         "docs/other.md",
     ]
     (tmp_path / "docs" / "ch1.md").write_text(CH1.replace("## 1.2 多头", "## 1.2 多头注意力"))
-    warm = build(config, site=tmp_path / "two", in_process=True, cache=cache, command="build")
+    warm = build(config, site=tmp_path / "two", in_process=True, cache=cache)
     site = warm.config.plugins["llmbook"].site
     assert sorted(site.rendered) == ["docs/ch1.md", "docs/lab.md"]
     assert site.replayed == ["docs/other.md"]

@@ -31,6 +31,9 @@ def built(tmp_path_factory) -> tuple[Path, Built]:
         "guide/authoring.md": GUIDE.read_text(encoding="utf-8"),
         "index.md": "# 首页\n\n见[第 10 章](chapters/seed.md)。\n",
         "chapters/seed.md": "---\nexecute: false\nnumbers: report\n---\n\n" + seed,
+        # what the guide links to elsewhere in the book
+        "guide/executable.md": "# 可执行代码与数字\n\n## 参考文献\n\n正文。\n",
+        "glossary.md": "# 术语表\n\n正文。\n",
     }
     write_pages(docs, pages)
     config = write_config(root, project_config(docs, NAV, site_dir=str(site)))
@@ -110,7 +113,7 @@ def test_the_authoring_guide_builds_with_links_to_the_site(built):
     site, result = built
     assert result.returncode == 0, result.stderr[-4000:]
     guide = (site / "guide" / "authoring.html").read_text(encoding="utf-8")
-    assert guide.count('<div class="llmbook-showcase__result">') == 9
+    assert guide.count('<div class="llmbook-showcase__result">') == 12
     assert (
         '<a class="llmbook-chip llmbook-chip--link" href="../index.html" title="首页">首页</a>'
         in guide
