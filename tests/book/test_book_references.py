@@ -270,3 +270,18 @@ def test_captions_need_the_caption_extension_without_its_own_numbers(
     ]
     configs = {"pymdownx.blocks.caption": {"auto": False}}
     assert caption_setup([parts], ["pymdownx.blocks.caption"], configs) == []
+
+
+def test_a_reference_into_a_notebook_is_checked_like_any_page(toc):
+    """A notebook is a page of the book (its Markdown cells, laid out by the load stage)."""
+    notebook = "# 动手\n\n## 1. 搭模型 {#model}\n\n## 2. 加缓存 {#cache}\n"
+    pages = {
+        "notebooks/nb.ipynb": notebook,
+        "labs/lab.md": "# 实验\n\n共 2 节；见[第 2 节](../notebooks/nb.ipynb#cache)。\n",
+    }
+    assert check(toc, pages) == []  # `2 节` counts sections; `第 2 节` names one
+    pages["labs/lab.md"] = "# 实验\n\n见[第 1 节](../notebooks/nb.ipynb#cache)。\n"
+    assert check(toc, pages) == [
+        "docs/labs/lab.md:3: written 第 1 节, the target is now 第 2 节 (加缓存): "
+        "[第 1 节](../notebooks/nb.ipynb#cache) Fix: write 第 2 节, or link the section you mean"
+    ]

@@ -31,17 +31,20 @@ __all__ = [
     "part_text",
 ]
 
-# The part each reference kind names, and how the book writes its number.
-_KINDS = {
-    "section": r"(?:第\s*)?(?P<section>\d+(?:\.\d+)+)\s*节",
-    "chapter": r"第\s*(?P<chapter>\d+)\s*章",
-    "lesson": r"第\s*(?P<lesson>\d+)\s*课",
+# The part each reference kind names, and how the book writes its number: (group, kind, pattern).
+# A section's number has a dot (`10.2 节`) or follows 第 (`第 2 节`, on a page without a chapter):
+# a bare `3 节` is a count of sections, not a reference.
+_FORMS = [
+    ("section", "section", r"(?:第\s*)?(?P<section>\d+(?:\.\d+)+)\s*节"),
+    ("ordinal", "section", r"第\s*(?P<ordinal>\d+)\s*节"),
+    ("chapter", "chapter", r"第\s*(?P<chapter>\d+)\s*章"),
+    ("lesson", "lesson", r"第\s*(?P<lesson>\d+)\s*课"),
     # Not the 图/表 of 意图, 地图, 代表, 列表, 发表…: a figure or table is named after 如/见/由.
-    "figure": r"(?<![意地试企构])图\s*(?P<figure>\d+(?:-\d+)?)(?![\d.\-])",
-    "table": r"(?<![代列发外仪])表\s*(?P<table>\d+(?:-\d+)?)(?![\d.\-])",
-    "equation": r"式\s*[(（](?P<equation>\d+(?:\.\d+)?)[)）]",
-}
-_REFERENCE = re.compile("|".join(f"(?:{pattern})" for pattern in _KINDS.values()))
+    ("figure", "figure", r"(?<![意地试企构])图\s*(?P<figure>\d+(?:-\d+)?)(?![\d.\-])"),
+    ("table", "table", r"(?<![代列发外仪])表\s*(?P<table>\d+(?:-\d+)?)(?![\d.\-])"),
+    ("equation", "equation", r"式\s*[(（](?P<equation>\d+(?:\.\d+)?)[)）]"),
+]
+_REFERENCE = re.compile("|".join(f"(?:{pattern})" for _, _, pattern in _FORMS))
 _LINK = re.compile(r"(?<!!)\[(?P<text>[^\]\[]*)\]\((?P<href>[^()\s]*)(?P<title>\s+\"[^\"]*\")?\)")
 _BINDING = re.compile(r"\[\[.+?\]\](?!\])")
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s")
@@ -75,7 +78,7 @@ class Reference:
 def part_text(kind: str, number: str) -> str:
     """How the book writes a reference to part `number` of `kind`: `10.2 节`, `图 10-3`."""
     return {
-        "section": f"{number} 节",
+        "section": f"{number} 节" if "." in number else f"第 {number} 节",
         "chapter": f"第 {number} 章",
         "lesson": f"第 {number} 课",
         "figure": f"图 {number}",
@@ -87,8 +90,8 @@ def part_text(kind: str, number: str) -> str:
 def _matches(text: str, offset: int) -> list[tuple[str, str, int, int]]:
     found = []
     for match in _REFERENCE.finditer(text):
-        kind = next(k for k in _KINDS if match.group(k) is not None)
-        found.append((kind, match.group(kind), offset + match.start(), offset + match.end()))
+        group, kind = next((g, k) for g, k, _ in _FORMS if match.group(g) is not None)
+        found.append((kind, match.group(group), offset + match.start(), offset + match.end()))
     return found
 
 
