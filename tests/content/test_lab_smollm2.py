@@ -24,6 +24,7 @@ import pytest
 import yaml
 from llmbook.execute.numbers import check, parse_written
 from page_text import PageText
+from smollm2_reference import transformers_smollm2
 
 from llmkit.gguf_file import packaged_gguf
 
@@ -333,22 +334,15 @@ def test_rmsnorm_gains_from_the_raw_f32_tensors(reader):
 
 
 @pytest.fixture(scope="module")
-def hf():
+def hf(tmp_path_factory):
     """transformers' own GGUF loading of the same file (fp32, eager attention for its weights),
-    and its tokenizer."""
+    and its tokenizer: converted once per test run (tests/smollm2_reference.py)."""
     if SMOLLM2 is None:
         pytest.skip(f"the SmolLM2 GGUF file is absent: {INSTALL}")
     pytest.importorskip("gguf")
-    transformers = pytest.importorskip("transformers")
+    pytest.importorskip("transformers")
     pytest.importorskip("accelerate")  # transformers needs it to load a GGUF file
-    import torch
-
-    folder, name = SMOLLM2.rsplit("/", 1)
-    model = transformers.AutoModelForCausalLM.from_pretrained(
-        folder, gguf_file=name, dtype=torch.float32, attn_implementation="eager"
-    ).eval()
-    tokenizer = transformers.AutoTokenizer.from_pretrained(folder, gguf_file=name)
-    return model, tokenizer
+    return transformers_smollm2(tmp_path_factory, SMOLLM2, attn_implementation="eager")
 
 
 def _nll(hf, sentence: str):
