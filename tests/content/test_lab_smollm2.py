@@ -363,6 +363,7 @@ def test_the_pages_sentences_are_the_ones_checked_here():
     assert "MAX_NEW = 24" in TEXT
 
 
+@pytest.mark.slow
 @needs_smollm2
 def test_perplexities_against_transformers(hf):
     """PPL = exp(mean NLL of tokens 2..n given their prefixes), no BOS, as the page states."""
@@ -386,6 +387,7 @@ def test_perplexities_against_transformers(hf):
         _assert_written(expr, reference)
 
 
+@pytest.mark.slow
 @needs_smollm2
 def test_attention_heads_against_transformers_attention_weights(hf):
     import torch
@@ -419,6 +421,7 @@ def test_attention_heads_against_transformers_attention_weights(hf):
         _assert_written(expr, reference)
 
 
+@pytest.mark.slow
 @needs_smollm2
 def test_greedy_replies_and_token_counts_against_transformers(hf):
     """The chat template applied by transformers, greedy decoding by transformers: English says
@@ -449,6 +452,7 @@ def test_greedy_replies_and_token_counts_against_transformers(hf):
     _assert_written("q_zh_chars", len("中国的首都是哪里？"))
 
 
+@pytest.mark.slow
 @needs_smollm2
 def test_the_shown_blocks_run_in_order_without_the_hidden_ones(monkeypatch):
     """A reader who copies only the shown blocks, top to bottom, gets a working notebook."""

@@ -118,6 +118,7 @@ def test_smollm2_config() -> None:
     )
 
 
+@pytest.mark.slow
 @needs_smollm2
 def test_smollm2_logits_equal_transformers(smollm2) -> None:
     ours, hf, metadata = smollm2
@@ -127,6 +128,7 @@ def test_smollm2_logits_equal_transformers(smollm2) -> None:
     assert ours.lm_head.weight is ours.embed.weight
 
 
+@pytest.mark.slow
 @needs_smollm2
 def test_smollm2_greedy_text_equals_transformers(smollm2, smollm2_reference) -> None:
     ours, hf, metadata = smollm2
@@ -156,6 +158,7 @@ def test_smollm2_tokenizer_and_chat_template_equal_transformers(smollm2_referenc
     assert stop_ids(metadata) == [reference.eos_token_id] == [2]
 
 
+@pytest.mark.slow
 @needs_smollm2
 def test_cli_generates_transformers_greedy_text(smollm2, smollm2_reference, capsys) -> None:
     ours, hf, metadata = smollm2
@@ -171,6 +174,7 @@ def test_cli_generates_transformers_greedy_text(smollm2, smollm2_reference, caps
     assert err.startswith("llmkit: ")
 
 
+@pytest.mark.slow
 @needs_smollm2
 def test_peak_memory_is_within_1_3x_the_weights() -> None:
     """A fresh process: its resident-memory high-water mark (VmHWM: ru_maxrss would carry the
