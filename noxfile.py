@@ -37,10 +37,12 @@ def tests(session: nox.Session) -> None:
     _browser(session)
     # Two pytest-xdist workers (CI has two cores; four were slower), each taking whole files, so
     # a module's fixtures (a built site, a loaded model) are made once (--dist loadgroup would
-    # not group here: pytest 9 ignores the node ids xdist rewrites). Tests that assert
-    # wall-clock limits run afterwards, alone. `nox -s tests -- -n 0`: one process.
+    # not group here: pytest 9 ignores the node ids xdist rewrites). They take the files in
+    # collection order, slow files first (tests/conftest.py), not xdist's most-tests-first.
+    # Tests that assert wall-clock limits run afterwards, alone. `nox -s tests -- -n 0`: one
+    # process.
     env = {"LLMBOOK_CACHE": "0"}
-    parallel = ("-n", "2", "--dist", "loadfile")
+    parallel = ("-n", "2", "--dist", "loadfile", "--no-loadscope-reorder")
     session.run("pytest", *parallel, "-m", "not timing", *session.posargs, env=env)
     # exit 5: the arguments selected no timing test
     session.run("pytest", "-m", "timing", *session.posargs, env=env, success_codes=[0, 5])

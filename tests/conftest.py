@@ -10,6 +10,8 @@ Playwright is imported by the `browser` fixture only: a test that opens no brows
 Under pytest-xdist (`nox -s tests` runs two workers, `--dist loadfile`) a module runs on one
 worker, so its module-scoped fixtures (a built site, a loaded model) are made once; what several
 modules read (the project's site, the rendered demos) is made once per run by `sites.once_per_run`.
+The workers take files in collection order (`--no-loadscope-reorder`), and collection puts the slow
+ones first: a file with a test marked `slow`, and the book's executed pages (docs/).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 import pytest
 from sites import Built, build, write_config, write_pages
 
+DOCS = Path(__file__).resolve().parents[1] / "docs"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -31,6 +34,17 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow files first, each file's tests kept in order: started last, a slow file would leave
+    the other worker idle until it ends."""
+    slow = {item.path for item in items if _is_slow(item)}
+    items.sort(key=lambda item: item.path not in slow)  # stable: the rest keep their order
+
+
+def _is_slow(item: pytest.Item) -> bool:
+    return item.get_closest_marker("slow") is not None or DOCS in item.path.parents
 
 
 @pytest.fixture

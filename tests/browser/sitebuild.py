@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sites import ROOT, build, project_config, write_config, write_pages
 
-__all__ = ["FIXTURE_NAV", "FIXTURE_PAGES", "ROOT", "build_project_site", "build_site"]
+__all__ = ["FIXTURE_NAV", "FIXTURE_PAGES", "ROOT", "build_project_site", "build_site", "site_pages"]
 
 SEED = ROOT / "tests" / "data" / "seed_000.txt"
 
@@ -84,3 +84,12 @@ def build_site(
     nav = nav if nav is not None else [{Path(p).stem: p} for p in pages]
     config = write_config(root, project_config(root / "docs", nav, **(extra or {})))
     return build(config, site=root / "site", **_OPTIONS).ok().site
+
+
+def site_pages(site: Path) -> list[str]:
+    """Every HTML page of a built site (relative, sorted), its theme's assets left out."""
+    return sorted(
+        p.relative_to(site).as_posix()
+        for p in site.rglob("*.html")
+        if "assets" not in p.relative_to(site).parts
+    )

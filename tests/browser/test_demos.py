@@ -22,6 +22,8 @@ IDS = ["kv-cache", "mha-gqa", "rope", "norm-compare", "pre-post-norm", "swiglu"]
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 MAX_TOL = 6e-3
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def chapter(open_page) -> Page:

@@ -133,6 +133,7 @@ def test_math_is_rendered_with_sum_limits_under_in_display_and_beside_inline(
     screenshot(dark, "fixture-math-dark")
 
 
+@pytest.mark.slow
 def test_project_chapter_pages_offline(
     site_dir: Path, open_page: OpenPage, screenshot: Callable[..., Path]
 ) -> None:

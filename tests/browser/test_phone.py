@@ -14,7 +14,9 @@ import re
 from pathlib import Path
 
 import pytest
-from test_axe import site_pages
+from sitebuild import site_pages
+
+pytestmark = pytest.mark.slow
 
 MIN_LABEL_PX = 9.0
 PHONE = {"width": 390, "height": 844}
@@ -57,7 +59,7 @@ def labels_below(open_page, site_dir: Path, viewport: dict) -> tuple[list[str], 
     small, count, least = [], 0, float("inf")
     for rel in site_pages(site_dir):
         if rel == "404.html":
-            continue  # no figure; its assets load from a host's root (test_axe)
+            continue  # no figure; its assets load from a host's root (axe_audit.py)
         page = open_page(rel)
         page.set_viewport_size(viewport)
         total = page.locator(WIDGETS).count()

@@ -24,6 +24,7 @@ import pytest
 import yaml
 from llmbook.execute.numbers import check, parse_written
 from page_text import PageText
+from smollm2_reference import transformers_smollm2
 
 from llmkit.gguf_file import packaged_gguf
 
@@ -334,22 +335,15 @@ def test_rmsnorm_gains_from_the_raw_f32_tensors(reader):
 
 
 @pytest.fixture(scope="module")
-def hf():
+def hf(tmp_path_factory):
     """transformers' own GGUF loading of the same file (fp32, eager attention for its weights),
-    and its tokenizer."""
+    and its tokenizer: converted once per test run (tests/smollm2_reference.py)."""
     if SMOLLM2 is None:
         pytest.skip(f"the SmolLM2 GGUF file is absent: {INSTALL}")
     pytest.importorskip("gguf")
-    transformers = pytest.importorskip("transformers")
+    pytest.importorskip("transformers")
     pytest.importorskip("accelerate")  # transformers needs it to load a GGUF file
-    import torch
-
-    folder, name = SMOLLM2.rsplit("/", 1)
-    model = transformers.AutoModelForCausalLM.from_pretrained(
-        folder, gguf_file=name, dtype=torch.float32, attn_implementation="eager"
-    ).eval()
-    tokenizer = transformers.AutoTokenizer.from_pretrained(folder, gguf_file=name)
-    return model, tokenizer
+    return transformers_smollm2(tmp_path_factory, SMOLLM2, attn_implementation="eager")
 
 
 def _nll(hf, sentence: str):
@@ -370,6 +364,7 @@ def test_the_pages_sentences_are_the_ones_checked_here():
     assert "MAX_NEW = 24" in TEXT
 
 
+@pytest.mark.slow
 @needs_smollm2
 def test_perplexities_against_transformers(hf):
     """PPL = exp(mean NLL of tokens 2..n given their prefixes), no BOS, as the page states."""
@@ -393,6 +388,7 @@ def test_perplexities_against_transformers(hf):
         _assert_written(expr, reference)
 
 
+@pytest.mark.slow
 @needs_smollm2
 def test_attention_heads_against_transformers_attention_weights(hf):
     import torch
@@ -426,6 +422,7 @@ def test_attention_heads_against_transformers_attention_weights(hf):
         _assert_written(expr, reference)
 
 
+@pytest.mark.slow
 @needs_smollm2
 def test_greedy_replies_and_token_counts_against_transformers(hf):
     """The chat template applied by transformers, greedy decoding by transformers: English says
@@ -456,6 +453,7 @@ def test_greedy_replies_and_token_counts_against_transformers(hf):
     _assert_written("q_zh_chars", len("中国的首都是哪里？"))
 
 
+@pytest.mark.slow
 @needs_smollm2
 def test_the_shown_blocks_run_in_order_without_the_hidden_ones(monkeypatch):
     """A reader who copies only the shown blocks, top to bottom, gets a working notebook."""

@@ -33,6 +33,7 @@ def test_pages_become_tests_reported_at_their_markdown_line(
     )
 
 
+@pytest.mark.slow
 def test_a_page_that_ends_its_process_fails_pytest_and_the_others_still_run(
     pytester: pytest.Pytester, monkeypatch
 ) -> None:

@@ -16,6 +16,8 @@ gguf = pytest.importorskip("gguf")
 transformers = pytest.importorskip("transformers")
 pytest.importorskip("accelerate")  # transformers needs it to load a GGUF file
 
+from smollm2_reference import transformers_smollm2  # noqa: E402
+
 import llmkit  # noqa: E402
 from llmkit.cli import main  # noqa: E402
 from llmkit.gguf import config_from_gguf  # noqa: E402
@@ -63,11 +65,18 @@ def _assert_same_greedy(ours, hf, ids: torch.Tensor, n: int, stop: list[int]) ->
 
 
 @pytest.fixture(scope="module")
-def smollm2():
+def smollm2_reference(tmp_path_factory):
+    """transformers' own GGUF loading of SmolLM2 (model, tokenizer), converted once per test run
+    (tests/smollm2_reference.py)."""
+    return transformers_smollm2(tmp_path_factory, SMOLLM2)
+
+
+@pytest.fixture(scope="module")
+def smollm2(smollm2_reference):
     """(llmkit model, transformers model, metadata), loaded once for the module."""
     torch.manual_seed(0)
     metadata, _ = read_gguf(SMOLLM2)
-    return llmkit.from_pretrained(SMOLLM2), _hf_gguf(SMOLLM2), metadata
+    return llmkit.from_pretrained(SMOLLM2), smollm2_reference[0], metadata
 
 
 CHAT = "What is the capital of France?"
@@ -109,6 +118,7 @@ def test_smollm2_config() -> None:
     )
 
 
+@pytest.mark.slow
 @needs_smollm2
 def test_smollm2_logits_equal_transformers(smollm2) -> None:
     ours, hf, metadata = smollm2
@@ -118,10 +128,11 @@ def test_smollm2_logits_equal_transformers(smollm2) -> None:
     assert ours.lm_head.weight is ours.embed.weight
 
 
+@pytest.mark.slow
 @needs_smollm2
-def test_smollm2_greedy_text_equals_transformers(smollm2) -> None:
+def test_smollm2_greedy_text_equals_transformers(smollm2, smollm2_reference) -> None:
     ours, hf, metadata = smollm2
-    tokenizer, reference = tokenizer_from_gguf(metadata), _hf_tokenizer(SMOLLM2)
+    tokenizer, reference = tokenizer_from_gguf(metadata), smollm2_reference[1]
     prompt = reference.apply_chat_template(
         [{"role": "user", "content": CHAT}], tokenize=False, add_generation_prompt=True
     )
@@ -132,9 +143,9 @@ def test_smollm2_greedy_text_equals_transformers(smollm2) -> None:
 
 
 @needs_smollm2
-def test_smollm2_tokenizer_and_chat_template_equal_transformers() -> None:
+def test_smollm2_tokenizer_and_chat_template_equal_transformers(smollm2_reference) -> None:
     metadata, _ = read_gguf(SMOLLM2)
-    ours, reference = tokenizer_from_gguf(metadata), _hf_tokenizer(SMOLLM2)
+    ours, reference = tokenizer_from_gguf(metadata), smollm2_reference[1]
     for text in TEXTS:
         ids = ours.encode(text).ids
         assert ids == reference.encode(text), text
@@ -147,10 +158,11 @@ def test_smollm2_tokenizer_and_chat_template_equal_transformers() -> None:
     assert stop_ids(metadata) == [reference.eos_token_id] == [2]
 
 
+@pytest.mark.slow
 @needs_smollm2
-def test_cli_generates_transformers_greedy_text(smollm2, capsys) -> None:
+def test_cli_generates_transformers_greedy_text(smollm2, smollm2_reference, capsys) -> None:
     ours, hf, metadata = smollm2
-    reference = _hf_tokenizer(SMOLLM2)
+    reference = smollm2_reference[1]
     prompt = reference.apply_chat_template(
         [{"role": "user", "content": CHAT}], tokenize=False, add_generation_prompt=True
     )
@@ -162,6 +174,7 @@ def test_cli_generates_transformers_greedy_text(smollm2, capsys) -> None:
     assert err.startswith("llmkit: ")
 
 
+@pytest.mark.slow
 @needs_smollm2
 def test_peak_memory_is_within_1_3x_the_weights() -> None:
     """A fresh process: its resident-memory high-water mark (VmHWM: ru_maxrss would carry the

@@ -54,6 +54,7 @@ class TestAgainstHF:
             got = ours(ids)
         torch.testing.assert_close(got, expected, atol=1e-5, rtol=1e-5)
 
+    @pytest.mark.slow
     def test_greedy_tokens_and_step_logits(self, pair, device):
         hf, ours = pair
         prompt = torch.randint(0, 1000, (2, PROMPT_LEN), device=device)
