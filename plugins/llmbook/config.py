@@ -37,6 +37,9 @@ class LLMBookConfig(Config):
     # the kernel has it (said once in the log where not), `required` fails without it, `off`.
     execute_sandbox = c.Choice(("auto", "required", "off"), default="auto")
     execute_file_size_mb = c.Type(int, default=1024)  # largest file a page may write; 0 = none
+    # Environment variables passed to every page's code beyond the allowlist (execute/environment.py);
+    # a page names its own with `execute_env: [NAME]` in its front matter.
+    execute_env = c.ListOfItems(c.Type(str), default=[])
 
     # Every number of a page must be checked, cited or marked illustrative (a page can ask for it
     # with `numbers: strict` in its front matter); otherwise unaccounted ones are only reported.

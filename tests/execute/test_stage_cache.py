@@ -96,11 +96,12 @@ def test_each_input_of_a_stage_makes_it_run_again(make_executor, counted, change
 
 def test_new_results_are_checked_again(make_executor, counted, monkeypatch) -> None:
     page = PAGE.replace("x = 2", "import os\nx = int(os.environ.get('STAGE_TEST_X', '2'))")
-    assert not _build(make_executor, page).plans["docs/p.md"].numbers[0].mismatch
-    # The same file, other results (the code reads its environment; a new seed makes the page
-    # run again): its numbers are checked again, and the drift is found.
+    passed = {"execute_env": ["STAGE_TEST_X"]}  # the page's code reads it
+    assert not _build(make_executor, page, **passed).plans["docs/p.md"].numbers[0].mismatch
+    # The same file, other results (the code reads its environment, whose passed value keys the
+    # results): its numbers are checked again, and the drift is found.
     monkeypatch.setenv("STAGE_TEST_X", "3")
-    report = _build(make_executor, page, execute_seed=1)
+    report = _build(make_executor, page, execute_seed=1, **passed)
     assert counted == {"load": 1, "plan": 2}
     assert "written 3.0, computed 4.5" in report.plans["docs/p.md"].numbers[0].mismatch
 

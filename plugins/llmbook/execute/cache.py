@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from llmbook.execute.collect import PageSource
@@ -30,8 +31,13 @@ _FORMAT = 2  # 2: the files a page used are stored with its result
 NAMESPACE = "results"
 
 
-def page_key(page: PageSource, *, seed: int, preamble: str) -> str:
+def page_key(
+    page: PageSource, *, seed: int, preamble: str, env: Mapping[str, str] | None = None
+) -> str:
+    """The key of a page's results; `env`: the variables passed to it by name, whose values
+    the code may read (kept only as part of the key's digest)."""
     parts = {
+        "env": sorted((env or {}).items()),
         "format": _FORMAT,
         "src": page.src,
         "seed": seed,

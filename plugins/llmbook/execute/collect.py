@@ -14,6 +14,7 @@ from mkdocs.utils.meta import get_data
 
 from llmbook.bindings import RawBinding, find_bindings
 from llmbook.errors import AuthorError
+from llmbook.execute.environment import valid_name
 from llmbook.lexer import Fence, Lexed, mask_code
 
 __all__ = ["CodeBlock", "PageSource", "collect_page", "split_front_matter"]
@@ -64,6 +65,7 @@ class PageSource:
     cells: list[tuple[int, int]] | None = None  # a notebook's (cell, line in cell) per line
     why_not_run: str = ""  # when `execute` is false: what decided it, for messages
     chapter: str | None = None  # front matter `chapter: 10`: the page's chapter number
+    env: tuple[str, ...] = ()  # front matter `execute_env: [NAME]`: variables its code may read
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -111,6 +113,19 @@ def _execute_flag(meta: dict, src: str, default: bool) -> bool:
     )
 
 
+def _env_names(meta: dict, src: str) -> tuple[str, ...]:
+    value = meta.get("execute_env", [])
+    if isinstance(value, list) and all(valid_name(name) for name in value):
+        return tuple(value)
+    raise AuthorError(
+        src,
+        1,
+        f"front matter `execute_env: {value}` is not a list of environment variable names",
+        "write e.g. `execute_env: [HF_TOKEN]`: those variables of the build's environment are "
+        "passed to this page's code",
+    )
+
+
 def _chapter(meta: dict, src: str) -> str | None:
     value = meta.get("chapter")
     if value is None:
@@ -145,6 +160,7 @@ def collect_page(lexed: Lexed, *, src: str, meta: dict, execute: bool = True) ->
     lines, first = lexed.lines, lexed.first
     runs = _execute_flag(meta, src, execute)
     page = PageSource(src, lexed, runs, _strict_flag(meta, src), chapter=_chapter(meta, src))
+    page.env = _env_names(meta, src)
     if not runs:
         page.why_not_run = (
             "`execute: false` in its front matter"

@@ -24,6 +24,7 @@ from multiprocessing.connection import wait
 
 from llmbook.errors import AuthorError
 from llmbook.execute.collect import PageSource
+from llmbook.execute.environment import page_environment
 from llmbook.execute.run import RunResult
 from llmbook.execute.sandbox import Confinement, end_descendants, scratch_plan
 
@@ -57,6 +58,28 @@ def _context() -> multiprocessing.context.BaseContext:
         context.set_forkserver_preload(["llmbook.execute.worker"])
         return context
     return multiprocessing.get_context("spawn")  # Windows; macOS has forkserver
+
+
+_FORKSERVER_LOCK = threading.Lock()
+
+
+def _start_clean(context: multiprocessing.context.BaseContext) -> None:
+    """Start the forkserver (once per process) with the page environment, not the build's: a
+    page forked from it finds no secret even in the environment block it inherits
+    (`/proc/self/environ`), which clearing `os.environ` alone would leave there."""
+    if context.get_start_method() != "forkserver":
+        return
+    from multiprocessing import forkserver
+
+    with _FORKSERVER_LOCK:
+        build_env = dict(os.environ)
+        os.environ.clear()
+        os.environ.update(page_environment(build_env))
+        try:
+            forkserver.ensure_running()
+        finally:
+            os.environ.clear()
+            os.environ.update(build_env)
 
 
 def _child(conn, page, options) -> None:  # noqa: ANN001
@@ -100,6 +123,7 @@ class Engine:
         preamble: str = "",
         site_dir: str | None = None,
         confine: bool = True,
+        env_names: tuple[str, ...] = (),
     ) -> None:
         self.workers = max(1, workers)
         self.limits = limits
@@ -108,11 +132,22 @@ class Engine:
         self.preamble = preamble
         protected = (root,) if site_dir is None else (root, site_dir)
         self.confinement = Confinement(confine, protected, limits.file_size_mb)
+        self.env_names = env_names  # `execute_env`: passed to every page beyond the allowlist
+
+    def environment(self, page: PageSource) -> dict[str, str]:
+        """What the page's code finds in `os.environ` (execute/environment.py)."""
+        return page_environment(os.environ, self.env_names + page.env)
+
+    def passed_env(self, page: PageSource) -> dict[str, str]:
+        """The variables passed by name (`execute_env`): their values key the page's results."""
+        named = set(self.env_names + page.env)
+        return {k: v for k, v in self.environment(page).items() if k in named}
 
     def run(self, pages: list[PageSource]) -> list[PageOutcome]:
         if not pages:
             return []
         context = _context()
+        _start_clean(context)
         if len(pages) == 1 or self.workers == 1:
             return [self._run_one(context, page) for page in pages]
         with ThreadPoolExecutor(max_workers=min(self.workers, len(pages))) as pool:
@@ -122,7 +157,7 @@ class Engine:
         scratch = tempfile.mkdtemp(prefix="llmbook-page-")
         writable, temp = scratch_plan(scratch, self.confinement.protected)
         options = {
-            "env": {**os.environ, "TMPDIR": temp},
+            "env": {**self.environment(page), "TMPDIR": temp},
             "root": self.root,
             "path": os.path.join(self.root, page.src),
             "scratch": scratch,

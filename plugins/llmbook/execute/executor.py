@@ -23,6 +23,7 @@ from llmbook.execute.cache import FileHashes, PageCache, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
 from llmbook.execute.coverage import Coverage
 from llmbook.execute.engine import Engine, Limits, default_workers
+from llmbook.execute.environment import valid_name
 from llmbook.execute.load import LoadedPage
 from llmbook.execute.mode import Strict
 from llmbook.execute.pages import page_selector
@@ -37,6 +38,17 @@ from llmbook.store import Store, llmbook_hash, open_store, switched_off
 __all__ = ["Executor"]
 
 log = get_plugin_logger(__name__)
+
+
+def env_names(names: list[str]) -> tuple[str, ...]:
+    """The `execute_env` option's names, checked."""
+    wrong = [name for name in names if not valid_name(name)]
+    if wrong:
+        raise LLMBookError(
+            f"mkdocs.yml: `execute_env` holds {', '.join(map(repr, wrong))}, which is no "
+            "environment variable name. Fix: list names such as HF_TOKEN (letters, digits, _)"
+        )
+    return tuple(names)
 
 
 def confine_writes(mode: str) -> bool:
@@ -95,6 +107,7 @@ class Executor:
             preamble=self.preamble,
             site_dir=str(project.site_dir),
             confine=confine_writes(plugin_config["execute_sandbox"]),
+            env_names=env_names(list(plugin_config["execute_env"])),
         )
         # The build's one store (Site.create opens it); standalone (pytest, tools) its own.
         if store is None:
@@ -207,7 +220,8 @@ class Executor:
         source = page.source
         if not source.needs_execution():
             return RunResult()
-        page.key = page_key(source, seed=self.seed, preamble=self.preamble)
+        env = self.engine.passed_env(source)
+        page.key = page_key(source, seed=self.seed, preamble=self.preamble, env=env)
         page.result = self.cache.load(source.src, page.key)
         if page.result is not None and not self._hashes.unchanged(page.result.used):
             page.result = None  # a file the page opened or imported has changed since
