@@ -40,6 +40,9 @@ class LLMBookConfig(Config):
     # Environment variables passed to every page's code beyond the allowlist (execute/environment.py);
     # a page names its own with `execute_env: [NAME]` in its front matter.
     execute_env = c.ListOfItems(c.Type(str), default=[])
+    # TCP from page code (Landlock, kernel ABI 4+): `none` (default), `pages` (those whose front
+    # matter says `execute_network: true`) or `all`.
+    execute_network = c.Choice(("none", "pages", "all"), default="none")
 
     # Every number of a page must be checked, cited or marked illustrative (a page can ask for it
     # with `numbers: strict` in its front matter); otherwise unaccounted ones are only reported.

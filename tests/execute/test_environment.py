@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.environment import looks_secret, page_environment
+from llmbook.execute.sandbox import landlock_abi
 from sites import build, write_config, write_pages
 
 SECRETS = {
@@ -129,3 +130,47 @@ def test_no_secret_reaches_the_built_site_or_the_log(tmp_path):
     for value in SECRETS.values():
         assert value not in built.stdout + built.stderr
         assert not any(value.encode() in data for data in shipped)
+
+
+CONNECT = """\
+```python
+import socket
+with socket.create_connection(("127.0.0.1", {port}), timeout=5) as connection:
+    connection.sendall(b"hello")
+print("sent")
+```
+"""
+
+
+@pytest.fixture
+def listener():
+    import socket
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    yield server.getsockname()[1]
+    server.close()
+
+
+@pytest.mark.skipif(landlock_abi() < 4, reason="TCP rules need Landlock ABI 4 (Linux 6.7)")
+def test_page_code_has_no_tcp_unless_the_page_asks_and_the_site_allows(run_md, listener):
+    with pytest.raises(AuthorError) as error:
+        run_md(CONNECT.format(port=listener))
+    assert str(error.value).startswith(
+        "docs/page.md:3: PermissionError: [Errno 13] Permission denied (python block at line 1)"
+    )
+    assert str(error.value).endswith(
+        "Fix: page code has no network by default: give the page `execute_network: true` in "
+        "its front matter and set the llmbook option `execute_network: pages` in mkdocs.yml"
+    )
+    asking = "---\nexecute_network: true\n---\n" + CONNECT.format(port=listener)
+    with pytest.raises(AuthorError) as error:
+        run_md(asking)
+    assert str(error.value) == (
+        "docs/page.md:1: the page asks for the network (`execute_network: true`), but "
+        "mkdocs.yml allows it to no page Fix: set the llmbook option `execute_network: pages` "
+        "in mkdocs.yml"
+    )
+    assert run_md(asking, execute_network="pages").result.blocks[0].output == "sent\n"
+    assert run_md(CONNECT.format(port=listener), execute_network="all").result

@@ -66,6 +66,7 @@ class PageSource:
     why_not_run: str = ""  # when `execute` is false: what decided it, for messages
     chapter: str | None = None  # front matter `chapter: 10`: the page's chapter number
     env: tuple[str, ...] = ()  # front matter `execute_env: [NAME]`: variables its code may read
+    network: bool = False  # front matter `execute_network: true`: its code may use TCP
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -110,6 +111,18 @@ def _execute_flag(meta: dict, src: str, default: bool) -> bool:
         return value
     raise AuthorError(
         src, 1, f"front matter `execute: {value}` is not true or false", "write `execute: false`"
+    )
+
+
+def _network_flag(meta: dict, src: str) -> bool:
+    value = meta.get("execute_network", False)
+    if isinstance(value, bool):
+        return value
+    raise AuthorError(
+        src,
+        1,
+        f"front matter `execute_network: {value}` is not true or false",
+        "write `execute_network: true` for a page whose code needs the network",
     )
 
 
@@ -161,6 +174,7 @@ def collect_page(lexed: Lexed, *, src: str, meta: dict, execute: bool = True) ->
     runs = _execute_flag(meta, src, execute)
     page = PageSource(src, lexed, runs, _strict_flag(meta, src), chapter=_chapter(meta, src))
     page.env = _env_names(meta, src)
+    page.network = _network_flag(meta, src)
     if not runs:
         page.why_not_run = (
             "`execute: false` in its front matter"

@@ -124,6 +124,7 @@ class Engine:
         site_dir: str | None = None,
         confine: bool = True,
         env_names: tuple[str, ...] = (),
+        network: str = "none",
     ) -> None:
         self.workers = max(1, workers)
         self.limits = limits
@@ -133,6 +134,7 @@ class Engine:
         protected = (root,) if site_dir is None else (root, site_dir)
         self.confinement = Confinement(confine, protected, limits.file_size_mb)
         self.env_names = env_names  # `execute_env`: passed to every page beyond the allowlist
+        self.network = network  # `execute_network`: none, pages (that ask) or all
 
     def environment(self, page: PageSource) -> dict[str, str]:
         """What the page's code finds in `os.environ` (execute/environment.py)."""
@@ -154,6 +156,13 @@ class Engine:
             return list(pool.map(lambda page: self._run_one(context, page), pages))
 
     def _run_one(self, context, page: PageSource) -> PageOutcome:  # noqa: ANN001
+        if page.network and self.network == "none":
+            problem = (
+                "the page asks for the network (`execute_network: true`), but mkdocs.yml allows "
+                "it to no page"
+            )
+            fix = "set the llmbook option `execute_network: pages` in mkdocs.yml"
+            return PageOutcome(error=AuthorError(page.src, 1, problem, fix))
         scratch = tempfile.mkdtemp(prefix="llmbook-page-")
         writable, temp = scratch_plan(scratch, self.confinement.protected)
         options = {
@@ -163,6 +172,7 @@ class Engine:
             "scratch": scratch,
             "writable": writable,
             "confinement": self.confinement,
+            "network": self.network == "all" or page.network,
             "preamble": self.preamble,
             "seed": self.seed,
             "output_limit": self.limits.output_limit,

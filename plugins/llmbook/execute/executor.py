@@ -108,6 +108,7 @@ class Executor:
             site_dir=str(project.site_dir),
             confine=confine_writes(plugin_config["execute_sandbox"]),
             env_names=env_names(list(plugin_config["execute_env"])),
+            network=str(plugin_config["execute_network"]),
         )
         # The build's one store (Site.create opens it); standalone (pytest, tools) its own.
         if store is None:

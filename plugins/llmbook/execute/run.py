@@ -32,6 +32,10 @@ _FIX_WRITE = (
     "a page may write only in its working directory (a fresh folder, removed after the page), "
     "the temp directory and the user's cache directory, never in the project or the site"
 )
+_FIX_NETWORK = (
+    "page code has no network by default: give the page `execute_network: true` in its front "
+    "matter and set the llmbook option `execute_network: pages` in mkdocs.yml"
+)
 _FIX_BLOCK = (
     "correct the code; a block that only quotes code can be marked `python norun` "
     "(or the whole page `execute: false` in its front matter)"
@@ -197,6 +201,8 @@ def _block_error(page: PageSource, block: CodeBlock, error: BaseException) -> Au
     if isinstance(error, MemoryError):
         head = f"MemoryError: out of memory ({at})"
         fix = "use less memory, or raise `execute_memory_mb` (the page process's cap) in mkdocs.yml"
+    elif isinstance(error, PermissionError) and error.filename is None:
+        fix = _FIX_NETWORK  # a socket's connect or bind (a denied file names its path)
     elif isinstance(error, PermissionError):
         fix = _FIX_WRITE
     elif isinstance(error, OSError) and error.errno == errno.EFBIG:

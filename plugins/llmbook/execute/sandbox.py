@@ -39,6 +39,7 @@ _WRITE_FILE, _TRUNCATE = 1 << 1, 1 << 14
 # Reading and executing are not handled, so they stay allowed everywhere.
 _WRITES_ABI1 = sum(1 << bit for bit in (1, 4, 5, 6, 7, 8, 9, 10, 11, 12))
 _REFER = 1 << 13
+_TCP_BIND, _TCP_CONNECT = 1 << 0, 1 << 1  # handled_access_net (ABI 4)
 
 
 class _PathBeneath(ctypes.Structure):
@@ -74,17 +75,20 @@ def _check(result: int, what: str) -> int:
     return result
 
 
-def restrict_writes(writable: list[str], devices: str = "/dev") -> None:
+def restrict_writes(writable: list[str], devices: str = "/dev", *, network: bool = True) -> None:
     """From now on this process and its children may change files only beneath `writable`, and
-    write to the existing files beneath `devices` (a GPU driver opens /dev/nvidia* for writing)."""
+    write to the existing files beneath `devices` (a GPU driver opens /dev/nvidia* for writing);
+    without `network`, no TCP connect or bind either (Landlock ABI 4+; UDP is not covered)."""
     abi = landlock_abi()
     if abi == 0:
         raise OSError("this kernel has no Landlock")
     libc, handled = _libc(), _handled(abi)
-    attr = ctypes.c_uint64(handled)  # struct landlock_ruleset_attr, its first field only
-    ruleset = _check(
-        libc.syscall(_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(8), 0), "ruleset"
-    )
+    # struct landlock_ruleset_attr: handled_access_fs, then (ABI 4+) handled_access_net; a net
+    # right handled with no rule granting it is denied everywhere.
+    net = _TCP_BIND | _TCP_CONNECT if not network and abi >= 4 else 0
+    attr = (ctypes.c_uint64 * 2)(handled, net)
+    size = ctypes.c_size_t(16 if net else 8)
+    ruleset = _check(libc.syscall(_CREATE_RULESET, ctypes.byref(attr), size, 0), "ruleset")
     try:
         files_only = handled & (_WRITE_FILE | _TRUNCATE)  # no creating, removing or renaming
         rules = [(path, handled if os.path.isdir(path) else files_only) for path in writable]

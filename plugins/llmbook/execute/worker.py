@@ -67,7 +67,7 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
     sandbox.become_subreaper()
     if confinement.landlock:
         try:
-            sandbox.restrict_writes(options["writable"])
+            sandbox.restrict_writes(options["writable"], network=options["network"])
         except OSError as error:
             fix = "set `execute_sandbox: off` in mkdocs.yml to run pages without it"
             conn.send(("fail", None, f"the page's sandbox could not be set up: {error}", fix))
