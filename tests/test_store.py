@@ -118,6 +118,19 @@ def test_a_torn_tampered_or_foreign_entry_is_a_miss_and_is_written_again(
         assert slot.get("k") == VALUES[codec]
 
 
+def test_the_summary_reports_the_damaged_entries_it_read_as_misses(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    slot = store.slot("notebooks", "docs/n.ipynb")
+    slot.put("k", {"cells": []})
+    slot.path.write_bytes(slot.path.read_bytes()[:10])  # torn: half a write
+    assert slot.get("k") is None
+    assert store.slot("results", "never-written").get("k") is None  # missing is not damaged
+    assert store.summary() == (
+        "cache hits: notebooks 0/1, results 0/1; damaged entries read as misses and made "
+        "again: notebooks 1"
+    )
+
+
 def test_a_memo_is_named_by_its_key(tmp_path: Path) -> None:
     store = Store(tmp_path)
     first, second = key("notebook", 1), key("notebook", 2)

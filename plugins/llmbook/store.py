@@ -190,6 +190,9 @@ class Slot:
         entry = read_entry(self.path) if self.path is not None else None
         hit = entry is not None and entry.key == key and entry.codec == self.codec
         self._store.count(self.namespace, hit=hit)
+        if entry is None and self.path is not None and self.path.exists():
+            self._store.damaged.setdefault(self.namespace, 0)
+            self._store.damaged[self.namespace] += 1  # torn, tampered or foreign: computed again
         return entry.value if hit else None  # type: ignore[union-attr]
 
     def put(self, key: str, value: Any) -> None:
@@ -216,6 +219,7 @@ class Store:
     def __init__(self, root: str | os.PathLike[str] | None) -> None:
         self.root = Path(root) if root is not None else None
         self.counts: dict[str, list[int]] = {}  # namespace → [hits, misses] of this build
+        self.damaged: dict[str, int] = {}  # namespace → entries found broken (read as misses)
 
     @property
     def enabled(self) -> bool:
@@ -248,7 +252,11 @@ class Store:
         if self.root is None:
             return "cache off"
         shown = ", ".join(f"{ns} {h}/{h + m}" for ns, (h, m) in sorted(self.counts.items()))
-        return f"cache hits: {shown or 'nothing read'}"
+        line = f"cache hits: {shown or 'nothing read'}"
+        if self.damaged:
+            broken = ", ".join(f"{ns} {n}" for ns, n in sorted(self.damaged.items()))
+            line += f"; damaged entries read as misses and made again: {broken}"
+        return line
 
 
 def switched_off(variable: str) -> bool:

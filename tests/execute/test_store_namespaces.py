@@ -111,7 +111,7 @@ def _hit_counts(messages: list[str]) -> dict[str, tuple[int, int]]:
     """The build log's one line of store counts: {namespace: (hits, reads)}."""
     (line,) = [m for m in messages if "cache hits: " in m]
     counts = {}
-    for part in line.split("cache hits: ")[1].split(", "):
+    for part in line.split("cache hits: ")[1].split(";")[0].split(", "):
         namespace, ratio = part.split(" ")
         hits, reads = ratio.split("/")
         counts[namespace] = (int(hits), int(reads))
