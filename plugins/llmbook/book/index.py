@@ -73,10 +73,15 @@ class BookIndex:
             uri = posixpath.normpath(posixpath.join(posixpath.dirname(page.uri), unquote(path)))
         else:
             uri = page.uri
-        target = self.pages.get(uri)
-        if target is None:
+        return self.at(f"{uri}#{anchor}" if anchor else uri)
+
+    def at(self, target: str) -> Resolved | None:
+        """The page and part of `target`, a docs-relative uri with its anchor (`Resolved.key`)."""
+        uri, _, anchor = target.partition("#")
+        found = self.pages.get(uri)
+        if found is None:
             return None
-        return Resolved(target, target.parts.get(anchor) if anchor else None)
+        return Resolved(found, found.parts.get(anchor) if anchor else None)
 
     def check(self, strict: dict[str, bool]) -> list[AuthorError]:
         """Every page's sections in sequence and references true; `strict[src]`: whether an
@@ -124,17 +129,16 @@ class BookIndex:
             return None
         if not anchor or target.part is None:
             return (
-                f"the reference {link}: {target.page.src} has no {_kind_name(ref.kind)} #{anchor}"
+                f"the reference {link}: {target.page.src} has no {ref.kind} #{anchor}"
                 if anchor
-                else f"the reference {link} names no {_kind_name(ref.kind)}",
+                else f"the reference {link} names no {ref.kind}",
                 _labels_fix(target.page, ref.kind),
             )
         if target.part.kind != ref.kind:
             return (
-                f"the reference {link}: #{anchor} is a {target.part.kind}, not a "
-                f"{_kind_name(ref.kind)}",
+                f"the reference {link}: #{anchor} is a {target.part.kind}, not a {ref.kind}",
                 f"write {part_text(target.part.kind, target.part.number)}, or link the "
-                f"{_kind_name(ref.kind)} you mean",
+                f"{ref.kind} you mean",
             )
         if target.part.number != ref.number:
             return self._stale(ref, link, part_text(ref.kind, target.part.number), target)
@@ -145,7 +149,7 @@ class BookIndex:
         title = f" ({target.title})" if target.title else ""
         return (
             f"written {ref.text}, the target is now {now}{title}: {link}",
-            f"write {now}, or link the {_kind_name(ref.kind)} you mean",
+            f"write {now}, or link the {ref.kind} you mean",
         )
 
     def _unbound(self, page: PageParts, ref: Reference) -> tuple[str, str]:
@@ -156,7 +160,7 @@ class BookIndex:
         else:
             fix = (
                 f"link it to its target, e.g. [{ref.text}](../chapters/page.md#label); no "
-                f"{_kind_name(ref.kind)} of the book is numbered {ref.number}"
+                f"{ref.kind} of the book is numbered {ref.number}"
             )
         return (f"the reference {ref.text} has no target (it is not checked)", fix)
 
@@ -176,15 +180,11 @@ class BookIndex:
         return found[0] if len(found) == 1 else None
 
 
-def _kind_name(kind: str) -> str:
-    return {"section": "section", "figure": "figure", "table": "table"}.get(kind, kind)
-
-
 def _labels_fix(page: PageParts, kind: str) -> str:
     labels = [f"#{p.id} ({part_text(p.kind, p.number)})" for p in page.numbered(kind)]
     if labels:
-        return f"link one of its {_kind_name(kind)}s: {', '.join(labels)}"
-    return f"label the {_kind_name(kind)} on {page.src}, then link its label"
+        return f"link one of its {kind}s: {', '.join(labels)}"
+    return f"label the {kind} on {page.src}, then link its label"
 
 
 def _relative(from_uri: str, to: str) -> str:

@@ -5,7 +5,6 @@ pages is recorded, so the page renders again when a target's number or title cha
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable
 from html import escape
 from typing import Any
@@ -65,17 +64,10 @@ def still_true(book: BookIndex, page: PageParts | None, read: list[list[str]]) -
     if page is None:
         return not read
     for target, number, title in read:
-        found = book.resolve(page, _href_from(page.uri, target))
+        found = book.at(target)
         if found is None or found.key() != [target, number, title]:
             return False
     return True
-
-
-def _href_from(uri: str, target: str) -> str:
-    """`target` (a docs-relative uri with its anchor) as a link written on page `uri`."""
-    path, _, anchor = target.partition("#")
-    rel = posixpath.relpath(path, posixpath.dirname(uri) or ".")
-    return f"{rel}#{anchor}" if anchor else rel
 
 
 def render_example(
