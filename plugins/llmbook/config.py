@@ -33,16 +33,19 @@ class LLMBookConfig(Config):
     # What a page starts with and what its process may do (docs/guide/executable.md).
     # Python run in each executed page's namespace before its first block.
     execute_preamble = c.Type(str, default="import llmkit\nfrom llmkit import *\n")
-    # Writes confined to the page's scratch, temp and cache directories (Landlock): `auto` where
-    # the kernel has it (said once in the log where not), `required` fails without it, `off`.
+    # Guards on page code (execute/guards.py): writes to its scratch, temp and cache folders, no
+    # reads in the home folders, no internet sockets. `auto` applies what the machine has (said
+    # once in the log where not), `required` fails without any of them, `off` applies none.
     execute_sandbox = c.Choice(("auto", "required", "off"), default="auto")
     execute_file_size_mb = c.Type(int, default=1024)  # largest file a page may write; 0 = none
     # Environment variables passed to every page's code beyond the allowlist (execute/environment.py);
     # a page names its own with `execute_env: [NAME]` in its front matter.
     execute_env = c.ListOfItems(c.Type(str), default=[])
-    # TCP from page code (Landlock, kernel ABI 4+): `none` (default), `pages` (those whose front
+    # The network for page code (Landlock, seccomp): `none` (default), `pages` (those whose front
     # matter says `execute_network: true`) or `all`.
     execute_network = c.Choice(("none", "pages", "all"), default="none")
+    # Files or folders in the home folder that page code may read (the rest of it is hidden).
+    execute_read = c.ListOfItems(c.Type(str), default=[])
 
     # Every number of a page must be checked, cited or marked illustrative (a page can ask for it
     # with `numbers: strict` in its front matter); otherwise unaccounted ones are only reported.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.environment import looks_secret, page_environment
-from llmbook.execute.sandbox import landlock_abi
+from llmbook.execute.landlock import landlock_abi
 from sites import build, write_config, write_pages
 
 SECRETS = {
@@ -112,11 +112,21 @@ def test_wrong_names_are_errors_that_say_how_to_fix_them(run_md, make_executor):
     )
 
 
+CREDENTIAL_FILES = {".ssh/id_ed25519": "sshllmbooktestsecret0006", ".netrc": "netrcllmbooktest0007"}
+
+
 @pytest.mark.slow
-def test_no_secret_reaches_the_built_site_or_the_log(tmp_path):
+def test_no_secret_reaches_the_built_site_or_the_log(tmp_path, tmp_path_factory):
+    home = tmp_path_factory.mktemp("home")
+    for name, secret in CREDENTIAL_FILES.items():
+        (home / name).parent.mkdir(parents=True, exist_ok=True)
+        (home / name).write_text(secret, encoding="utf-8")
     page = (
         "# 页\n\n```python\nimport os\nprint(os.environ.get('GITHUB_TOKEN'), "
-        "os.environ.get('AWS_SECRET_ACCESS_KEY'))\n```\n"
+        "os.environ.get('AWS_SECRET_ACCESS_KEY'))\n"
+        f"for name in {sorted(CREDENTIAL_FILES)!r}:\n"
+        "    try:\n        print(open(os.path.expanduser('~/' + name)).read())\n"
+        "    except PermissionError:\n        print('denied')\n```\n"
     )
     write_pages(tmp_path / "docs", {"index.md": page})
     config = write_config(
@@ -124,10 +134,10 @@ def test_no_secret_reaches_the_built_site_or_the_log(tmp_path):
         "site_name: t\nuse_directory_urls: false\nplugins:\n  - search\n  - llmbook:\n"
         "      offline_check: false\nmarkdown_extensions: [llmbook.extension, pymdownx.superfences]\n",
     )
-    built = build(config, cache=False, env=SECRETS).ok()
-    assert "None None" in built.page()
+    built = build(config, cache=False, env={**SECRETS, "HOME": str(home)}).ok()
+    assert "None None\ndenied\ndenied" in built.page()
     shipped = [p.read_bytes() for p in built.site.rglob("*") if p.is_file()]
-    for value in SECRETS.values():
+    for value in [*SECRETS.values(), *CREDENTIAL_FILES.values()]:
         assert value not in built.stdout + built.stderr
         assert not any(value.encode() in data for data in shipped)
 

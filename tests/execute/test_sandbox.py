@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 from llmbook.errors import AuthorError, LLMBookError
-from llmbook.execute.sandbox import landlock_abi, restrict_writes, scratch_plan
+from llmbook.execute.landlock import confine, landlock_abi
+from llmbook.execute.sandbox import scratch_plan
 from llmbook.lexer import lex
 
 needs_landlock = pytest.mark.skipif(landlock_abi() == 0, reason="this kernel has no Landlock")
@@ -164,7 +165,7 @@ def _alive(pid: int) -> bool:
 def test_a_detached_process_ends_with_its_page(make_executor, project, monkeypatch, end) -> None:
     """Without Landlock (so only the ending is tested), a detached child that would write into
     docs/ later is killed when its page ends, however the page ends."""
-    monkeypatch.setattr("llmbook.execute.executor.landlock_abi", lambda: 0)
+    monkeypatch.setattr("llmbook.execute.guards.landlock_abi", lambda: 0)
     late = project / "docs" / "late.md"
     pid_file = project / "pid"
     code = textwrap.dedent(_DETACHED).format(late=str(late))
@@ -187,25 +188,27 @@ def test_a_detached_process_ends_with_its_page(make_executor, project, monkeypat
 
 
 def test_without_landlock_the_log_says_so_and_pages_run(make_executor, monkeypatch, caplog) -> None:
-    monkeypatch.setattr("llmbook.execute.executor.landlock_abi", lambda: 0)
+    monkeypatch.setattr("llmbook.execute.guards.landlock_abi", lambda: 0)
     pages = [("docs/a.md", _page("print(1)")), ("docs/b.md", _page("print(2)"))]
     with caplog.at_level(logging.INFO):
         report = make_executor(cache=False).run_pages(pages)
     assert report.plans["docs/b.md"].result.blocks[0].output == "2\n"
     said = [r.getMessage() for r in caplog.records if "Landlock" in r.getMessage()]
-    assert said == [  # once for the build, not once per page
-        "llmbook: page code runs unconfined: this kernel has no Landlock (Linux 5.13 or later), so pages "
-        "could write anywhere the build can"
-    ]
+    assert said[0] == (  # once for the build, not once per page
+        "llmbook: page code runs with a guard less: this kernel has no Landlock (Linux 5.13 or "
+        "later), so pages could write and read anywhere the build can"
+    )
+    assert len(said) == 1 or "seccomp" in said[1]
 
 
 def test_a_required_sandbox_without_landlock_stops_the_build(make_executor, monkeypatch) -> None:
-    monkeypatch.setattr("llmbook.execute.executor.landlock_abi", lambda: 0)
+    monkeypatch.setattr("llmbook.execute.guards.landlock_abi", lambda: 0)
     with pytest.raises(LLMBookError) as error:
         make_executor(execute_sandbox="required")
     assert str(error.value) == (
-        "mkdocs.yml: `execute_sandbox: required`, but this kernel has no Landlock, so page code "
-        "could write anywhere. Fix: build on Linux 5.13 or later with Landlock enabled "
+        "mkdocs.yml: `execute_sandbox: required`, but this machine cannot guard page code: this "
+        "kernel has no Landlock (Linux 5.13 or later), so pages could write and read anywhere "
+        "the build can. Fix: build on Linux 5.13 or later with Landlock and seccomp enabled "
         "(`landlock` in /sys/kernel/security/lsm), or set `execute_sandbox: auto`"
     )
 
@@ -224,7 +227,7 @@ def _confined_child(writable: list[str], attempt: Callable[[], bool]) -> bool:
     if pid == 0:
         code = 3
         try:
-            restrict_writes(writable)
+            confine(writable)
             code = 0 if attempt() else 2
         finally:
             os._exit(code)
@@ -241,7 +244,7 @@ def _refused_write(path: Path | str) -> bool:
 
 
 @needs_landlock
-def test_restrict_writes_confines_the_process_and_its_children(tmp_path: Path) -> None:
+def test_confine_confines_the_process_and_its_children(tmp_path: Path) -> None:
     allowed, denied = tmp_path / "allowed", tmp_path / "denied"
     allowed.mkdir()
     denied.mkdir()
@@ -265,7 +268,7 @@ def test_no_file_can_be_made_among_the_devices(tmp_path: Path) -> None:
     assert not os.path.exists("/dev/llmbook-test")
 
 
-def test_restrict_writes_refuses_without_landlock(monkeypatch) -> None:
-    monkeypatch.setattr("llmbook.execute.sandbox.landlock_abi", lambda: 0)
+def test_confine_refuses_without_landlock(monkeypatch) -> None:
+    monkeypatch.setattr("llmbook.execute.landlock.landlock_abi", lambda: 0)
     with pytest.raises(OSError, match="^this kernel has no Landlock$"):
-        restrict_writes([])
+        confine([])

@@ -11,7 +11,6 @@ page's process may write, and the end of every process it started, are `sandbox.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import shutil
 import signal
@@ -25,8 +24,13 @@ from multiprocessing.connection import wait
 from llmbook.errors import AuthorError
 from llmbook.execute.collect import PageSource
 from llmbook.execute.environment import page_environment
+from llmbook.execute.guards import Guards
+from llmbook.execute.landlock import landlock_abi
+from llmbook.execute.reads import python_folders, read_plan
 from llmbook.execute.run import RunResult
-from llmbook.execute.sandbox import Confinement, end_descendants, scratch_plan
+from llmbook.execute.sandbox import Confinement, end_descendants, scratch_plan, user_cache_dir
+from llmbook.execute.seccomp import seccomp_available
+from llmbook.execute.server import page_context
 
 __all__ = ["Engine", "Limits", "PageOutcome"]
 
@@ -50,36 +54,6 @@ class Limits:
 class PageOutcome:
     result: RunResult | None = None
     error: AuthorError | None = None
-
-
-def _context() -> multiprocessing.context.BaseContext:
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["llmbook.execute.worker"])
-        return context
-    return multiprocessing.get_context("spawn")  # Windows; macOS has forkserver
-
-
-_FORKSERVER_LOCK = threading.Lock()
-
-
-def _start_clean(context: multiprocessing.context.BaseContext) -> None:
-    """Start the forkserver (once per process) with the page environment, not the build's: a
-    page forked from it finds no secret even in the environment block it inherits
-    (`/proc/self/environ`), which clearing `os.environ` alone would leave there."""
-    if context.get_start_method() != "forkserver":
-        return
-    from multiprocessing import forkserver
-
-    with _FORKSERVER_LOCK:
-        build_env = dict(os.environ)
-        os.environ.clear()
-        os.environ.update(page_environment(build_env))
-        try:
-            forkserver.ensure_running()
-        finally:
-            os.environ.clear()
-            os.environ.update(build_env)
 
 
 def _child(conn, page, options) -> None:  # noqa: ANN001
@@ -122,9 +96,10 @@ class Engine:
         root: str,
         preamble: str = "",
         site_dir: str | None = None,
-        confine: bool = True,
+        guards: Guards | None = None,
         env_names: tuple[str, ...] = (),
         network: str = "none",
+        read: tuple[str, ...] = (),
     ) -> None:
         self.workers = max(1, workers)
         self.limits = limits
@@ -132,7 +107,17 @@ class Engine:
         self.root = root  # the project: pages read it, never write it; paths are relative to it
         self.preamble = preamble
         protected = (root,) if site_dir is None else (root, site_dir)
-        self.confinement = Confinement(confine, protected, limits.file_size_mb)
+        guards = guards or Guards(landlock=landlock_abi() > 0, sockets=seccomp_available())
+        # `read`: `execute_read`, what the author lets pages read in the home folders
+        plan = read_plan(os.path.expanduser("~"), [root, *python_folders(), user_cache_dir()], read)
+        self.confinement = Confinement(
+            guards.landlock,
+            protected,
+            limits.file_size_mb,
+            readable=plan.readable if plan and guards.landlock else None,
+            hidden=plan.hidden if plan and guards.landlock else (),
+            sockets=guards.sockets,
+        )
         self.env_names = env_names  # `execute_env`: passed to every page beyond the allowlist
         self.network = network  # `execute_network`: none, pages (that ask) or all
 
@@ -148,8 +133,7 @@ class Engine:
     def run(self, pages: list[PageSource]) -> list[PageOutcome]:
         if not pages:
             return []
-        context = _context()
-        _start_clean(context)
+        context = page_context()
         if len(pages) == 1 or self.workers == 1:
             return [self._run_one(context, page) for page in pages]
         with ThreadPoolExecutor(max_workers=min(self.workers, len(pages))) as pool:
@@ -164,7 +148,8 @@ class Engine:
             fix = "set the llmbook option `execute_network: pages` in mkdocs.yml"
             return PageOutcome(error=AuthorError(page.src, 1, problem, fix))
         scratch = tempfile.mkdtemp(prefix="llmbook-page-")
-        writable, temp = scratch_plan(scratch, self.confinement.protected)
+        confinement = self.confinement
+        writable, temp = scratch_plan(scratch, confinement.protected, confinement.hidden)
         options = {
             "env": {**self.environment(page), "TMPDIR": temp},
             "root": self.root,

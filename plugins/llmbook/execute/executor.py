@@ -24,13 +24,13 @@ from llmbook.execute.check import bare_plan, plan_page
 from llmbook.execute.coverage import Coverage
 from llmbook.execute.engine import Engine, Limits, default_workers
 from llmbook.execute.environment import valid_name
+from llmbook.execute.guards import machine_guards, read_grants
 from llmbook.execute.load import LoadedPage
 from llmbook.execute.mode import Strict
 from llmbook.execute.pages import page_selector
 from llmbook.execute.plan import Plan
 from llmbook.execute.report import BuildFailed, DriftError, Report
 from llmbook.execute.run import RunResult
-from llmbook.execute.sandbox import landlock_abi
 from llmbook.execute.stage_cache import StageCache
 from llmbook.project import Project
 from llmbook.store import Store, llmbook_hash, open_store, switched_off
@@ -49,25 +49,6 @@ def env_names(names: list[str]) -> tuple[str, ...]:
             "environment variable name. Fix: list names such as HF_TOKEN (letters, digits, _)"
         )
     return tuple(names)
-
-
-def confine_writes(mode: str) -> bool:
-    """Whether page processes get their writes confined (`execute_sandbox`: auto, required, off)."""
-    if mode == "off":
-        return False
-    if landlock_abi() > 0:
-        return True
-    if mode == "required":
-        raise LLMBookError(
-            "mkdocs.yml: `execute_sandbox: required`, but this kernel has no Landlock, so page "
-            "code could write anywhere. Fix: build on Linux 5.13 or later with Landlock enabled "
-            "(`landlock` in /sys/kernel/security/lsm), or set `execute_sandbox: auto`"
-        )
-    log.info(
-        "page code runs unconfined: this kernel has no Landlock (Linux 5.13 or later), so pages "
-        "could write anywhere the build can"
-    )
-    return False
 
 
 class Executor:
@@ -99,6 +80,7 @@ class Executor:
         )
         workers = int(plugin_config["execute_workers"]) or default_workers()
         self.preamble = str(plugin_config["execute_preamble"])
+        network = str(plugin_config["execute_network"])
         self.engine = Engine(
             workers=workers,
             limits=limits,
@@ -106,9 +88,10 @@ class Executor:
             root=self.root,
             preamble=self.preamble,
             site_dir=str(project.site_dir),
-            confine=confine_writes(plugin_config["execute_sandbox"]),
+            guards=machine_guards(plugin_config["execute_sandbox"], network),
             env_names=env_names(list(plugin_config["execute_env"])),
-            network=str(plugin_config["execute_network"]),
+            network=network,
+            read=read_grants(plugin_config["execute_read"], self.root),
         )
         # The build's one store (Site.create opens it); standalone (pytest, tools) its own.
         if store is None:

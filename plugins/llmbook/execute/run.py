@@ -32,6 +32,11 @@ _FIX_WRITE = (
     "a page may write only in its working directory (a fresh folder, removed after the page), "
     "the temp directory and the user's cache directory, never in the project or the site"
 )
+_FIX_READ = (
+    "page code reads the home folder only in the project, Python's packages and the cache "
+    "folder: list the file or folder under the llmbook option `execute_read` in mkdocs.yml to "
+    "let pages read it"
+)
 _FIX_NETWORK = (
     "page code has no network by default: give the page `execute_network: true` in its front "
     "matter and set the llmbook option `execute_network: pages` in mkdocs.yml"
@@ -191,6 +196,17 @@ def _frames(error: BaseException) -> list[traceback.FrameSummary]:
     ]
 
 
+def _readable(path: str | bytes | int) -> bool:
+    """Whether this process may read `path` (a denied write names a file it may still read)."""
+    try:
+        os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC))
+    except PermissionError:
+        return False
+    except (OSError, TypeError, ValueError):
+        pass  # missing (a file it meant to make) or no path: a write
+    return True
+
+
 def _block_error(page: PageSource, block: CodeBlock, error: BaseException) -> AuthorError:
     frames = _frames(error)
     own = [f for f in frames if f.filename == page.src]
@@ -204,7 +220,7 @@ def _block_error(page: PageSource, block: CodeBlock, error: BaseException) -> Au
     elif isinstance(error, PermissionError) and error.filename is None:
         fix = _FIX_NETWORK  # a socket's connect or bind (a denied file names its path)
     elif isinstance(error, PermissionError):
-        fix = _FIX_WRITE
+        fix = _FIX_WRITE if _readable(error.filename) else _FIX_READ
     elif isinstance(error, OSError) and error.errno == errno.EFBIG:
         fix = "write a smaller file, or raise `execute_file_size_mb` in mkdocs.yml"
     shown = "".join(traceback.format_list(frames[-4:]))

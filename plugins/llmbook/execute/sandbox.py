@@ -1,10 +1,11 @@
 """What a page's process may do to the machine: where it may write, how big a file, how long its
 children live.
 
-Writes are confined with Landlock (Linux >= 5.13), which an unprivileged process applies to itself
-and to everything it starts afterwards; reads stay free. The page may write its scratch directory
-(its working directory, removed after the page), the temp directory and the user's cache directory,
-never the project or the site. The page's process is a child subreaper, so every process it starts,
+Files are guarded with Landlock (`landlock.py`), sockets with seccomp (`seccomp.py`), both of
+which a process applies to itself and to everything it starts afterwards. The page may write its
+scratch directory (its working directory, removed after the page), the temp directory and the
+user's cache directory, never the project or the site; it may read all but the home folders, and
+in those the project, Python's packages and the cache folder (`reads.py`). The page's process is a child subreaper, so every process it starts,
 detached ones included, stays below it and is killed when the page ends.
 """
 
@@ -20,123 +21,86 @@ from dataclasses import dataclass
 
 __all__ = [
     "Confinement",
+    "become_subreaper",
+    "drop_capabilities",
     "end_descendants",
-    "landlock_abi",
     "limit_file_size",
     "reap_children",
-    "restrict_writes",
     "scratch_plan",
-    "become_subreaper",
+    "user_cache_dir",
 ]
 
-# Syscall numbers are the same on every Linux architecture for these (added after the unification).
-_CREATE_RULESET, _ADD_RULE, _RESTRICT_SELF = 444, 445, 446
-_RULESET_VERSION = 1
-_PATH_BENEATH = 1
-_PR_SET_NO_NEW_PRIVS, _PR_SET_CHILD_SUBREAPER = 38, 36
-_WRITE_FILE, _TRUNCATE = 1 << 1, 1 << 14
-# Every right that changes the file system, by the ABI that introduced it (REFER: 2, TRUNCATE: 3).
-# Reading and executing are not handled, so they stay allowed everywhere.
-_WRITES_ABI1 = sum(1 << bit for bit in (1, 4, 5, 6, 7, 8, 9, 10, 11, 12))
-_REFER = 1 << 13
-_TCP_BIND, _TCP_CONNECT = 1 << 0, 1 << 1  # handled_access_net (ABI 4)
+_PR_SET_CHILD_SUBREAPER, _PR_CAPBSET_DROP, _CAP_SETPCAP, _CAP_LAST = 36, 24, 8, 63
 
 
-class _PathBeneath(ctypes.Structure):
-    _pack_ = 1  # the kernel's struct landlock_path_beneath_attr is packed (12 bytes)
-    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_uint32) for name in ("effective", "permitted", "inheritable")]
 
 
 def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(None, use_errno=True)
 
 
-def landlock_abi() -> int:
-    """The kernel's Landlock ABI version; 0 where there is none (not Linux, too old, disabled)."""
-    if not sys.platform.startswith("linux"):
-        return 0
-    version = _libc().syscall(_CREATE_RULESET, None, ctypes.c_size_t(0), _RULESET_VERSION)
-    return max(0, int(version))
-
-
-def _handled(abi: int) -> int:
-    rights = _WRITES_ABI1
-    if abi >= 2:
-        rights |= _REFER
-    if abi >= 3:
-        rights |= _TRUNCATE
-    return rights
-
-
 def _check(result: int, what: str) -> int:
     if result < 0:
         errno = ctypes.get_errno()
-        raise OSError(errno, f"Landlock {what}: {os.strerror(errno)}")
+        raise OSError(errno, f"{what}: {os.strerror(errno)}")
     return result
 
 
-def restrict_writes(writable: list[str], devices: str = "/dev", *, network: bool = True) -> None:
-    """From now on this process and its children may change files only beneath `writable`, and
-    write to the existing files beneath `devices` (a GPU driver opens /dev/nvidia* for writing);
-    without `network`, no TCP connect or bind either (Landlock ABI 4+; UDP is not covered)."""
-    abi = landlock_abi()
-    if abi == 0:
-        raise OSError("this kernel has no Landlock")
-    libc, handled = _libc(), _handled(abi)
-    # struct landlock_ruleset_attr: handled_access_fs, then (ABI 4+) handled_access_net; a net
-    # right handled with no rule granting it is denied everywhere.
-    net = _TCP_BIND | _TCP_CONNECT if not network and abi >= 4 else 0
-    attr = (ctypes.c_uint64 * 2)(handled, net)
-    size = ctypes.c_size_t(16 if net else 8)
-    ruleset = _check(libc.syscall(_CREATE_RULESET, ctypes.byref(attr), size, 0), "ruleset")
-    try:
-        files_only = handled & (_WRITE_FILE | _TRUNCATE)  # no creating, removing or renaming
-        rules = [(path, handled if os.path.isdir(path) else files_only) for path in writable]
-        for path, rights in [*rules, (devices, files_only)]:
-            try:
-                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
-            except FileNotFoundError:
-                continue
-            try:
-                rule = _PathBeneath(rights, fd)
-                _check(libc.syscall(_ADD_RULE, ruleset, _PATH_BENEATH, ctypes.byref(rule), 0), path)
-            finally:
-                os.close(fd)
-        _check(libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
-        _check(libc.syscall(_RESTRICT_SELF, ruleset, 0), "restrict_self")
-    finally:
-        os.close(ruleset)
+def drop_capabilities() -> None:
+    """Give up every capability, for good (a build run as root): without them root's page can no
+    longer read the build's `/proc/PID/environ` or pass the file rules of other users, and a
+    program it starts gains none back (the bounding set is empty)."""
+    if not sys.platform.startswith("linux"):
+        return
+    libc = _libc()
+    for cap in [c for c in range(_CAP_LAST + 1) if c != _CAP_SETPCAP] + [_CAP_SETPCAP]:
+        libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)  # EINVAL past the kernel's last: nothing held
+    header, data = _CapHeader(0x20080522, 0), (_CapData * 2)()  # _LINUX_CAPABILITY_VERSION_3
+    _check(libc.capset(ctypes.byref(header), data), "capset")
 
 
 @dataclass(frozen=True)
 class Confinement:
-    """A page process's limits, decided by the parent (which checked the kernel once per build)."""
+    """A page process's limits, decided by the parent once per build (what the kernel offers,
+    what mkdocs.yml allows)."""
 
-    landlock: bool  # confine writes (the kernel has Landlock and the sandbox is not off)
+    landlock: bool  # confine writes and reads (the kernel has Landlock, the sandbox is not off)
     protected: tuple[str, ...]  # the project root and the site directory
     file_size_mb: int = 0  # largest file the page may write; 0 = no cap
+    readable: tuple[str, ...] | None = None  # where a page may read (reads.py); None: anywhere
+    hidden: tuple[str, ...] = ()  # the home folders, hidden from pages but for what is granted
+    sockets: bool = False  # seccomp takes internet sockets from a page without the network
 
 
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def _user_cache_dir() -> str:
+def user_cache_dir() -> str:
     return os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
 
 
-def scratch_plan(scratch: str, protected: tuple[str, ...]) -> tuple[list[str], str]:
+def scratch_plan(
+    scratch: str, protected: tuple[str, ...], hidden: tuple[str, ...] = ()
+) -> tuple[list[str], str]:
     """(the folders the page may write, its temp directory) for a page whose scratch is `scratch`.
 
     A temp or cache directory that holds the project (a project under /tmp) would open the project
-    to writes: it is left out, and the page's temp directory is then a folder of its scratch.
+    to writes: it is left out, and the page's temp directory is then a folder of its scratch. So
+    is a temp directory that holds a hidden home folder, which would open it to reads.
     """
     temp = os.path.realpath(tempfile.gettempdir())
-    cache = os.path.realpath(_user_cache_dir())
+    cache = os.path.realpath(user_cache_dir())
     guarded = [os.path.realpath(p) for p in protected]
     writable = [scratch, "/dev/shm"]  # shm: multiprocessing's semaphores
     page_temp = temp
-    if any(_inside(p, temp) for p in guarded):
+    if any(_inside(p, temp) for p in [*guarded, *hidden]):
         page_temp = os.path.join(scratch, "tmp")
         os.makedirs(page_temp, exist_ok=True)
     else:

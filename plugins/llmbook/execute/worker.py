@@ -65,14 +65,13 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
     _limit_memory(options["memory_mb"])
     sandbox.limit_file_size(confinement.file_size_mb)
     sandbox.become_subreaper()
-    if confinement.landlock:
-        try:
-            sandbox.restrict_writes(options["writable"], network=options["network"])
-        except OSError as error:
-            fix = "set `execute_sandbox: off` in mkdocs.yml to run pages without it"
-            conn.send(("fail", None, f"the page's sandbox could not be set up: {error}", fix))
-            conn.close()
-            return
+    try:
+        _guard(confinement, options)
+    except OSError as error:
+        fix = "set `execute_sandbox: off` in mkdocs.yml to run pages without it"
+        conn.send(("fail", None, f"the page's sandbox could not be set up: {error}", fix))
+        conn.close()
+        return
     pid = os.fork()
     if pid == 0:
         status = 1
@@ -96,6 +95,21 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
         signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     os._exit(code)
+
+
+def _guard(confinement, options: dict) -> None:  # noqa: ANN001 (a sandbox.Confinement)
+    """Apply the build's guards to this process and all it starts: no capabilities (a build run
+    as root), Landlock's file and TCP rules, seccomp's socket filter for a page without network."""
+    import llmbook.execute.landlock as landlock
+    import llmbook.execute.sandbox as sandbox
+    import llmbook.execute.seccomp as seccomp
+
+    if confinement.landlock or confinement.sockets:  # not under `execute_sandbox: off`
+        sandbox.drop_capabilities()
+    if confinement.landlock:
+        landlock.confine(options["writable"], confinement.readable, network=options["network"])
+    if confinement.sockets and not options["network"]:
+        seccomp.deny_internet_sockets()
 
 
 def _run(conn, page, options: dict) -> None:  # noqa: ANN001
