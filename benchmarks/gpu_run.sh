@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One shot on a CUDA machine, from the repo root: llmkit's tests (CUDA cases included), then
-# benchmarks/bench_gguf.py (SmolLM2's GGUF file, bf16) and benchmarks/bench_gpu.py. Logs,
-# gguf-cuda.json and decode-gpu.json go to $OUT (default benchmarks/results).
+# benchmarks/bench_gguf.py (SmolLM2's GGUF file, bf16), a CUDA page under the sandbox's guards
+# (benchmarks/gpu_guarded_page.py) and benchmarks/bench_gpu.py. Logs, gguf-cuda.json,
+# guarded-page.json and decode-gpu.json go to $OUT (default benchmarks/results).
 # A python3 that already has a CUDA torch, transformers, pytest and hypothesis (an offline GPU
 # image) is used as is; otherwise .venv gets the project's pins (needs PyPI).
 #   TOTAL_S: seconds for the whole run (default 540); TESTS_S: at most this for the tests (200).
@@ -31,6 +32,10 @@ $py -m pip install -q -c constraints.txt gguf accelerate &&
 timeout "${GGUF_S:-150}" $py benchmarks/bench_gguf.py --device cuda --dtype bfloat16 --no-compile \
     --load-repeats 0 --out "$out/gguf-cuda.json" 2>&1 | tee "$out/bench-gguf.log"
 echo "bench_gguf: exit ${PIPESTATUS[0]} after $((SECONDS - start)) s"
+# A CUDA page under every guard (Landlock, seccomp, no capabilities): matmul, a Triton kernel.
+timeout "${GUARDED_S:-90}" $py benchmarks/gpu_guarded_page.py --out "$out/guarded-page.json" 2>&1 |
+    tee "$out/guarded-page.log"
+echo "guarded page: exit ${PIPESTATUS[0]} after $((SECONDS - start)) s"
 budget=$((${TOTAL_S:-540} - (SECONDS - start) - 20))
 $py benchmarks/bench_gpu.py --budget-s "$budget" --out "$out/decode-gpu.json" "$@" 2>&1 |
     tee "$out/bench-gpu.log"

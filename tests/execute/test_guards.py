@@ -102,6 +102,20 @@ def test_the_project_python_and_cache_stay_readable(run_md, home: Path, tmp_path
 
 
 @needs_landlock
+def test_triton_and_cuda_caches_go_where_a_page_may_write(run_md, home: Path) -> None:
+    code = """
+        import os
+        for name in ("TRITON_CACHE_DIR", "CUDA_CACHE_PATH"):
+            os.makedirs(os.environ[name], exist_ok=True)
+            open(os.path.join(os.environ[name], "kernel"), "w").write("k")
+        print(os.environ["CUBLAS_WORKSPACE_CONFIG"])
+    """
+    assert run_md(_page(code)).result.blocks[0].output == ":4096:8\n"
+    assert (home / ".cache" / "triton" / "kernel").exists()
+    assert (home / ".cache" / "nv" / "ComputeCache" / "kernel").exists()
+
+
+@needs_landlock
 def test_execute_read_grants_what_it_names(run_md, home: Path) -> None:
     code = "import os\nprint(open(os.path.expanduser('~/.netrc')).read().split()[-1])"
     output = run_md(_page(code), execute_read=["~/.netrc"]).result.blocks[0].output

@@ -122,8 +122,16 @@ class Engine:
         self.network = network  # `execute_network`: none, pages (that ask) or all
 
     def environment(self, page: PageSource) -> dict[str, str]:
-        """What the page's code finds in `os.environ` (execute/environment.py)."""
-        return page_environment(os.environ, self.env_names + page.env)
+        """What the page's code finds in `os.environ` (execute/environment.py). Triton's kernels
+        and CUDA's compute cache go to the cache folder, which a page may write, unless the build
+        says where (their defaults, `~/.triton` and `~/.nv`, are read-only to pages); cuBLAS gets
+        the workspace that deterministic algorithms require on CUDA."""
+        env = page_environment(os.environ, self.env_names + page.env)
+        cache = user_cache_dir()
+        env.setdefault("TRITON_CACHE_DIR", os.path.join(cache, "triton"))
+        env.setdefault("CUDA_CACHE_PATH", os.path.join(cache, "nv", "ComputeCache"))
+        env.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # deterministic cuBLAS (worker.py)
+        return env
 
     def passed_env(self, page: PageSource) -> dict[str, str]:
         """The variables passed by name (`execute_env`): their values key the page's results."""
