@@ -1,0 +1,95 @@
+"""Pandoc (the `pypandoc_binary` wheel's own executable): a page's print-form HTML to Typst.
+
+HTML → pandoc's JSON → our filter → Typst. The filter turns each print box
+(`<div class="llmbook-box" data-kind>`) into a call of the book template's `llmbook-box`, and each
+figure's image into one that fits the page width. Each page's Typst is memoised in the store by
+its HTML, pandoc's version and this module's recipe: an unchanged page is not converted again.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from typing import Any
+
+from llmbook.store import Store, key
+
+__all__ = ["pandoc_version", "page_typst"]
+
+_RECIPE = 3  # bump when the filter changes what it makes
+# Symbols pandoc's Typst writer names as older Typst did (`dot.circle` is `dot.o` since 0.13).
+_RENAMED = re.compile(r"\b(plus|minus|times|dot|div|slash|ast|eq)\.circle\b")
+
+
+def _pandoc() -> str:
+    import pypandoc
+
+    return pypandoc.get_pandoc_path()
+
+
+def pandoc_version() -> str:
+    import pypandoc
+
+    return pypandoc.get_pandoc_version()
+
+
+def _run(args: list[str], data: str) -> str:
+    done = subprocess.run(
+        [_pandoc(), *args], input=data, capture_output=True, text=True, encoding="utf-8"
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"pandoc {' '.join(args)} failed: {done.stderr.strip()}")
+    return done.stdout
+
+
+def _raw(text: str) -> dict[str, Any]:
+    return {"t": "RawBlock", "c": ["typst", text]}
+
+
+def _attrs(attr: list[Any]) -> tuple[list[str], dict[str, str]]:
+    _, classes, pairs = attr
+    return classes, {k.removeprefix("data-"): v for k, v in pairs}
+
+
+def _blocks(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for block in blocks:
+        kind, content = block.get("t"), block.get("c")
+        if kind == "Div":
+            classes, attrs = _attrs(content[0])
+            inner = _blocks(content[1])
+            if "llmbook-box" in classes:
+                name = json.dumps(attrs.get("kind", "note"))
+                out += [_raw(f"#llmbook-box(kind: {name})["), *inner, _raw("]")]
+            elif "llmbook-equation" in classes:
+                number = json.dumps(attrs.get("number", ""))
+                out += [_raw(f"#llmbook-equation(number: {number})["), *inner, _raw("]")]
+            else:
+                out.append({"t": "Div", "c": [content[0], inner]})
+        elif kind in ("BlockQuote",):
+            out.append({"t": kind, "c": _blocks(content)})
+        elif kind == "Figure":
+            attr, caption, body = content
+            out.append({"t": kind, "c": [attr, caption, _blocks(body)]})
+        elif kind in ("BulletList", "OrderedList"):
+            items = content if kind == "BulletList" else content[1]
+            items = [_blocks(item) for item in items]
+            out.append({"t": kind, "c": items if kind == "BulletList" else [content[0], items]})
+        else:
+            out.append(block)
+    return out
+
+
+def page_typst(html: str, store: Store) -> str:
+    """The Typst of one page's print-form HTML."""
+    memo = store.memo("editions", key("typst", _RECIPE, pandoc_version(), html))
+    made = memo.get()
+    if made is not None:
+        return made
+    document = json.loads(_run(["-f", "html", "-t", "json"], html))
+    document["blocks"] = _blocks(document["blocks"])
+    typst = _run(["-f", "json", "-t", "typst", "--wrap=none"], json.dumps(document))
+    typst = _RENAMED.sub(r"\1.o", typst)
+    memo.put(typst)
+    return typst

@@ -1,0 +1,96 @@
+"""The PDF edition: the built pages in print form, through pandoc to Typst, compiled with the
+book's template (`book.typ`) and the project's CJK font (Noto Sans CJK, embedded as a subset).
+
+Typst lays out math as math, SVG figures as vectors, code highlighted by language; PDF bookmarks
+come from the headings. A glyph that no font has is an error, as in figures.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import posixpath
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+from llmbook.editions.article import BookPage, book_articles
+from llmbook.editions.pandoc import page_typst
+from llmbook.editions.print_form import PrintPage, print_form
+from llmbook.errors import LLMBookError
+from llmbook.store import Store
+
+__all__ = ["Book", "book_typst", "compile_typst"]
+
+TEMPLATE = Path(__file__).with_name("book.typ")
+
+
+@dataclass(frozen=True)
+class Book:
+    title: str
+    subtitle: str
+    date: str
+
+
+def _images(printed: PrintPage, page: BookPage, site_dir: Path, work: Path, prefix: str) -> str:
+    """The page's HTML with every image a file in `work` (drawings written, files copied)."""
+    soup = BeautifulSoup(printed.html, "html.parser")
+    for image in soup.select("img[src]"):
+        src = image["src"]
+        if src in printed.svgs:
+            name = f"{prefix}-{src}"
+            (work / name).write_text(printed.svgs[src], encoding="utf-8")
+        else:
+            path = site_dir / posixpath.normpath(posixpath.join(posixpath.dirname(page.url), src))
+            if not path.is_file():
+                image.decompose()  # not a file of the site (a remote image): nothing to print
+                continue
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()[:20]
+            name = f"img-{digest}{path.suffix}"
+            shutil.copyfile(path, work / name)
+        image["src"] = name
+    return str(soup)
+
+
+def book_typst(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, store: Store,
+               book: Book) -> str:  # fmt: skip
+    """The whole book's Typst source (its images written into `work`)."""
+    text = TEMPLATE.read_text(encoding="utf-8")
+    for name, value in vars(book).items():
+        text = text.replace("{{" + name + "}}", value.replace('"', '\\"'))
+    parts = [text]
+    for number, ((page, _), article) in enumerate(zip(built, book_articles(built)), start=1):
+        html = _images(print_form(article), page, site_dir, work, f"p{number}")
+        parts.append(f"// {page.src}\n" + page_typst(html, store))
+    return "\n".join(parts)
+
+
+def compile_typst(source: str, work: Path, fonts: list[str], *, out: Path) -> list[str]:
+    """Compile the book into `out` (PDF); its warnings. A missing glyph stops the build."""
+    import typst
+
+    main = work / "book.typ"
+    main.write_text(source, encoding="utf-8")
+    try:
+        pdf, warnings = typst.compile_with_warnings(
+            str(main), root=str(work), font_paths=fonts, ignore_system_fonts=True
+        )
+    except typst.TypstError as error:
+        said = getattr(error, "diagnostic", None) or str(error)
+        raise LLMBookError(f"the PDF edition did not compile: {said}") from None
+    said = [str(getattr(w, "message", w)) for w in warnings]
+    missing = [w for w in said if "glyph" in w or "unknown font" in w]
+    if missing:
+        raise LLMBookError(
+            f"the PDF edition lacks glyphs: {'; '.join(missing)}. Fix: use characters the "
+            "book's fonts have (Noto Sans CJK, Libertinus, DejaVu Sans Mono, New Computer Modern)"
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = tempfile.NamedTemporaryFile(dir=out.parent, delete=False, suffix=".part")
+    tmp.write(pdf)
+    tmp.close()
+    os.replace(tmp.name, out)
+    return said
