@@ -1,4 +1,4 @@
-"""Sessions: tests (the README's test command), docs, serve, lint, bench, update_numbers.
+"""Sessions: tests (the README's test command), docs, pdf, epub, serve, lint, bench, update_numbers.
 
 Every install goes through constraints.txt, which pins torch to the CPU wheel this project is
 tested with; pyproject.toml declares the real range (torch>=2.4) for users with CUDA builds.
@@ -76,6 +76,27 @@ def docs(session: nox.Session) -> None:
     _install(session, "docs")
     _smollm2(session)
     session.run("mkdocs", "build", "--strict", *session.posargs)
+
+
+def _edition(session: nox.Session, kind: str) -> None:
+    """The site's build (the same proven pages, the same cache), then the edition from it:
+    dist/llmbook.<kind>, also copied into site/ for the home page's download link."""
+    _install(session, "editions")
+    _smollm2(session)
+    env = {"LLMBOOK_EDITIONS": kind}
+    session.run("mkdocs", "build", "--strict", *session.posargs, env=env)
+
+
+@nox.session(python=PYTHON)
+def pdf(session: nox.Session) -> None:
+    """The book as an A4 PDF (Typst): dist/llmbook.pdf."""
+    _edition(session, "pdf")
+
+
+@nox.session(python=PYTHON)
+def epub(session: nox.Session) -> None:
+    """The book as an EPUB 3: dist/llmbook.epub."""
+    _edition(session, "epub")
 
 
 @nox.session(python=PYTHON)

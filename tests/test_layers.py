@@ -51,6 +51,8 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("directives", ["llmbook.directives", "llmbook.directives.*"]),
     ("execute", ["llmbook.execute", "llmbook.execute.*"]),
     ("book", ["llmbook.book.*"]),
+    # The editions read the built site's HTML: they know no engine and no stage of the build.
+    ("editions", ["llmbook.editions", "llmbook.editions.*"]),
     (
         "site",
         [

@@ -66,6 +66,13 @@ class LLMBookConfig(Config):
 
     # Post-build check that no page loads anything from outside the site.
     offline_check = c.Type(bool, default=True)
+    # The book's editions beside the site (llmbook/editions/): `pdf`, `epub`; LLMBOOK_EDITIONS
+    # (`pdf,epub`) overrides. Written to `editions_dir` (from mkdocs.yml's folder;
+    # LLMBOOK_EDITIONS_DIR overrides) and into the site, where `:::editions` links them. Pages
+    # matching an `editions_skip` pattern (relative to docs_dir) are left out of them.
+    editions = c.ListOfItems(c.Type(str), default=[])
+    editions_dir = c.Type(str, default="dist")
+    editions_skip = c.ListOfItems(c.Type(str), default=[])
 
 
 def load_options(config_file: str | Path) -> LLMBookConfig:

@@ -15,7 +15,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import shutil
 from collections.abc import Iterator
+from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import quote
 
@@ -23,12 +25,14 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from llmbook.assets import add_asset_files, register_assets
 from llmbook.config import LLMBookConfig
 from llmbook.converted import ConvertedPages, unsafe_parts
 from llmbook.core_extension import LLMBookExtension
+from llmbook.editions import Book, BookPage, book_pages, edition_kinds, make_editions
 from llmbook.errors import LLMBookError
 from llmbook.offline import check_site
 from llmbook.page_ref import PageRef
@@ -57,6 +61,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
 
     def __init__(self) -> None:
         self.site: Site | None = None
+        self._book: list[BookPage] = []  # the nav's pages, in order (on_nav)
         self.serving = False
         self._full_content: str | None = None
         self._converted: ConvertedPages | bool | None = None  # False: off for this build
@@ -69,6 +74,8 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         # A new Site per build: `mkdocs serve` reuses the plugin object between builds.
         project = Project.at(self._root(config), config.docs_dir, config.site_dir)
         with _as_plugin_error():
+            # LLMBOOK_EDITIONS overrides the option; an option, it keys the pages that link them.
+            self.config["editions"] = list(edition_kinds(self.config.editions))
             self.site = Site.create(self.config, project, Preview() if self.serving else Build())
         self._converted = None
         # The extension listed in mkdocs.yml (for Zensical) is replaced by one bound to this build.
@@ -174,6 +181,15 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             )
         return html
 
+    def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> None:
+        # The book's order for its editions: the nav's pages.
+        self._book = [
+            BookPage(
+                self._display_path(p.file.abs_src_path, config), p.file.dest_uri, p.title or ""
+            )
+            for p in nav.pages
+        ]
+
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         assert self.site is not None
         with _as_plugin_error():
@@ -181,9 +197,32 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             rendered, replayed = len(self.site.rendered), len(self.site.replayed)
             log.info(f"{rendered} pages rendered, {replayed} from the render cache")
             self.site.outputs.write(self.site.report)
+            if self.config.editions and not self.serving:
+                self._make_editions(config)
             if self.config.offline_check:
                 check_site(config.site_dir, self.site.store)
         log.info(self.site.store.summary())
+
+    def _make_editions(self, config: MkDocsConfig) -> None:
+        """The PDF and EPUB editions, into `editions_dir` and the site's root (`:::editions`)."""
+        assert self.site is not None
+        root = Path(self._root(config))
+        out = Path(os.environ.get("LLMBOOK_EDITIONS_DIR") or root / self.config.editions_dir)
+        docs = self._display_path(config.docs_dir, config)
+        epoch = os.environ.get("SOURCE_DATE_EPOCH")
+        day = (
+            datetime.fromtimestamp(int(epoch), timezone.utc)
+            if epoch
+            else datetime.now(timezone.utc)
+        )
+        book = Book(config.site_name, config.site_description or "", day.strftime("%Y-%m-%d"))
+        pages = book_pages(self._book, docs, self.config.editions_skip)
+        site_dir = Path(config.site_dir)
+        for path in make_editions(
+            self.config.editions, pages, site_dir=site_dir, out_dir=out,
+            store=self.site.store, book=book, log=log.info,
+        ):  # fmt: skip
+            shutil.copyfile(path, site_dir / path.name)
 
     @staticmethod
     def _root(config: MkDocsConfig) -> str:

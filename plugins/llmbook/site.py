@@ -20,6 +20,7 @@ from mkdocs.plugins import get_plugin_logger
 from llmbook.book.apparatus import Apparatus
 from llmbook.demos.cache import DemoCache
 from llmbook.directives import apply_line_edits, parse_structure, render_tree
+from llmbook.editions.links import edition_links
 from llmbook.edits import LineEdits
 from llmbook.errors import forget_line_maps
 from llmbook.execute import Executor
@@ -262,6 +263,8 @@ class Site:
             linked = deps.figures if deps is not None else None
             plan.put_outputs(edits, stash=stash, figure_url=self.outputs.figure_url(page, linked))
         made = self.book.put_citations(edits, page.src, stash, deps, plain)
+        if self.options["editions"]:
+            made = {**made, "editions": edition_links(self.options["editions"], page.url)}
         if errors:
             place_boxes(doc, edits, errors, stash.put)
         index = self.index

@@ -12,6 +12,7 @@ from llmbook.directives import (  # noqa: F401 - importing a directive module re
     card,
     chain,
     demo,
+    editions,
     glossary,
     interview,
     progress,

@@ -1,0 +1,82 @@
+"""The book's editions beside the site: a PDF (Typst) and an EPUB 3, made from the built pages.
+
+They are made after the site is built, from its HTML: the same proven pages (a drifted number or
+a failing block has already stopped the build), put in print form (`print_form.py`) with the
+book's anchors (`article.py`), converted by pandoc (`pandoc.py`, memoised per page in the store)
+and laid out by Typst (`pdf.py`) or packed as EPUB (`epub.py`). The engine's adapter gives the
+pages in the book's order; nothing here knows MkDocs.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from llmbook.editions.article import BookPage
+from llmbook.editions.pdf import Book
+from llmbook.store import Store
+
+__all__ = ["Book", "BookPage", "book_pages", "edition_kinds", "make_editions"]
+
+KINDS = ("pdf", "epub")
+
+
+def edition_kinds(configured: Sequence[str]) -> tuple[str, ...]:
+    """The editions this build makes: `LLMBOOK_EDITIONS` (`pdf,epub`), else the option's list."""
+    chosen = os.environ.get("LLMBOOK_EDITIONS")
+    names = configured if chosen is None else [n.strip() for n in chosen.split(",") if n.strip()]
+    unknown = [n for n in names if n not in KINDS]
+    if unknown:
+        from llmbook.errors import LLMBookError
+
+        raise LLMBookError(
+            f"editions: {', '.join(unknown)} is no edition. Fix: choose among {', '.join(KINDS)} "
+            "(the llmbook option `editions`, or LLMBOOK_EDITIONS=pdf,epub)"
+        )
+    return tuple(dict.fromkeys(names))
+
+
+def book_pages(pages: Sequence[BookPage], docs_dir: str, skip: Sequence[str]) -> list[BookPage]:
+    """The pages of the book: the site's in nav order, but those matching a `skip` pattern
+    (relative to docs_dir, e.g. `guide/*`)."""
+    kept = []
+    for page in pages:
+        rel = os.path.relpath(page.src, docs_dir).replace(os.sep, "/")
+        if not any(fnmatch.fnmatch(rel, pattern) for pattern in skip):
+            kept.append(page)
+    return kept
+
+
+def make_editions(
+    kinds: Sequence[str],
+    pages: Sequence[BookPage],
+    *,
+    site_dir: Path,
+    out_dir: Path,
+    store: Store,
+    book: Book,
+    log: Callable[[str], None],
+) -> list[Path]:
+    """Write each edition of `kinds` into `out_dir` (llmbook.pdf, llmbook.epub); their paths."""
+    built = [(page, (site_dir / page.url).read_text(encoding="utf-8")) for page in pages]
+    made = []
+    for kind in kinds:
+        start = time.perf_counter()
+        out = out_dir / f"llmbook.{kind}"
+        with tempfile.TemporaryDirectory(prefix=f"llmbook-{kind}-") as folder:
+            if kind == "pdf":
+                from llmbook.editions.pdf import make_pdf
+
+                make_pdf(built, site_dir, Path(folder), store, book, out=out)
+            else:
+                from llmbook.editions.epub import make_epub
+
+                make_epub(built, site_dir, Path(folder), store, book, out=out)
+        size = out.stat().st_size / 2**20
+        log(f"editions: {out} ({size:.1f} MB) in {time.perf_counter() - start:.1f} s")
+        made.append(out)
+    return made

@@ -40,7 +40,9 @@ def _target(href: str, page: BookPage, keys: dict[str, str]) -> str | None:
     if parts.scheme or parts.netloc:
         return href
     path = unquote(parts.path)
-    url = posixpath.normpath(posixpath.join(posixpath.dirname(page.url), path)) if path else page.url
+    url = (
+        posixpath.normpath(posixpath.join(posixpath.dirname(page.url), path)) if path else page.url
+    )
     key = keys.get(url) or keys.get(posixpath.join(url, "index.html"))
     if key is None:
         return None
@@ -71,7 +73,7 @@ def book_articles(built: list[tuple[BookPage, str]]) -> list[str]:
         if first is not None:
             firsts[key] = first["id"]
         articles.append(article)
-    for (page, _), article in zip(built, articles):
+    for (page, _), article in zip(built, articles, strict=True):
         for link in article.select("a[href]"):
             target = _target(link["href"], page, keys)
             target = firsts.get(target, target) if target else None

@@ -15,7 +15,7 @@ from typing import Any
 
 from llmbook.store import Store, key
 
-__all__ = ["pandoc_version", "page_typst"]
+__all__ = ["pandoc_version", "page_typst", "run_pandoc"]
 
 _RECIPE = 3  # bump when the filter changes what it makes
 # Symbols pandoc's Typst writer names as older Typst did (`dot.circle` is `dot.o` since 0.13).
@@ -34,7 +34,7 @@ def pandoc_version() -> str:
     return pypandoc.get_pandoc_version()
 
 
-def _run(args: list[str], data: str) -> str:
+def run_pandoc(args: list[str], data: str) -> str:
     done = subprocess.run(
         [_pandoc(), *args], input=data, capture_output=True, text=True, encoding="utf-8"
     )
@@ -87,9 +87,9 @@ def page_typst(html: str, store: Store) -> str:
     made = memo.get()
     if made is not None:
         return made
-    document = json.loads(_run(["-f", "html", "-t", "json"], html))
+    document = json.loads(run_pandoc(["-f", "html", "-t", "json"], html))
     document["blocks"] = _blocks(document["blocks"])
-    typst = _run(["-f", "json", "-t", "typst", "--wrap=none"], json.dumps(document))
+    typst = run_pandoc(["-f", "json", "-t", "typst", "--wrap=none"], json.dumps(document))
     typst = _RENAMED.sub(r"\1.o", typst)
     memo.put(typst)
     return typst

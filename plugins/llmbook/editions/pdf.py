@@ -8,10 +8,8 @@ come from the headings. A glyph that no font has is an error, as in figures.
 from __future__ import annotations
 
 import hashlib
-import os
 import posixpath
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,9 +19,17 @@ from llmbook.editions.article import BookPage, book_articles
 from llmbook.editions.pandoc import page_typst
 from llmbook.editions.print_form import PrintPage, print_form
 from llmbook.errors import LLMBookError
-from llmbook.store import Store
+from llmbook.store import Store, write_atomic
 
-__all__ = ["Book", "book_typst", "compile_typst"]
+__all__ = [
+    "Book",
+    "book_typst",
+    "compile_typst",
+    "make_pdf",
+    "page_images",
+    "printed_pages",
+    "publish",
+]
 
 TEMPLATE = Path(__file__).with_name("book.typ")
 
@@ -35,7 +41,7 @@ class Book:
     date: str
 
 
-def _images(printed: PrintPage, page: BookPage, site_dir: Path, work: Path, prefix: str) -> str:
+def page_images(printed: PrintPage, page: BookPage, site_dir: Path, work: Path, prefix: str) -> str:
     """The page's HTML with every image a file in `work` (drawings written, files copied)."""
     soup = BeautifulSoup(printed.html, "html.parser")
     for image in soup.select("img[src]"):
@@ -62,10 +68,18 @@ def book_typst(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, st
     for name, value in vars(book).items():
         text = text.replace("{{" + name + "}}", value.replace('"', '\\"'))
     parts = [text]
-    for number, ((page, _), article) in enumerate(zip(built, book_articles(built)), start=1):
-        html = _images(print_form(article), page, site_dir, work, f"p{number}")
+    for (page, _), html in zip(built, printed_pages(built, site_dir, work), strict=True):
         parts.append(f"// {page.src}\n" + page_typst(html, store))
     return "\n".join(parts)
+
+
+def printed_pages(built: list[tuple[BookPage, str]], site_dir: Path, work: Path) -> list[str]:
+    """Each built page's article in print form, with the book's anchors, its images in `work`."""
+    articles = book_articles(built)
+    return [
+        page_images(print_form(article), page, site_dir, work, f"p{number}")
+        for number, ((page, _), article) in enumerate(zip(built, articles, strict=True), start=1)
+    ]
 
 
 def compile_typst(source: str, work: Path, fonts: list[str], *, out: Path) -> list[str]:
@@ -88,9 +102,26 @@ def compile_typst(source: str, work: Path, fonts: list[str], *, out: Path) -> li
             f"the PDF edition lacks glyphs: {'; '.join(missing)}. Fix: use characters the "
             "book's fonts have (Noto Sans CJK, Libertinus, DejaVu Sans Mono, New Computer Modern)"
         )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = tempfile.NamedTemporaryFile(dir=out.parent, delete=False, suffix=".part")
-    tmp.write(pdf)
-    tmp.close()
-    os.replace(tmp.name, out)
+    publish(out, pdf)
     return said
+
+
+def publish(out: Path, data: bytes) -> None:
+    """Write an edition atomically (a reader never sees half a file), readable by all."""
+    write_atomic(out, data)
+    out.chmod(0o644)
+
+
+def cjk_font_folder() -> str:
+    """The folder of the CJK font the figures use too (the `noto-cjk-sans-otc` package)."""
+    import noto_cjk_sans_otc
+
+    return str(Path(noto_cjk_sans_otc.FONT_PATH).parent)
+
+
+def make_pdf(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, store: Store,
+             book: Book, *, out: Path) -> None:  # fmt: skip
+    """The PDF edition of the built pages, written to `out`."""
+    compile_typst(
+        book_typst(built, site_dir, work, store, book), work, [cjk_font_folder()], out=out
+    )

@@ -111,7 +111,7 @@ def _tabs(soup: BeautifulSoup, page: PrintPage) -> None:
         labels = [label.get_text(" ", strip=True) for label in tabs.select(".tabbed-labels label")]
         blocks = tabs.select(".tabbed-content > .tabbed-block")
         shown = _new(soup, "div", **{"class": "llmbook-tabs"})
-        for label, block in zip(labels, blocks):
+        for label, block in zip(labels, blocks, strict=True):
             heading = _new(soup, "p", **{"class": "llmbook-tab__label"})
             heading.append(_new(soup, "strong", label))
             shown.append(heading)

@@ -1,0 +1,57 @@
+"""The EPUB 3 edition: the built pages in print form, one chapter per page, packed by pandoc.
+
+XHTML with MathML math (pandoc's default for EPUB 3), the figures as SVG files, a navigation
+document with chapters and sections, the directives' print forms styled by `epub.css`. The CJK font
+is left to the reader (the style names Noto Sans CJK and common fallbacks): embedding it would
+add megabytes to every copy.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+from llmbook.editions.article import BookPage
+from llmbook.editions.pandoc import run_pandoc
+from llmbook.editions.pdf import Book, printed_pages, publish
+from llmbook.store import Store
+
+__all__ = ["make_epub"]
+
+STYLE = Path(__file__).with_name("epub.css")
+
+
+def _figure_anchors(html: str) -> str:
+    """A figure's id on a div around it: pandoc's EPUB writer links across chapter files to the
+    ids of divs and headings, not to those of figures."""
+    soup = BeautifulSoup(html, "html.parser")
+    for figure in soup.select("figure[id]"):
+        figure.wrap(soup.new_tag("div", attrs={"id": figure.attrs.pop("id")}))
+    return str(soup)
+
+
+def make_epub(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, store: Store,
+              book: Book, *, out: Path) -> None:  # fmt: skip
+    """The EPUB edition of the built pages, written to `out`."""
+    parts = [_figure_anchors(html) for html in printed_pages(built, site_dir, work)]
+    source = work / "book.html"
+    source.write_text(
+        f'<html lang="zh-CN"><head><title>{book.title}</title></head><body>'
+        + "\n".join(parts)
+        + "</body></html>",
+        encoding="utf-8",
+    )
+    packed = work / "book.epub"
+    run_pandoc(
+        [
+            "-f", "html", "-t", "epub3", str(source), "-o", str(packed),
+            "--resource-path", str(work), "--css", str(STYLE), "--split-level=1",
+            "--toc", "--toc-depth=2", "--mathml",
+            "--metadata", f"title={book.title}", "--metadata", f"subtitle={book.subtitle}",
+            "--metadata", "lang=zh-CN", "--metadata", f"date={book.date}",
+            "--metadata", "identifier=urn:llmbook:modern-llm-architecture",
+        ],
+        "",
+    )  # fmt: skip
+    publish(out, packed.read_bytes())
