@@ -30,8 +30,10 @@ __all__ = [
     "ROOT",
     "Built",
     "build",
+    "build_project_site",
     "once_per_run",
     "project_config",
+    "project_site",
     "write_config",
     "write_pages",
 ]
@@ -190,6 +192,26 @@ def _build_in_process(
         config.plugins.on_startup(command=command or "build", dirty=False)
         mkdocs_build(config)
     return Built(Path(config.site_dir), config=config)
+
+
+def build_project_site(site_dir: Path) -> Path:
+    """The project's site (mkdocs.yml as is) built into `site_dir`, with its PDF and EPUB
+    editions in `site_dir`'s sibling `dist/` (and copied into the site); the execution cache off
+    and one thread per build (two test workers share two cores)."""
+    env = {
+        "OMP_NUM_THREADS": "1",
+        "LLMBOOK_EDITIONS": "pdf,epub",
+        "LLMBOOK_EDITIONS_DIR": str(site_dir.parent / "dist"),
+    }
+    build(ROOT / "mkdocs.yml", site=site_dir, strict=True, cache=False, cwd=ROOT, env=env).ok()
+    return site_dir
+
+
+def project_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's site, built once per test run and shared by every worker and folder."""
+    return once_per_run(
+        tmp_path_factory, "project", lambda folder: build_project_site(folder / "site")
+    )
 
 
 def once_per_run(

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, Route
-from sitebuild import ROOT, build_project_site, build_site
-from sites import once_per_run
+from sitebuild import ROOT, build_site
+from sites import once_per_run, project_site
 
 CHROMIUM = Path("/usr/bin/chromium")  # the same browser as the session fixture in tests/conftest.py
 
@@ -45,9 +45,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The project's site, built once per test run (shared by the workers) in a temporary folder."""
-    return once_per_run(
-        tmp_path_factory, "project", lambda folder: build_project_site(folder / "site")
-    )
+    return project_site(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")

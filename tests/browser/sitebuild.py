@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sites import ROOT, build, project_config, write_config, write_pages
+from sites import ROOT, build, build_project_site, project_config, write_config, write_pages
 
 __all__ = ["FIXTURE_NAV", "FIXTURE_PAGES", "ROOT", "build_project_site", "build_site", "site_pages"]
 
@@ -61,12 +61,6 @@ FIXTURE_NAV = [
 
 # The execution cache off and one thread per build: two test workers share two cores.
 _OPTIONS = {"strict": True, "cache": False, "cwd": ROOT, "env": {"OMP_NUM_THREADS": "1"}}
-
-
-def build_project_site(site_dir: Path) -> Path:
-    """The project's site (mkdocs.yml as is) built into `site_dir`."""
-    build(ROOT / "mkdocs.yml", site=site_dir, **_OPTIONS).ok()
-    return site_dir
 
 
 def build_site(

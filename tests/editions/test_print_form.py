@@ -1,0 +1,118 @@
+"""Print forms of the directives (editions/print_form.py) and the book's anchors
+(editions/article.py), on small pieces of the site's HTML."""
+
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+from llmbook.editions import edition_kinds
+from llmbook.editions.article import BookPage, book_articles, page_key
+from llmbook.editions.links import edition_links
+from llmbook.editions.print_form import ONLINE_NOTE, print_form
+from llmbook.errors import LLMBookError
+
+QUIZ = """<div class="admonition question llmbook-quiz" data-answer="{answer}"><p class="admonition-title">小测验</p>
+<div class="llmbook-quiz__question"><p>{question}</p></div>
+<ol class="llmbook-quiz__options"><li class="llmbook-quiz__option">A. 甲</li><li class="llmbook-quiz__option">B. 乙</li></ol>
+<p class="llmbook-quiz__feedback" role="status"></p>
+<details class="llmbook-quiz__answer"><summary>答案与解析</summary><p class="llmbook-quiz__key">答案：<strong>{answer}</strong></p>
+<div class="llmbook-quiz__explanation"><p>{why}</p></div></details></div>"""
+
+
+def _soup(html: str) -> BeautifulSoup:
+    return BeautifulSoup(print_form(html).html, "html.parser")
+
+
+def test_a_quiz_keeps_its_options_and_its_answer_goes_to_the_key() -> None:
+    html = QUIZ.format(answer="B", question="哪个对？", why="因为乙。")
+    html += QUIZ.format(answer="A", question="再问？", why="因为甲。")
+    soup = _soup(html)
+    boxes = soup.select("div.llmbook-box")
+    assert [b.p.get_text() for b in boxes] == ["小测验 1", "小测验 2", "小测验答案"]
+    assert "答案与解析" not in boxes[0].get_text() and "甲" in boxes[0].get_text()
+    key = boxes[-1].select("li")
+    assert [item.get_text() for item in key] == ["第 1 题：B因为乙。", "第 2 题：A因为甲。"]
+
+
+def test_folds_open_and_answers_follow_their_questions() -> None:
+    soup = _soup(
+        '<details class="example llmbook-fold"><summary>完整代码</summary><p>正文</p></details>'
+        '<div class="admonition question llmbook-interview"><p class="admonition-title">面试常问</p>'
+        "<p><strong>Q1：为什么？</strong></p>"
+        '<details class="success llmbook-answer"><summary>查看答案</summary><p>因为。</p></details></div>'
+    )
+    fold, interview = soup.select("div.llmbook-box")
+    assert fold["data-kind"] == "example" and fold.get_text("|") == "完整代码|正文"
+    assert interview.get_text("|", strip=True) == "面试常问|Q1：为什么？|答：|因为。"
+    assert not soup.select("details, summary")
+
+
+def test_every_tab_is_shown_under_its_label() -> None:
+    soup = _soup(
+        '<div class="tabbed-set"><input type="radio"/><input type="radio"/>'
+        '<div class="tabbed-labels"><label>第一步</label><label>第二步</label></div>'
+        '<div class="tabbed-content"><div class="tabbed-block"><p>一</p></div>'
+        '<div class="tabbed-block"><p>二</p></div></div></div>'
+    )
+    assert soup.get_text("|", strip=True) == "第一步|一|第二步|二"
+    assert not soup.select("input")
+
+
+def test_a_demo_is_its_drawing_under_a_caption_with_a_note() -> None:
+    printed = print_form(
+        '<figure class="llmbook-demo"><figcaption class="llmbook-demo__title">交互：旋转</figcaption>'
+        '<div class="llmbook-demo__figure"><svg viewbox="0 0 10 10" aria-label="图">'
+        '<line stroke="currentColor"/></svg></div>'
+        '<div class="llmbook-widget"><label>角度<input type="range"/></label></div></figure>'
+    )
+    soup = BeautifulSoup(printed.html, "html.parser")
+    assert soup.select_one("img")["src"] == "drawing-1.svg" and not soup.select(".llmbook-widget")
+    assert soup.select_one("figcaption").get_text() == f"交互：旋转 {ONLINE_NOTE}"
+    assert 'viewBox="0 0 10 10"' in printed.svgs["drawing-1.svg"]
+    assert "currentColor" not in printed.svgs["drawing-1.svg"]
+
+
+def test_numbers_lose_their_tooltips_and_code_names_its_language() -> None:
+    soup = _soup(
+        '<p><span class="llmbook-num" title="x = 3（构建时计算并核对）">3</span></p>'
+        '<div class="language-python highlight"><pre><span></span><code><span class="n">x</span>'
+        ' <span class="o">=</span> 1</code></pre></div>'
+    )
+    assert str(soup.p) == '<p><span class="llmbook-num">3</span></p>'
+    assert str(soup.pre) == '<pre><code class="python">x = 1</code></pre>'
+
+
+def test_anchors_and_links_become_the_books() -> None:
+    one = BookPage("docs/a/one.md", "a/one.html", "一")
+    two = BookPage("docs/two.md", "two.html", "二")
+    built = [
+        (one, '<article class="md-content__inner"><h1 id="t">一</h1><p id="x">'
+              '<a href="../two.html#y">去</a> <a href="#x">此</a> <a href="one.ipynb">下载</a> '
+              '<a href="../two.html">整页</a> <a href="https://e.org">外</a></p></article>'),
+        (two, '<article><h1 id="top">二</h1><dl><dt id="y">词</dt><dd>释</dd></dl></article>'),
+    ]  # fmt: skip
+    first, second = book_articles(built)
+    assert page_key("a/one.html") == "a-one"
+    assert '<h1 id="a-one--t">' in first
+    hrefs = [a["href"] for a in BeautifulSoup(first, "html.parser").select("a")]
+    assert hrefs == ["#two--y", "#a-one--x", "#two--top", "https://e.org"]
+    assert "下载" in first and 'href="one.ipynb"' not in first
+    assert '<dt><span id="two--y">词</span></dt>' in second
+
+
+def test_edition_kinds_and_links(monkeypatch) -> None:
+    monkeypatch.delenv("LLMBOOK_EDITIONS", raising=False)
+    assert edition_kinds(["pdf"]) == ("pdf",)
+    monkeypatch.setenv("LLMBOOK_EDITIONS", "epub")
+    assert edition_kinds(["pdf"]) == ("epub",)
+    monkeypatch.setenv("LLMBOOK_EDITIONS", "pdf,mobi")
+    with pytest.raises(LLMBookError) as error:
+        edition_kinds([])
+    assert str(error.value) == (
+        "editions: mobi is no edition. Fix: choose among pdf, epub (the llmbook option "
+        "`editions`, or LLMBOOK_EDITIONS=pdf,epub)"
+    )
+    assert edition_links(["pdf", "epub"], "chapters/x.html") == (
+        '<p class="llmbook-editions">下载本书：<a href="../llmbook.pdf" download>PDF 版（A4，可打印）'
+        '</a> · <a href="../llmbook.epub" download>EPUB 版（电子书阅读器）</a></p>'
+    )
