@@ -54,5 +54,5 @@ def test_a_second_build_converts_and_runs_nothing_again(make_site, tmp_path, cap
     with caplog.at_level(logging.INFO):
         make_site({"index.md": PAGE.format(written=42)}, CONFIG, in_process=True, cache=True).ok()
     said = "\n".join(record.getMessage() for record in caplog.records)
-    assert "editions 1/1" in said and "(0 pages run)" in said
+    assert "editions 2/2" in said and "(0 pages run)" in said  # the page's Typst, the PDF
     assert (tmp_path / "dist" / "llmbook.pdf").read_bytes() == first  # the same bytes again

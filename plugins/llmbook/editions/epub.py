@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bs4 import BeautifulSoup
-
 from llmbook.editions.article import BookPage
-from llmbook.editions.pandoc import run_pandoc
-from llmbook.editions.pdf import Book, printed_pages, publish
+from llmbook.editions.pandoc import pandoc_version, run_pandoc
+from llmbook.editions.pdf import Book, edition_memo, printed_pages, publish
+from llmbook.editions.print_form import fragment_html, parse_fragment
 from llmbook.store import Store
 
 __all__ = ["make_epub"]
@@ -25,10 +24,10 @@ STYLE = Path(__file__).with_name("epub.css")
 def _figure_anchors(html: str) -> str:
     """A figure's id on a div around it: pandoc's EPUB writer links across chapter files to the
     ids of divs and headings, not to those of figures."""
-    soup = BeautifulSoup(html, "html.parser")
+    soup = parse_fragment(html)
     for figure in soup.select("figure[id]"):
         figure.wrap(soup.new_tag("div", attrs={"id": figure.attrs.pop("id")}))
-    return str(soup)
+    return fragment_html(soup)
 
 
 def make_epub(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, store: Store,
@@ -42,6 +41,12 @@ def make_epub(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, sto
         + "</body></html>",
         encoding="utf-8",
     )
+    recipe = STYLE.read_text(encoding="utf-8") + repr(vars(book))
+    memo = edition_memo(store, "epub", recipe, work, pandoc_version())
+    made = memo.get()  # the key holds book.html and the images: every file in `work`
+    if made is not None:
+        publish(out, made)
+        return
     packed = work / "book.epub"
     run_pandoc(
         [
@@ -55,3 +60,4 @@ def make_epub(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, sto
         "",
     )  # fmt: skip
     publish(out, packed.read_bytes())
+    memo.put(packed.read_bytes())

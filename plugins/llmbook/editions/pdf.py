@@ -13,13 +13,11 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from bs4 import BeautifulSoup
-
 from llmbook.editions.article import BookPage, book_articles
 from llmbook.editions.pandoc import page_typst
-from llmbook.editions.print_form import PrintPage, print_form
+from llmbook.editions.print_form import PrintPage, fragment_html, parse_fragment, print_form
 from llmbook.errors import LLMBookError
-from llmbook.store import Store, write_atomic
+from llmbook.store import Memo, Store, file_digest, key, write_atomic
 
 __all__ = [
     "Book",
@@ -32,6 +30,8 @@ __all__ = [
 ]
 
 TEMPLATE = Path(__file__).with_name("book.typ")
+_RECIPE = 1  # bump when what a whole edition is made from changes
+_RECIPE = 1  # bump when what a whole edition is made from changes
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Book:
 
 def page_images(printed: PrintPage, page: BookPage, site_dir: Path, work: Path, prefix: str) -> str:
     """The page's HTML with every image a file in `work` (drawings written, files copied)."""
-    soup = BeautifulSoup(printed.html, "html.parser")
+    soup = parse_fragment(printed.html)
     for image in soup.select("img[src]"):
         src = image["src"]
         if src in printed.svgs:
@@ -58,7 +58,7 @@ def page_images(printed: PrintPage, page: BookPage, site_dir: Path, work: Path, 
             name = f"img-{digest}{path.suffix}"
             shutil.copyfile(path, work / name)
         image["src"] = name
-    return str(soup)
+    return fragment_html(soup)
 
 
 def book_typst(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, store: Store,
@@ -122,6 +122,20 @@ def cjk_font_folder() -> str:
 def make_pdf(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, store: Store,
              book: Book, *, out: Path) -> None:  # fmt: skip
     """The PDF edition of the built pages, written to `out`."""
-    compile_typst(
-        book_typst(built, site_dir, work, store, book), work, [cjk_font_folder()], out=out
-    )
+    import typst
+
+    source = book_typst(built, site_dir, work, store, book)
+    memo = edition_memo(store, "pdf", source, work, typst.__version__)
+    made = memo.get()
+    if made is not None:
+        publish(out, made)
+        return
+    compile_typst(source, work, [cjk_font_folder()], out=out)
+    memo.put(out.read_bytes())
+
+
+def edition_memo(store: Store, kind: str, source: str, work: Path, tool: str) -> Memo:
+    """Where a whole edition is kept: keyed by its source, every file beside it (the images)
+    and the tool's version; an unchanged book is not laid out again."""
+    files = sorted((p.name, file_digest(p)) for p in work.iterdir() if p.is_file())
+    return store.memo("editions", key(kind, _RECIPE, tool, source, files), codec="bytes")

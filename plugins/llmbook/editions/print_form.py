@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from bs4 import BeautifulSoup, Tag
 
-__all__ = ["PrintPage", "print_form"]
+__all__ = ["PrintPage", "fragment_html", "parse_fragment", "print_form"]
 
 ONLINE_NOTE = "交互版本见本书网站。"
 _BOX_KINDS = ("note", "tip", "info", "warning", "danger", "question", "example", "success",
@@ -103,7 +103,7 @@ def _quizzes(soup: BeautifulSoup, page: PrintPage) -> None:
         answers = _new(soup, "ol")
         answers.extend(key)
         box.append(answers)
-        soup.append(box)
+        (soup.body or soup).append(box)
 
 
 def _tabs(soup: BeautifulSoup, page: PrintPage) -> None:
@@ -187,9 +187,19 @@ STEPS: list[Callable[[BeautifulSoup, PrintPage], None]] = [
 
 def print_form(article_html: str) -> PrintPage:
     """The print form of a page's article (its HTML between the site's chrome)."""
-    soup = BeautifulSoup(article_html, "html.parser")
+    soup = parse_fragment(article_html)
     page = PrintPage("")
     for step in STEPS:
         step(soup, page)
-    page.html = str(soup)
+    page.html = fragment_html(soup)
     return page
+
+
+def parse_fragment(html: str) -> BeautifulSoup:
+    """A piece of HTML parsed by lxml (fast), inside the `<body>` lxml puts it in."""
+    return BeautifulSoup(html, "lxml")
+
+
+def fragment_html(soup: BeautifulSoup) -> str:
+    """The piece again, without the `<html><body>` lxml wrapped it in."""
+    return soup.body.decode_contents() if soup.body is not None else ""
