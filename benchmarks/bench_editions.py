@@ -57,7 +57,8 @@ def _first_page_of_chapter_10(folder: Path) -> Path:
 
     sys.path.insert(0, str(ROOT / "plugins"))
     from llmbook.editions import BookPage
-    from llmbook.editions.pdf import Book, book_typst, cjk_font_folder
+    from llmbook.editions.glyphs import font_folders
+    from llmbook.editions.pdf import Book, book_typst
     from llmbook.store import Store
 
     site = folder / "site"
@@ -74,7 +75,7 @@ def _first_page_of_chapter_10(folder: Path) -> Path:
     source = book_typst(built, site, work, Store(None), Book("现代 LLM 架构", "", ""))
     (work / "book.typ").write_text(source, encoding="utf-8")
     pngs = typst.compile(
-        str(work / "book.typ"), root=str(work), font_paths=[cjk_font_folder()],
+        str(work / "book.typ"), root=str(work), font_paths=font_folders(),
         ignore_system_fonts=True, format="png", ppi=110,
     )  # fmt: skip
     # the book of one chapter: cover, contents, then the chapter's first page

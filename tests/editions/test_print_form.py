@@ -9,7 +9,7 @@ from llmbook.editions import edition_kinds
 from llmbook.editions.article import BookPage, book_articles, page_key
 from llmbook.editions.links import edition_links
 from llmbook.editions.print_form import ONLINE_NOTE, print_form
-from llmbook.errors import LLMBookError
+from llmbook.errors import AuthorError, LLMBookError
 
 QUIZ = """<div class="admonition question llmbook-quiz" data-answer="{answer}"><p class="admonition-title">小测验</p>
 <div class="llmbook-quiz__question"><p>{question}</p></div>
@@ -115,4 +115,19 @@ def test_edition_kinds_and_links(monkeypatch) -> None:
     assert edition_links(["pdf", "epub"], "chapters/x.html") == (
         '<p class="llmbook-editions">下载本书：<a href="../llmbook.pdf" download>PDF 版（A4，可打印）'
         '</a> · <a href="../llmbook.epub" download>EPUB 版（电子书阅读器）</a></p>'
+    )
+
+
+def test_a_character_no_font_draws_stops_the_pdf_at_its_line(tmp_path, monkeypatch) -> None:
+    from llmbook.editions.glyphs import check_glyphs
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# 标题\n\n羊驼 🦙 与 Kᵀ\n", encoding="utf-8")
+    check_glyphs([("docs/a.md", "<p>羊驼与 Kᵀ、αβ、→ ⊕ ✓ <math><mi>𝒪</mi></math></p>")])
+    with pytest.raises(AuthorError) as error:
+        check_glyphs([("docs/a.md", "<p>羊驼 🦙 与 Kᵀ</p>")])
+    assert str(error.value) == (
+        "docs/a.md:3: the PDF edition cannot draw 🦙 (U+1F999 LLAMA): no font of the book has "
+        "it Fix: write it another way (a word, an image), or keep it out of the book's pages"
     )

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from llmbook.editions.article import BookPage, book_articles
+from llmbook.editions.glyphs import check_glyphs, font_folders
 from llmbook.editions.pandoc import page_typst
 from llmbook.editions.print_form import PrintPage, fragment_html, parse_fragment, print_form
 from llmbook.errors import LLMBookError
@@ -68,7 +69,9 @@ def book_typst(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, st
     for name, value in vars(book).items():
         text = text.replace("{{" + name + "}}", value.replace('"', '\\"'))
     parts = [text]
-    for (page, _), html in zip(built, printed_pages(built, site_dir, work), strict=True):
+    printed = printed_pages(built, site_dir, work)
+    check_glyphs((page.src, html) for (page, _), html in zip(built, printed, strict=True))
+    for (page, _), html in zip(built, printed, strict=True):
         parts.append(f"// {page.src}\n#pagebreak(weak: true)\n" + page_typst(html, store))
     return "\n".join(parts)
 
@@ -112,13 +115,6 @@ def publish(out: Path, data: bytes) -> None:
     out.chmod(0o644)
 
 
-def cjk_font_folder() -> str:
-    """The folder of the CJK font the figures use too (the `noto-cjk-sans-otc` package)."""
-    import noto_cjk_sans_otc
-
-    return str(Path(noto_cjk_sans_otc.FONT_PATH).parent)
-
-
 def make_pdf(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, store: Store,
              book: Book, *, out: Path) -> None:  # fmt: skip
     """The PDF edition of the built pages, written to `out`."""
@@ -130,7 +126,7 @@ def make_pdf(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, stor
     if made is not None:
         publish(out, made)
         return
-    compile_typst(source, work, [cjk_font_folder()], out=out)
+    compile_typst(source, work, font_folders(), out=out)
     memo.put(out.read_bytes())
 
 
