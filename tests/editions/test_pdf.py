@@ -88,6 +88,14 @@ def test_chapter_10s_headings_and_checked_numbers_are_in_the_pdf(editions, pdf) 
         position = found
 
 
+def test_a_cross_reference_prints_the_page_its_target_is_on(pdf) -> None:
+    outline = _outline(pdf)
+    first = outline[0][2]  # the first page of the body is page 1 (after cover and contents)
+    section = next(page for _, title, page in outline if title.startswith("10.2 "))
+    text = _squeeze("".join(page.extract_text() for page in pdf.pages))
+    assert f"10.2节（第{section - first + 1}页）" in text
+
+
 def test_every_font_is_embedded_and_one_is_the_cjk_font(pdf) -> None:
     fonts = {}
     for page in pdf.pages:

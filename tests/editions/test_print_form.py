@@ -100,6 +100,14 @@ def test_anchors_and_links_become_the_books() -> None:
     assert '<dt><span id="two--y">词</span></dt>' in second
 
 
+def test_a_cross_reference_is_marked_and_other_links_are_not() -> None:
+    soup = _soup('<p><a href="#a--gqa">10.2 节</a> <a href="#g--term-gqa">GQA</a> '
+                 '<a href="#a--fig">图 10-3</a> <a href="https://e.org">第 2 章</a></p>')  # fmt: skip
+    assert [a.get("class") for a in soup.select("a")] == [
+        ["llmbook-xref"], None, ["llmbook-xref"], None,
+    ]  # fmt: skip
+
+
 def test_edition_kinds_and_links(monkeypatch) -> None:
     monkeypatch.delenv("LLMBOOK_EDITIONS", raising=False)
     assert edition_kinds(["pdf"]) == ("pdf",)

@@ -28,6 +28,7 @@ __all__ = [
     "EQUATION_LABEL",
     "Reference",
     "find_references",
+    "names_a_part",
     "part_text",
 ]
 
@@ -85,6 +86,11 @@ def part_text(kind: str, number: str) -> str:
         "table": f"表 {number}",
         "equation": f"式 ({number})",
     }[kind]
+
+
+def names_a_part(text: str) -> bool:
+    """Whether `text` (a link's) is written as a reference to a numbered part (`10.2 节`, `图 10-3`)."""
+    return _REFERENCE.search(text) is not None
 
 
 def _matches(text: str, offset: int) -> list[tuple[str, str, int, int]]:

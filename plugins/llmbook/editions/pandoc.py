@@ -17,7 +17,7 @@ from llmbook.store import Store, key
 
 __all__ = ["pandoc_version", "page_typst", "run_pandoc"]
 
-_RECIPE = 3  # bump when the filter changes what it makes
+_RECIPE = 5  # bump when the filter changes what it makes
 # Symbols pandoc's Typst writer names as older Typst did (`dot.circle` is `dot.o` since 0.13).
 _RENAMED = re.compile(r"\b(plus|minus|times|dot|div|slash|ast|eq)\.circle\b")
 
@@ -60,10 +60,10 @@ def _blocks(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
             classes, attrs = _attrs(content[0])
             inner = _blocks(content[1])
             if "llmbook-box" in classes:
-                name = json.dumps(attrs.get("kind", "note"))
+                name = json.dumps(attrs.get("kind", "note"), ensure_ascii=False)
                 out += [_raw(f"#llmbook-box(kind: {name})["), *inner, _raw("]")]
             elif "llmbook-equation" in classes:
-                number = json.dumps(attrs.get("number", ""))
+                number = json.dumps(attrs.get("number", ""), ensure_ascii=False)
                 out += [_raw(f"#llmbook-equation(number: {number})["), *inner, _raw("]")]
             else:
                 out.append({"t": "Div", "c": [content[0], inner]})
@@ -81,6 +81,23 @@ def _blocks(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _page_numbers(node: Any) -> Any:
+    """After each cross-reference link (class `llmbook-xref`), the page its target is on."""
+    if isinstance(node, dict):
+        return {k: _page_numbers(v) for k, v in node.items()}
+    if not isinstance(node, list):
+        return node
+    out = []
+    for item in node:
+        out.append(_page_numbers(item))
+        if isinstance(item, dict) and item.get("t") == "Link":
+            (_, classes, _), _, (target, _) = item["c"]
+            if "llmbook-xref" in classes and target.startswith("#"):
+                label = json.dumps(target[1:], ensure_ascii=False)
+                out.append({"t": "RawInline", "c": ["typst", f"#llmbook-page(label({label}))"]})
+    return out
+
+
 def page_typst(html: str, store: Store) -> str:
     """The Typst of one page's print-form HTML."""
     memo = store.memo("editions", key("typst", _RECIPE, pandoc_version(), html))
@@ -88,7 +105,7 @@ def page_typst(html: str, store: Store) -> str:
     if made is not None:
         return made
     document = json.loads(run_pandoc(["-f", "html", "-t", "json"], html))
-    document["blocks"] = _blocks(document["blocks"])
+    document["blocks"] = _page_numbers(_blocks(document["blocks"]))
     typst = run_pandoc(["-f", "json", "-t", "typst", "--wrap=none"], json.dumps(document))
     typst = _RENAMED.sub(r"\1.o", typst)
     memo.put(typst)

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 from bs4 import BeautifulSoup, Tag
 
+from llmbook.book.syntax import names_a_part
+
 __all__ = ["PrintPage", "fragment_html", "parse_fragment", "print_form"]
 
 ONLINE_NOTE = "交互版本见本书网站。"
@@ -160,6 +162,13 @@ def _code(soup: BeautifulSoup, page: PrintPage) -> None:
         block.replace_with(pre)
 
 
+def _references(soup: BeautifulSoup, page: PrintPage) -> None:
+    """A cross-reference (`10.2 节`, `图 10-3`) inside the book is marked: the PDF adds the page."""
+    for link in soup.select('a[href^="#"]'):
+        if names_a_part(link.get_text()):
+            link["class"] = ["llmbook-xref"]
+
+
 def _equations(soup: BeautifulSoup, page: PrintPage) -> None:
     """A numbered display equation: its formula with its number at the margin (a div the
     Typst stage lays out as a row)."""
@@ -181,7 +190,7 @@ def _shape_flows(soup: BeautifulSoup, page: PrintPage) -> None:
 
 STEPS: list[Callable[[BeautifulSoup, PrintPage], None]] = [
     _plain, _code, _quizzes, _demos, _inline_svgs, _tabs, _folds, _admonitions, _equations,
-    _shape_flows,
+    _shape_flows, _references,
 ]  # fmt: skip
 
 
