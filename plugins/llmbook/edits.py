@@ -20,6 +20,7 @@ class LineEdits:
         self.lexed = lexed
         self._spans: dict[int, list[tuple[int, int, str]]] = {}
         self._whole: dict[int, str] = {}
+        self._before: dict[int, list[str]] = {}
         self._after: dict[int, list[str]] = {}
         self.tail: list[str] = []  # lines after the page
 
@@ -43,6 +44,10 @@ class LineEdits:
             raise RuntimeError(f"line {line}: two stages edit the same text")
         self._whole[line] = text
 
+    def before(self, line: int, token: str) -> None:
+        """`token` stands before the line, a paragraph of its own at the line's indentation."""
+        self._before.setdefault(line, []).append(token)
+
     def after(self, line: int, token: str) -> None:
         """`token` stands after the line, a paragraph of its own at the line's indentation."""
         self._after.setdefault(line, []).append(token)
@@ -61,8 +66,9 @@ class LineEdits:
         out: dict[int, list[str]] = {}
         for line in self.lexed.numbers:
             text = self.edited(line)
-            rows = [text]
             indent = text[: len(text) - len(text.lstrip())]
+            rows = [row for token in self._before.get(line, ()) for row in ("", indent + token, "")]
+            rows.append(text)
             for token in self._after.get(line, ()):
                 rows.extend(["", indent + token, ""])
             out[line] = rows

@@ -67,7 +67,8 @@ class BuildOutputs:
             if plan is not None and plan.result is not None:
                 for pos, run in plan.result.blocks.items():
                     cell = plan.page.cell_of(plan.page.blocks[pos].line)
-                    outputs[cell] = (run.output, [(f.svg, f.alt) for f in run.figures])
+                    figures = [(f.svg, f.alt) for f in run.figures]
+                    outputs[cell] = (run.output, figures, run.error)
             target = site_dir / (self.project.root / src).resolve().relative_to(docs)
             target.parent.mkdir(parents=True, exist_ok=True)
             text = executed_notebook(notebook, outputs, store=self.store)

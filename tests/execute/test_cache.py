@@ -115,3 +115,13 @@ def test_concurrent_writers_never_leave_a_torn_entry(tmp_path: Path) -> None:
     (entry,) = (tmp_path / "results").glob("*.json")
     assert read_entry(entry).key == "k"
     assert not list((tmp_path / "results").glob(".tmp-*"))
+
+
+def test_an_expected_exception_is_in_the_key_and_kept_with_the_result(tmp_path: Path) -> None:
+    assert _key(PAGE.replace("```python", "```python raises-exception")) != _key(PAGE)
+    assert _key(PAGE.replace("```python", "```python hide-output")) == _key(PAGE)
+    error = ("ValueError", "x", ["Traceback (most recent call last):", "ValueError: x"])
+    result = RunResult({0: BlockResult("", [], error=error)}, [1, 2.0], {})
+    cache = PageCache(Store(tmp_path))
+    cache.store("docs/p.md", "k", result)
+    assert cache.load("docs/p.md", "k").blocks[0].error == error

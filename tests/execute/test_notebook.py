@@ -4,6 +4,7 @@ Markdown cells checked, errors named by cell, outputs written back for the downl
 from __future__ import annotations
 
 import json
+import logging
 
 import pytest
 from llmbook.errors import AuthorError
@@ -158,3 +159,58 @@ def test_the_kept_download_follows_its_outputs_and_a_torn_one_is_made_again(tmp_
     for entry in (tmp_path / "notebooks").iterdir():  # half-written: never served
         entry.write_bytes(entry.read_bytes()[: entry.stat().st_size // 2])
     assert executed_notebook(nb, outputs, store=store) == fresh
+
+
+def test_a_kernelspec_without_its_name_is_repaired_with_one_log_line(caplog) -> None:
+    data = json.loads(NB)
+    data["metadata"] = {"kernelspec": {"language": "python"}, "language_info": {"version": "3"}}
+    with caplog.at_level(logging.INFO):
+        nb = read_notebook(json.dumps(data), src="docs/x.ipynb")
+    assert [r.getMessage() for r in caplog.records] == [
+        "llmbook: docs/x.ipynb: repaired the missing metadata.kernelspec.name (set to python3); "
+        "the missing metadata.kernelspec.display_name (set to Python 3); "
+        "the missing metadata.language_info.name (set to python) "
+        "(re-save it from Jupyter to keep it)"
+    ]
+    assert nb.data["metadata"]["kernelspec"] == {
+        "language": "python",
+        "name": "python3",
+        "display_name": "Python 3",
+    }
+
+
+def test_cell_ids_in_an_older_minor_version_are_repaired(caplog) -> None:
+    data = json.loads(NB)
+    data["nbformat_minor"] = 2
+    data["cells"][1]["id"] = "own-id"
+    with caplog.at_level(logging.INFO):
+        nb = read_notebook(json.dumps(data), src="docs/x.ipynb")
+    assert [r.getMessage() for r in caplog.records] == [
+        "llmbook: docs/x.ipynb: repaired nbformat 4.2 with cell ids (now marked 4.5, the version that has "
+        "them) (re-save it from Jupyter to keep it)"
+    ]
+    assert nb.data["nbformat_minor"] == 5
+    assert [c["id"] for c in nb.data["cells"]] == ["cell-1", "own-id", "cell-3", "cell-4", "cell-5"]
+
+
+def test_unknown_metadata_is_read_as_it_is(caplog) -> None:
+    data = json.loads(NB)
+    data["metadata"]["kernelspec"]["env"] = {"A": "1"}
+    data["metadata"]["colab"] = {"provenance": []}
+    data["cells"][1]["metadata"]["vscode"] = {"languageId": "python"}
+    with caplog.at_level(logging.INFO):
+        nb = read_notebook(json.dumps(data), src="docs/x.ipynb")
+    assert caplog.records == [] and nb.data["metadata"]["colab"] == {"provenance": []}
+
+
+def test_what_cannot_be_repaired_names_the_cell_and_field(run_md) -> None:
+    data = json.loads(NB)
+    data["metadata"]["kernelspec"] = {"display_name": "Python 3"}  # mended, but not the tags
+    data["cells"][1]["metadata"]["tags"] = "hidden"
+    with pytest.raises(AuthorError) as error:
+        run_md(json.dumps(data), src="docs/bad.ipynb")
+    assert str(error.value) == (
+        "docs/bad.ipynb:1: the notebook does not follow the nbformat 4 schema: cell 2: "
+        "metadata: tags: 'hidden' is not of type 'array' "
+        "Fix: re-save it from Jupyter, or fix that field"
+    )

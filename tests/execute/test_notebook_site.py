@@ -107,3 +107,51 @@ def test_a_drifted_number_in_a_notebook_fails_the_build_at_its_cell(
     assert done.returncode == 1
     assert "docs/nb.ipynb:cell 3, line 1: written 99.9999, computed" in done.stderr
     assert f"(rounds to {total})" in done.stderr
+
+
+def test_cell_tags_in_a_real_build(tmp_path: Path) -> None:
+    tagged = [
+        ("code", "import torch\nsecret = 6", ["remove-cell"]),
+        ("code", "print(secret * 7)", ["hide-input"]),
+        ("code", "print('前')\nraise ValueError('故意的')", ["raises-exception"]),
+        ("code", "print(secret)", ["remove-output"]),
+    ]
+    cells = [
+        {
+            "cell_type": kind,
+            "metadata": {"tags": tags},
+            "source": text.splitlines(True),
+            "outputs": [],
+            "execution_count": None,
+        }
+        for kind, text, tags in tagged
+    ]
+    notebook = {
+        "cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# 标签\n"]}, *cells],
+        "metadata": {"kernelspec": {"display_name": "Python 3"}},  # no name: repaired
+        "nbformat": 4,
+        "nbformat_minor": 4,
+    }
+    done = _build(tmp_path, json.dumps(notebook, ensure_ascii=False), "site")
+    assert done.returncode == 0, done.stderr
+    assert "docs/nb.ipynb: repaired the missing metadata.kernelspec.name" in done.stderr
+    html = (tmp_path / "site" / "nb.html").read_text(encoding="utf-8")
+    assert "secret = 6" not in html and "<code>6</code>" not in html
+    assert re.search(r'<details class="llmbook-hide"><summary>显示代码</summary>\s*<div', html)
+    assert "<code>42</code>" in html
+    assert (
+        "前\nTraceback (most recent call last):\n  File &quot;docs/nb.ipynb&quot;, cell 4, line 2"
+        in html
+    )
+    executed = json.loads((tmp_path / "site" / "nb.ipynb").read_text(encoding="utf-8"))
+    assert [c["metadata"].get("tags") for c in executed["cells"]][2:4] == [
+        ["hide-input"],
+        ["raises-exception"],
+    ]
+    error = executed["cells"][3]["outputs"][-1]
+    assert (error["output_type"], error["ename"], error["evalue"]) == (
+        "error",
+        "ValueError",
+        "故意的",
+    )
+    assert executed["metadata"]["kernelspec"]["name"] == "python3"

@@ -45,7 +45,11 @@ def page_key(
         "python": sys.version,
         "torch": version("torch"),
         "matplotlib": version("matplotlib"),
-        "blocks": [[b.line, b.mode, b.code] for b in page.blocks if b.runs],
+        "blocks": [
+            [b.line, b.mode, b.code, *(["raises"] if b.raises else [])]
+            for b in page.blocks
+            if b.runs
+        ],
         "bound": [[b.line, b.expr] for b in page.bound],
     }
     return key(parts)
@@ -84,7 +88,9 @@ class PageCache:
         try:
             blocks = {
                 int(pos): BlockResult(
-                    b["output"], [Figure(f["svg"], f["alt"]) for f in b["figures"]]
+                    b["output"],
+                    [Figure(f["svg"], f["alt"]) for f in b["figures"]],
+                    error=_error(b.get("error")),
                 )
                 for pos, b in data["blocks"].items()
             }
@@ -97,13 +103,25 @@ class PageCache:
         data = {
             "src": src,
             "blocks": {
-                str(pos): {"output": b.output, "figures": [vars(f) for f in b.figures]}
+                str(pos): {
+                    "output": b.output,
+                    "figures": [vars(f) for f in b.figures],
+                    **({"error": list(b.error)} if b.error else {}),
+                }
                 for pos, b in result.blocks.items()
             },
             "values": result.values,
             "used": result.used,
         }
         self._store.slot(NAMESPACE, src).put(page_key, data)
+
+
+def _error(data: list | None) -> tuple[str, str, list[str]] | None:
+    """A kept `raises-exception` error: (name, value, traceback lines)."""
+    if data is None:
+        return None
+    name, value, lines = data
+    return str(name), str(value), [str(line) for line in lines]
 
 
 def result_digest(result: RunResult | None) -> str:
@@ -113,6 +131,7 @@ def result_digest(result: RunResult | None) -> str:
     data = {
         "blocks": {
             str(pos): [b.output, b.cut, [[f.svg, f.alt] for f in b.figures]]
+            + ([list(b.error)] if b.error else [])
             for pos, b in sorted(result.blocks.items())
         },
         "values": result.values,

@@ -15,13 +15,13 @@ from mkdocs.utils.meta import get_data
 from llmbook.bindings import RawBinding, find_bindings
 from llmbook.errors import AuthorError
 from llmbook.execute.environment import valid_name
+from llmbook.execute.tags import Display, read_tags
 from llmbook.lexer import Fence, Lexed, mask_code
 
 __all__ = ["CodeBlock", "PageSource", "collect_page", "split_front_matter"]
 
 _MARKER = re.compile(r"^\s*<!--\s*(?P<name>pytest[.-][\w.:-]+(?:\(.*\))?)\s*-->\s*$")
 _PYTHON_LANGS = {"python", "py", "python3"}
-_MODES = {"hidden", "norun"}
 _SKIP_MARKERS = {"pytest.mark.skip", "pytest-codeblocks:skip"}
 _EXPECTED_MARKER = "pytest-codeblocks:expected-output"
 
@@ -36,8 +36,16 @@ class CodeBlock:
     info: str  # the info string as written, e.g. "python hidden title='x'"
     code: str
     indent: str
-    mode: str  # "run", "hidden", "norun", "skip", "expected" (expected output) or "other"
+    # "run", "hidden" (runs, code not shown), "norun", "skip", "expected" (expected output) or
+    # "other"
+    mode: str
     expects: int | None = None  # for a python block: index into `blocks` of its expected output
+    display: Display = Display()  # what its tags (`remove-output`, `hide-input`, …) show
+
+    @property
+    def raises(self) -> bool:
+        """Tagged `raises-exception`: the block is expected to raise."""
+        return self.display.run == "raises"
 
     @property
     def code_line(self) -> int:
@@ -209,14 +217,13 @@ def _read_block(page: PageSource, fence: Fence, marker: tuple[str, int] | None) 
     words = info.split()
     lang = words[0].lstrip(".{").lower() if words else ""
     line = page.first + start
-    mode = "other"
+    mode, display = "other", Display()
     if lang in _PYTHON_LANGS:
-        modes = [w for w in words[1:] if w in _MODES]
-        mode = modes[0] if len(modes) == 1 else "run"
-        if len(modes) > 1:
-            raise AuthorError(
-                page.src, line, f"python block marked both {' and '.join(modes)}", "keep one mode"
-            )
+        try:
+            display, _ = read_tags(words[1:])
+        except ValueError as error:
+            raise AuthorError(page.src, line, str(error), "keep only one of the two tags") from None
+        mode = "norun" if display.run == "skip" else "hidden" if display.code == "remove" else "run"
     if marker is not None:
         name, marker_line = marker
         if name in _SKIP_MARKERS:
@@ -237,7 +244,7 @@ def _read_block(page: PageSource, fence: Fence, marker: tuple[str, int] | None) 
             f"code block opened with {fence.fence} is never closed",
             f"close it with a line {fence.fence}",
         )
-    return CodeBlock(line, page.first + end, lang, info, code, indent, mode)
+    return CodeBlock(line, page.first + end, lang, info, code, indent, mode, display=display)
 
 
 def _link_expected_outputs(page: PageSource) -> None:

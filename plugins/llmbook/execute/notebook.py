@@ -1,13 +1,16 @@
 """Notebooks as pages: a `.ipynb` becomes Markdown for the same engine, and comes back executed.
 
 Markdown cells are copied as they are (directives, math and `[[…]]` bindings work as on any page);
-code cells become python fences (cell tags `hidden` / `norun` give the fence's mode). A line map
+code cells become python fences, their known cell tags (`remove-input`, `hide-output`,
+`raises-exception`, …: tags.py) and Jupyter's collapsed state (`jupyter.source_hidden`,
+`outputs_hidden`) written after the language, as on a Markdown page. A line map
 sends every error back to `notebook.ipynb:cell N, line M`. After the build runs the page, the
 executed notebook (outputs and figures filled in, nothing else changed) is what readers download.
 
 Read, validated and written with nbformat, the Jupyter project's own library: an older notebook is
 converted to version 4, one that breaks the schema is an author error, and the download is checked
-against the schema before it is written. nbformat is imported only when a notebook is read or
+against the schema before it is written. What Jupyter itself would mend (a kernelspec without its
+name, ids in a notebook that claims an older minor version) is mended with one log line. nbformat is imported only when a notebook is read or
 written: a warm build takes both from its caches and spends no time importing it (and jsonschema).
 """
 
@@ -18,12 +21,17 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from mkdocs.plugins import get_plugin_logger
+
 from llmbook.errors import AuthorError
+from llmbook.execute.tags import TAGS, read_tags
 from llmbook.store import Store, key, version
 
 __all__ = ["Notebook", "cell_line", "executed_notebook", "read_notebook"]
 
-_MODES = ("hidden", "norun")
+log = get_plugin_logger(__name__)
+# Outputs: per cell index (printed text, [(svg, alt), …], the expected error or None).
+Outputs = dict[int, tuple]
 
 
 @dataclass
@@ -75,8 +83,7 @@ def read_notebook(text: str, *, src: str) -> Notebook:
         body = _source(cell).rstrip("\n").split("\n")
         kind = cell.get("cell_type")
         if kind == "code":
-            tags = [t for t in cell.get("metadata", {}).get("tags", []) if t in _MODES]
-            lines.append("```python" + "".join(f" {t}" for t in tags[:1]))
+            lines.append("```python" + "".join(f" {t}" for t in _fence_tags(cell)))
             cells.append((number, 0))
         elif kind != "markdown":
             continue  # raw cells are not part of the page
@@ -91,13 +98,30 @@ def read_notebook(text: str, *, src: str) -> Notebook:
     return Notebook(src, data, "\n".join(lines), cells)
 
 
+def _fence_tags(cell: dict) -> list[str]:
+    """The cell's known tags, then `hide-input` / `hide-output` for Jupyter's collapsed source or
+    outputs (unless a tag already says what that part does)."""
+    metadata = cell.get("metadata", {})
+    try:
+        shown, tags = read_tags(metadata.get("tags", []))
+    except ValueError:  # two tags contradict each other: the collect stage names the cell
+        return [t for t in dict.fromkeys(metadata.get("tags", [])) if t in TAGS]
+    collapsed = metadata.get("jupyter", {}) if isinstance(metadata.get("jupyter"), dict) else {}
+    if collapsed.get("source_hidden") is True and shown.code == "show" and not shown.cell:
+        tags.append("hide-input")
+    if collapsed.get("outputs_hidden") is True and shown.output == "show" and not shown.cell:
+        tags.append("hide-output")
+    return tags
+
+
 def executed_notebook(
     notebook: Notebook,
-    outputs: dict[int, tuple[str, list[tuple[str, str]]]],
+    outputs: Outputs,
     *,
     store: Store | None = None,
 ) -> str:
-    """The notebook with outputs: `outputs[cell index] = (printed text, [(svg, alt), …])`,
+    """The notebook with outputs: `outputs[cell index] = (printed text, [(svg, alt), …], error)`
+    (the error, of a `raises-exception` cell, is (name, value, traceback lines) or absent),
     validated against the notebook schema. With a `store`, the text is kept in its "notebooks"
     namespace under a key of the notebook, the outputs and nbformat's version."""
     if store is None or not store.enabled:
@@ -111,7 +135,7 @@ def executed_notebook(
     return text
 
 
-def _executed(notebook: Notebook, outputs: dict[int, tuple[str, list[tuple[str, str]]]]) -> str:
+def _executed(notebook: Notebook, outputs: Outputs) -> str:
     import nbformat
 
     data = nbformat.from_dict(copy.deepcopy(notebook.data))
@@ -124,12 +148,17 @@ def _executed(notebook: Notebook, outputs: dict[int, tuple[str, list[tuple[str, 
             continue
         count += 1
         cell.execution_count = count
-        text, figures = outputs[index]
+        text, figures, *error = outputs[index]
         if text:
             cell.outputs.append(nbformat.v4.new_output("stream", name="stdout", text=text))
         for svg, alt in figures:
             shown = {"image/svg+xml": svg, "text/plain": alt}
             cell.outputs.append(nbformat.v4.new_output("display_data", data=shown, metadata={}))
+        if error and error[0]:
+            name, value, lines = error[0]
+            cell.outputs.append(
+                nbformat.v4.new_output("error", ename=name, evalue=value, traceback=list(lines))
+            )
     nbformat.validate(data)
     return nbformat.writes(data).rstrip("\n") + "\n"
 
@@ -148,15 +177,21 @@ def _with_ids(data: dict) -> dict:
 
 
 def _validated(data: dict, src: str) -> dict[str, Any]:
-    """The notebook as nbformat reads it (converted to version 4), as plain data; AuthorError
-    naming the cell and the field when it breaks the schema."""
+    """The notebook as nbformat reads it (converted to version 4, mended where it can be), as
+    plain data; AuthorError naming the cell and the field when it breaks the schema."""
     import nbformat
 
     try:
         node = nbformat.from_dict(data)
         if node.get("nbformat") != 4:
             node = nbformat.convert(node, 4)
-        nbformat.validate(node)
+        error = _schema_error(node)
+        if error is not None:
+            repairs = _repair(node)
+            error = _schema_error(node) if repairs else error
+            if error is not None:
+                raise error
+            log.info(f"{src}: repaired {'; '.join(repairs)} (re-save it from Jupyter to keep it)")
     except nbformat.ValidationError as error:
         path = list(error.absolute_path)
         if path[:1] == ["cells"] and len(path) > 1:
@@ -176,3 +211,35 @@ def _validated(data: dict, src: str) -> dict[str, Any]:
             "re-save it from Jupyter (nbformat 4)",
         ) from None
     return json.loads(json.dumps(node))
+
+
+def _schema_error(node: Any) -> Exception | None:
+    import nbformat
+
+    try:
+        nbformat.validate(node)
+    except nbformat.ValidationError as error:
+        return error
+    return None
+
+
+def _repair(node: Any) -> list[str]:
+    """Mend, in place, what Jupyter itself fills in or upgrades; what was mended, in words."""
+    done = []
+    metadata = node.get("metadata", {})
+    needed = (("kernelspec", "name", "python3"), ("kernelspec", "display_name", "Python 3"))
+    for part, field, value in (*needed, ("language_info", "name", "python")):
+        if isinstance(metadata.get(part), dict) and field not in metadata[part]:
+            metadata[part][field] = value
+            done.append(f"the missing metadata.{part}.{field} (set to {value})")
+    minor = node.get("nbformat_minor")
+    cells = node.get("cells", [])
+    if (
+        isinstance(minor, int)
+        and minor < 5
+        and any(isinstance(c, dict) and "id" in c for c in cells)
+    ):
+        node["nbformat_minor"] = 5
+        _with_ids(node)
+        done.append(f"nbformat 4.{minor} with cell ids (now marked 4.5, the version that has them)")
+    return done

@@ -2,8 +2,9 @@
 and the edits the page gets once its code ran and its numbers were checked.
 
 `put_numbers` turns the bindings of the prose into checked, cited or illustrative numbers;
-`put_outputs` puts outputs and figures under their fences, drops `python hidden` blocks, labels
-blocks that did not run, and notes the page's count at its end. Both say what they change as
+`put_outputs` puts outputs and figures under their fences, removes or collapses the code and
+outputs its tags ask (`remove-input`, `hide-output`, …), labels blocks that did not run, and notes
+the page's count at its end. Both say what they change as
 edits of the page's file lines (`edits.py`).
 """
 
@@ -22,9 +23,12 @@ from llmbook.execute.coverage import Coverage
 from llmbook.execute.figures import Figure
 from llmbook.execute.numbers import computed_text
 from llmbook.execute.run import RunResult
+from llmbook.execute.tags import TAGS
 from llmbook.stash import Stash
 
 __all__ = ["CheckedNumber", "Plan"]
+
+_PYTHON_LANGS = ("python", "py", "python3")
 
 _NOT_RUN = {
     "norun": "此代码仅作展示，构建时未运行",
@@ -103,8 +107,8 @@ class Plan:
     def put_outputs(
         self, edits: LineEdits, *, stash: Stash, figure_url: Callable[[Figure], str] | None = None
     ) -> None:
-        """Outputs and figures after their fences, `python hidden` blocks blank, blocks that did
-        not run labelled, the page's count at its end. With `figure_url`, figures are linked as
+        """Outputs and figures after their fences, code and outputs removed or collapsed as their
+        tags ask, blocks that did not run labelled, the page's count at its end. With `figure_url`, figures are linked as
         SVG files (smaller pages, faster search indexing); without, they are inlined."""
         if (edits.lexed.lines, edits.lexed.first) != (self.page.lines, self.page.first):
             raise RuntimeError(f"{self.page.src}: the plan was made for another text")
@@ -139,38 +143,70 @@ class Plan:
         stash: Stash,
         figure_url: Callable[[Figure], str] | None,
     ) -> None:
-        if block.mode == "hidden":
+        shown = block.display
+        if block.lang not in _PYTHON_LANGS:
+            return
+        if shown.code == "remove":
             for line in range(block.line, block.end_line + 1):
                 edits.replace_line(line, "")
-            return
-        if block.lang in ("python", "py", "python3"):
-            opening = edits.text(block.line)
-            stripped = opening.lstrip()
-            fence = stripped[: len(stripped) - len(stripped.lstrip(stripped[0]))]
-            words = [w for w in block.info.split() if w not in ("norun", "hidden")]
-            shown = opening[: len(opening) - len(stripped)] + fence + " ".join(words)
-            if shown != opening:
-                edits.replace_line(block.line, shown)
-        if block.mode in _NOT_RUN:
-            html = f'<p class="llmbook-norun">{_NOT_RUN[block.mode]}</p>'
+        else:
+            _plain_opening(block, edits)
+            if shown.code == "hide":
+                summary = "显示单元格" if shown.cell else "显示代码"
+                edits.before(block.line, stash.put(_details_open(summary)))
+                if not shown.cell:
+                    edits.after(block.end_line, stash.put("</details>"))
+        parts = self._outputs(pos, block, figure_url)
+        if block.mode in _NOT_RUN and shown.code != "remove":
+            parts = [f'<p class="llmbook-norun">{_NOT_RUN[block.mode]}</p>']
+        elif shown.output == "remove":
+            parts = []
+        elif shown.output == "hide" and not shown.cell and parts:
+            parts = [_details_open("显示输出") + "".join(parts) + "</details>"]
+        if shown.code == "hide" and shown.cell:
+            parts.append("</details>")
+        for html in parts:
             edits.after(block.end_line, stash.put(html))
-            return
-        run = self.result.blocks.get(pos) if self.result and block.mode == "run" else None
+
+    def _outputs(
+        self, pos: int, block: CodeBlock, figure_url: Callable[[Figure], str] | None
+    ) -> list[str]:
+        """The block's output (with an expected exception's traceback) and figures, as HTML."""
+        run = self.result.blocks.get(pos) if self.result and block.runs else None
         if run is None:
-            return
-        if run.output and block.expects is None:
-            html = (
+            return []
+        parts = []
+        text = run.output.rstrip()
+        if run.error is not None:
+            text = "\n".join([*([text] if text else []), *run.error[2]])
+        if text and block.expects is None:
+            parts.append(
                 '<div class="llmbook-output"><span class="llmbook-output-label">输出</span>'
-                f"<pre><code>{escape(run.output.rstrip())}</code></pre>{_cut_note(run.cut)}</div>"
+                f"<pre><code>{escape(text)}</code></pre>{_cut_note(run.cut)}</div>"
             )
-            edits.after(block.end_line, stash.put(html))
         for figure in run.figures:
             shown = figure.svg
             if figure_url is not None:
                 alt = escape(figure.alt, quote=True)
                 shown = f'<img src="{escape(figure_url(figure))}" alt="{alt}" loading="lazy">'
-            html = f'<figure class="llmbook-figure">{shown}</figure>'
-            edits.after(block.end_line, stash.put(html))
+            parts.append(f'<figure class="llmbook-figure">{shown}</figure>')
+        return parts
+
+
+def _plain_opening(block: CodeBlock, edits: LineEdits) -> None:
+    """The fence's opening line without its tags (the Markdown engine knows none of them)."""
+    opening = edits.text(block.line)
+    stripped = opening.lstrip()
+    fence = stripped[: len(stripped) - len(stripped.lstrip(stripped[0]))]
+    words = [w for w in block.info.split() if w not in TAGS]
+    shown = opening[: len(opening) - len(stripped)] + fence + " ".join(words)
+    if shown != opening:
+        edits.replace_line(block.line, shown)
+
+
+def _details_open(summary: str) -> str:
+    """A collapsed Material details block (closed by a later `</details>`)."""
+    return f'<details class="llmbook-hide"><summary>{summary}</summary>'
 
 
 def _number_html(number: CheckedNumber) -> str:

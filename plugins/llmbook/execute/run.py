@@ -42,8 +42,9 @@ _FIX_NETWORK = (
     "matter and set the llmbook option `execute_network: pages` in mkdocs.yml"
 )
 _FIX_BLOCK = (
-    "correct the code; a block that only quotes code can be marked `python norun` "
-    "(or the whole page `execute: false` in its front matter)"
+    "correct the code; a block that only quotes code can be marked `python norun`, one that "
+    "shows an error on purpose `python raises-exception` (a notebook cell: the same tags), or "
+    "the whole page `execute: false` in its front matter"
 )
 
 
@@ -52,6 +53,8 @@ class BlockResult:
     output: str
     figures: list[Figure] = field(default_factory=list)
     cut: int = 0  # characters of output dropped past the output limit
+    # a `raises-exception` block's exception: (name, value, traceback lines)
+    error: tuple[str, str, list[str]] | None = None
 
 
 @dataclass
@@ -167,11 +170,14 @@ def _run_block(
             page.src, error.lineno or block.code_line, f"SyntaxError: {error.msg}", _FIX_BLOCK
         ) from None
     buffer = _CappedOutput(output_limit)
+    raised = None
     try:
         with redirect_stdout(buffer):
             exec(code, namespace)
     except (Exception, SystemExit) as error:
-        raise _block_error(page, block, error) from None
+        if not block.raises:
+            raise _block_error(page, block, error) from None
+        raised = _expected_error(page, error)
     try:
         figures = take_figures(f"{page.src}:{block.line}")
     except MissingGlyph as error:
@@ -184,7 +190,25 @@ def _run_block(
             f"{figures}: a figure of the python block at line {block.line} needs alt text",
             'give it a label, fig.set_label("…"), or a title, ax.set_title("…")',
         )
-    return BlockResult(buffer.getvalue(), figures, buffer.cut)
+    return BlockResult(buffer.getvalue(), figures, buffer.cut, raised)
+
+
+def _expected_error(page: PageSource, error: BaseException) -> tuple[str, str, list[str]]:
+    """A `raises-exception` block's exception as Jupyter keeps it: name, value and the
+    traceback's lines (plain text, the page's frames named by cell and line)."""
+    frames = "".join(traceback.format_list(_frames(error)[-8:])).rstrip("\n").split("\n")
+    last = traceback.format_exception_only(type(error), error)
+    lines = ["Traceback (most recent call last):", *frames, *"".join(last).rstrip("\n").split("\n")]
+    return type(error).__name__, str(error), [_cell_lines(page, line) for line in lines]
+
+
+def _cell_lines(page: PageSource, text: str) -> str:
+    """Frames of the page name its lines as the author sees them (a notebook's cell and line)."""
+    return re.sub(
+        rf'File "{re.escape(page.src)}", line (\d+)',
+        lambda m: f'File "{page.src}", {describe_line(page.src, int(m.group(1)))}',
+        text,
+    )
 
 
 def _frames(error: BaseException) -> list[traceback.FrameSummary]:
@@ -223,13 +247,7 @@ def _block_error(page: PageSource, block: CodeBlock, error: BaseException) -> Au
         fix = _FIX_WRITE if _readable(error.filename) else _FIX_READ
     elif isinstance(error, OSError) and error.errno == errno.EFBIG:
         fix = "write a smaller file, or raise `execute_file_size_mb` in mkdocs.yml"
-    shown = "".join(traceback.format_list(frames[-4:]))
-    # Frames of the page name its lines as the author sees them (a notebook's cell and line).
-    shown = re.sub(
-        rf'File "{re.escape(page.src)}", line (\d+)',
-        lambda m: f'File "{page.src}", {describe_line(page.src, int(m.group(1)))}',
-        shown,
-    )
+    shown = _cell_lines(page, "".join(traceback.format_list(frames[-4:])))
     return AuthorError(page.src, line or block.code_line, f"{head}\n{shown}", fix)
 
 
