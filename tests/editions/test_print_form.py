@@ -45,6 +45,10 @@ def test_folds_open_and_answers_follow_their_questions() -> None:
     assert fold["data-kind"] == "example" and fold.get_text("|") == "完整代码|正文"
     assert interview.get_text("|", strip=True) == "面试常问|Q1：为什么？|答：|因为。"
     assert not soup.select("details, summary")
+    hidden = _soup(
+        '<details class="llmbook-hide"><summary>显示代码</summary><pre>x = 1</pre></details>'
+    )
+    assert str(hidden) == "<pre>x = 1</pre>"
 
 
 def test_every_tab_is_shown_under_its_label() -> None:

@@ -65,11 +65,15 @@ def _admonitions(soup: BeautifulSoup, page: PrintPage) -> None:
 
 
 def _folds(soup: BeautifulSoup, page: PrintPage) -> None:
-    """Every `<details>` opened: answers read on after their question, others as boxes."""
+    """Every `<details>` opened: answers read on after their question, a notebook cell's
+    collapsed code or output as it is, others as boxes."""
     for tag in reversed(soup.select("details")):
         summary = tag.find("summary", recursive=False)
         if summary is not None:
             summary.extract()
+        if "llmbook-hide" in tag.get("class", []):  # a cell's collapsed part: printed as is
+            tag.unwrap()
+            continue
         if "llmbook-answer" in tag.get("class", []):
             label = _new(soup, "strong", "答：")
             first = tag.find("p")
