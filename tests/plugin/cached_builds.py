@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import logging
-import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,10 +27,7 @@ def first_build_here(root: Path, site: str) -> tuple[Built, str]:
     """`cached_build`'s build in this process, and its log: for a site's first build, which no
     cache can help yet (the builds after it, which read the cache, run in their own process)."""
     log = io.StringIO()
-    with _log_to(log), warnings.catch_warnings():
-        # jieba leaves the user dictionary it reads open: an error under pytest's warning filter,
-        # ignored (as Python ignores ResourceWarning) in a build in its own process.
-        warnings.filterwarnings("ignore", "unclosed file .*jieba_userdict", ResourceWarning)
+    with _log_to(log):
         done = build(
             root / "mkdocs.yml", site=root / site, in_process=True, cache=root / "cache", cwd=ROOT
         )
