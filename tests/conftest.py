@@ -11,11 +11,14 @@ Under pytest-xdist (`nox -s tests` runs two workers, `--dist loadfile`) a module
 worker, so its module-scoped fixtures (a built site, a loaded model) are made once; what several
 modules read (the project's site, the rendered demos) is made once per run by `sites.once_per_run`.
 The workers take files in collection order (`--no-loadscope-reorder`), and collection puts the slow
-ones first: a file with a test marked `slow`, and the book's executed pages (docs/).
+ones first: a file with a test marked `slow`, and the book's executed pages (docs/). Each worker
+runs torch on one thread (pytest_configure).
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -34,6 +37,16 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist one torch thread per worker (and per process it starts): two workers
+    on two cores whose thread pools each want both spin against each other, several times
+    slower. A thread count set by the caller is kept."""
+    if "PYTEST_XDIST_WORKER" in os.environ and "OMP_NUM_THREADS" not in os.environ:
+        os.environ["OMP_NUM_THREADS"] = "1"
+        if "torch" in sys.modules:  # imported before this hook: its pool reads no variable now
+            sys.modules["torch"].set_num_threads(1)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -177,7 +178,10 @@ def _build_in_process(
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
 
-    with pytest.MonkeyPatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch, warnings.catch_warnings():
+        # jieba leaves the user dictionary it reads open (the project's search): an error under
+        # pytest's warning filter, ignored as Python ignores it in a build in its own process.
+        warnings.filterwarnings("ignore", "unclosed file .*jieba_userdict", ResourceWarning)
         for name, value in variables.items():
             patch.setenv(name, value)
         for name in _removed(cache):

@@ -6,6 +6,8 @@ Fixtures for every browser test:
   open_page    open_page("chapters/x.html", dark=False, site=None) -> playwright Page loaded from
                file://; every request is recorded (`page.llmbook_requests`) and any request that
                leaves file:// is blocked and fails the test
+  open_shared_page  the same, once per module: a second call for the same page returns the page
+               already loaded (a module whose tests set the state they read)
   screenshot   screenshot(page, "name") -> Path under artifacts/screenshots/ (git-ignored)
   build_temp_site  build_temp_site({"a.md": text, ...}) -> site dir of a small site on the
                project's mkdocs.yml (for tests that need pages the book does not have yet),
@@ -60,30 +62,22 @@ def build_temp_site(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., P
     return build
 
 
-@pytest.fixture
-def open_page(
-    browser: Browser, site_dir_for_pages: Callable[[], Path]
-) -> Iterator[Callable[..., Page]]:
-    """Open a page of the site from file://; fail the test if any request leaves file://."""
-    contexts = []
-    leaks: list[str] = []
+class PageOpener:
+    """Opens pages of a site from file:// in fresh contexts, recording every request; a request
+    that leaves file:// is blocked and recorded. `close()` closes them and fails on such a leak."""
 
-    def open_(rel_path: str, dark: bool = False, site: Path | None = None) -> Page:
-        root = site if site is not None else site_dir_for_pages()
-        context = browser.new_context(
+    def __init__(self, browser: Browser, default_site: Callable[[], Path]) -> None:
+        self.browser, self.default_site = browser, default_site
+        self.contexts: list = []
+        self.leaks: list[str] = []
+
+    def __call__(self, rel_path: str, dark: bool = False, site: Path | None = None) -> Page:
+        root = site if site is not None else self.default_site()
+        context = self.browser.new_context(
             color_scheme="dark" if dark else "light", viewport={"width": 1280, "height": 900}
         )
-        contexts.append(context)
-
-        def guard(route: Route) -> None:
-            url = route.request.url
-            if url.startswith(("file:", "data:", "blob:", "about:")):
-                route.continue_()
-            else:
-                leaks.append(url)
-                route.abort()
-
-        context.route("**/*", guard)
+        self.contexts.append(context)
+        context.route("**/*", self._guard)
         page = context.new_page()
         page.llmbook_requests = []  # type: ignore[attr-defined]
         page.llmbook_errors = []  # type: ignore[attr-defined]
@@ -93,11 +87,48 @@ def open_page(
         page.wait_for_load_state("load")
         return page
 
+    def _guard(self, route: Route) -> None:
+        url = route.request.url
+        if url.startswith(("file:", "data:", "blob:", "about:")):
+            route.continue_()
+        else:
+            self.leaks.append(url)
+            route.abort()
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+        if self.leaks:
+            pytest.fail("requests left file://:\n" + "\n".join(sorted(set(self.leaks))))
+
+
+@pytest.fixture
+def open_page(
+    browser: Browser, site_dir_for_pages: Callable[[], Path]
+) -> Iterator[Callable[..., Page]]:
+    """Open a page of the site from file://; fail the test if any request leaves file://."""
+    opener = PageOpener(browser, site_dir_for_pages)
+    yield opener
+    opener.close()
+
+
+@pytest.fixture(scope="module")
+def open_shared_page(
+    browser: Browser, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Page]]:
+    """open_page for a whole module: each (page, scheme, site) is loaded once, and every later
+    call returns that loaded page as the tests before left it."""
+    opener = PageOpener(browser, lambda: request.getfixturevalue("site_dir"))
+    pages: dict[tuple, Page] = {}
+
+    def open_(rel_path: str, dark: bool = False, site: Path | None = None) -> Page:
+        key = (rel_path, dark, site)
+        if key not in pages:
+            pages[key] = opener(rel_path, dark, site)
+        return pages[key]
+
     yield open_
-    for context in contexts:
-        context.close()
-    if leaks:
-        pytest.fail("requests left file://:\n" + "\n".join(sorted(set(leaks))))
+    opener.close()
 
 
 @pytest.fixture

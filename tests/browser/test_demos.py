@@ -5,6 +5,9 @@ sets every input of a case the way a reader would (fill a number or range, pick 
 what the widget displays, and compares it with llmkit's value. Tolerance: each display rounds to a
 fixed number of decimals, so the grid states half a unit of the last shown digit plus margin
 (6e-4 for three decimals, 6e-3 for two) and 0 for integers; the test refuses anything looser.
+
+The chapter is loaded once per module; before each test its six widgets are rendered afresh from
+the built page (demo_widgets.py), so no test sees what another one set.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import re
 from pathlib import Path
 
 import pytest
+from demo_widgets import READY, close, rerender, set_case, set_input, shown, widget
 from playwright.sync_api import Locator, Page
 
 CHAPTER = "chapters/ch10-modern-llm.html"
@@ -25,51 +29,20 @@ MAX_TOL = 6e-3
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def chapter(open_page) -> Page:
-    page = open_page(CHAPTER)
-    page.wait_for_function(
-        "document.querySelectorAll('figure.llmbook-demo .llmbook-widget[data-ready]').length === 6"
-    )
+@pytest.fixture(scope="module")
+def loaded_chapter(open_shared_page) -> Page:
+    """Chapter 10, loaded once for the module."""
+    page = open_shared_page(CHAPTER)
+    page.wait_for_function(READY)
     return page
 
 
-def widget(page: Page, demo_id: str) -> Locator:
-    return page.locator(f'figure.llmbook-demo[data-demo="{demo_id}"] .llmbook-widget')
-
-
-def set_input(root: Locator, name: str, value: object) -> None:
-    """Set one input as a reader would; an input already showing the value is left alone."""
-    field = root.locator(f'[data-in="{name}"]')
-    if field.input_value() == _text(value):
-        return
-    if field.evaluate("e => e.tagName") == "SELECT":
-        field.select_option(_text(value))
-    else:
-        field.fill(_text(value))
-
-
-def _text(value: object) -> str:
-    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
-
-
-def shown(root: Locator, name: str) -> float | list[float]:
-    """A displayed number (`2,147,483,648`, `-0.447`) or vector (`[0.365, 0.730]`)."""
-    text = root.locator(f'[data-out="{name}"]').inner_text().strip()
-    if text.startswith("["):
-        return [float(v) for v in json.loads(text)]
-    assert re.fullmatch(r"-?[\d,]+(\.\d+)?", text), f"{name} shows {text!r}"
-    return float(text.replace(",", ""))
-
-
-def close(got: float | list[float], want: float | list[float], tol: float) -> bool:
-    if isinstance(want, list):
-        return (
-            isinstance(got, list)
-            and len(got) == len(want)
-            and all(abs(g - w) <= tol for g, w in zip(got, want, strict=True))
-        )
-    return abs(got - want) <= tol
+@pytest.fixture
+def chapter(loaded_chapter, site_dir) -> Page:
+    """The chapter with its six widgets as a fresh load shows them (re-rendered from the build)."""
+    loaded_chapter.llmbook_errors.clear()  # each test sees the errors of its own steps
+    rerender(loaded_chapter, (site_dir / CHAPTER).read_text(encoding="utf-8"))
+    return loaded_chapter
 
 
 @pytest.mark.parametrize("demo_id", IDS)
@@ -79,10 +52,9 @@ def test_widget_matches_llmkit_on_the_grid(chapter, demo_id):
     assert grid["cases"] and all(0 <= t <= MAX_TOL for t in grid["tol"].values())
     wrong = []
     for case in grid["cases"]:
-        for name, value in case["in"].items():
-            set_input(root, name, value)
+        state = set_case(root, case["in"])
         for name, want in case["out"].items():
-            got = shown(root, name)
+            got = shown(root, name, state)
             if not close(got, want, grid["tol"][name]):
                 wrong.append(f"{case['in']}: {name} shows {got}, llmkit {want}")
     assert not wrong, "\n".join(wrong[:20])
@@ -132,8 +104,7 @@ def test_mha_gqa_wiring_follows_the_groups(chapter):
     grid = json.loads(root.locator('script[data-role="grid"]').text_content())
     checked = 0
     for case in (c for c in grid["cases"] if "wiring" in c):
-        for name, value in case["in"].items():
-            set_input(root, name, value)
+        set_case(root, case["in"])
         lines = root.locator('[data-role="stage"] line[data-q]').evaluate_all(
             "ls => ls.map(l => [+l.dataset.q, +l.dataset.kv])"
         )
@@ -220,8 +191,7 @@ def test_swiglu_marks_sit_on_llmkits_values(chapter):
         out = case["out"]
         if not (-5 <= out["pre"] <= 5 and -1 <= out["gate"] <= 5):
             continue  # clamped to the plot's edge
-        for name, value in case["in"].items():
-            set_input(root, name, value)
+        set_case(root, case["in"])
         assert _mark(root, "z-line", "x1") == pytest.approx(px(out["pre"]), abs=0.01)
         assert _mark(root, "silu-dot", "cy") == pytest.approx(py(out["gate"]), abs=0.01)
         assert _mark(root, "relu-dot", "cy") == pytest.approx(py(out["relu"]), abs=0.01)
@@ -233,7 +203,7 @@ def test_pre_post_norm_marks_sit_on_the_measured_curve(chapter):
     root = widget(chapter, "pre-post-norm")
     px, py = _plot(root)
     for case in _cases(root):
-        set_input(root, "depth", case["in"]["depth"])
+        set_case(root, {"depth": case["in"]["depth"]})
         assert _mark(root, "depth-line", "x1") == pytest.approx(px(case["in"]["depth"]), abs=0.01)
         assert _mark(root, "pre-dot", "cy") == pytest.approx(py(case["out"]["pre"]), abs=0.01)
         assert _mark(root, "post-dot", "cy") == pytest.approx(py(case["out"]["post"]), abs=0.01)
@@ -244,8 +214,7 @@ def test_norm_compare_bars_have_llmkits_heights(chapter):
     half = json.loads(root.locator('[data-role="stage"] [data-plot]').get_attribute("data-plot"))
     half = half["box"][3] / 2  # the bars share one zero line in the middle of the plot
     for case in _cases(root):
-        for name, value in case["in"].items():
-            set_input(root, name, value)
+        set_case(root, case["in"])
         x = [case["in"][f"x{i}"] for i in range(4)]
         series = {"x": x, "ln": case["out"]["ln_y"], "rms": case["out"]["rms_y"]}
         lim = max(1.0, *(abs(v) for values in series.values() for v in values))
@@ -260,8 +229,7 @@ def test_norm_compare_bars_have_llmkits_heights(chapter):
 def test_rope_arrows_point_along_llmkits_rotations(chapter):
     root = widget(chapter, "rope")
     for case in _cases(root):
-        for name, value in case["in"].items():
-            set_input(root, name, value)
+        set_case(root, case["in"])
         for name in ("qrot", "krot"):
             x, y = case["out"][name]
             turn = root.locator(f'[data-mark="{name}"]').get_attribute("transform")

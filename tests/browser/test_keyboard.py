@@ -176,8 +176,8 @@ def test_number_popover_by_keyboard(open_page):
 
 
 @pytest.mark.parametrize("reduce", [False, True], ids=["motion", "reduced-motion"])
-def test_widgets_respect_reduced_motion(open_page, reduce):
-    page = open_page(CHAPTER)
+def test_widgets_respect_reduced_motion(open_shared_page, reduce):
+    page = open_shared_page(CHAPTER)  # one page for both: each sets the preference it reads
     page.emulate_media(reduced_motion="reduce" if reduce else "no-preference")
     durations = page.evaluate(
         """() => [".llmbook-widget__button", ".llmbook-quiz__choice"].map(s =>

@@ -6,6 +6,9 @@ drawn. Executed matplotlib figures are images whose glyphs are paths: their smal
 from the SVG file (matplotlib draws a glyph at `scale(pt / 100)`) and scaled by the image's shown
 width. The demo figures show their narrow layout (panels stacked) on the phone and the wide one on
 a desktop, where every label also stays 9 px tall.
+
+Each page is loaded once for the module (`open_shared_page`): every test sets the viewport it
+measures, and the widgets redraw for it as they do when a phone rotates.
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ def labels_below(open_page, site_dir: Path, viewport: dict) -> tuple[list[str], 
     for rel in site_pages(site_dir):
         if rel == "404.html":
             continue  # no figure; its assets load from a host's root (axe_audit.py)
-        page = open_page(rel)
+        page = open_page(rel)  # as a test before left it, at some width: set this one
         page.set_viewport_size(viewport)
         total = page.locator(WIDGETS).count()
         page.wait_for_function(
@@ -81,8 +84,8 @@ def labels_below(open_page, site_dir: Path, viewport: dict) -> tuple[list[str], 
     return small, count, least
 
 
-def test_every_figure_label_is_legible_on_a_phone(open_page, site_dir):
-    small, count, least = labels_below(open_page, site_dir, PHONE)
+def test_every_figure_label_is_legible_on_a_phone(open_shared_page, site_dir):
+    small, count, least = labels_below(open_shared_page, site_dir, PHONE)
     assert count > 200, f"only {count} labels measured"
     assert not small, f"{len(small)} of {count} labels under {MIN_LABEL_PX} px:\n" + "\n".join(
         small[:40]
@@ -90,8 +93,8 @@ def test_every_figure_label_is_legible_on_a_phone(open_page, site_dir):
     assert least >= MIN_LABEL_PX
 
 
-def test_every_figure_label_is_legible_on_a_desktop(open_page, site_dir):
-    small, count, _ = labels_below(open_page, site_dir, DESKTOP)
+def test_every_figure_label_is_legible_on_a_desktop(open_shared_page, site_dir):
+    small, count, _ = labels_below(open_shared_page, site_dir, DESKTOP)
     assert not small, f"{len(small)} of {count} labels under {MIN_LABEL_PX} px:\n" + "\n".join(
         small[:40]
     )
@@ -100,8 +103,8 @@ def test_every_figure_label_is_legible_on_a_desktop(open_page, site_dir):
 @pytest.mark.parametrize(
     ("viewport", "wide_shown"), [(PHONE, False), (DESKTOP, True)], ids=["phone", "desktop"]
 )
-def test_the_viewport_chooses_the_figure_layout(open_page, viewport, wide_shown):
-    page = open_page("chapters/ch10-modern-llm.html")
+def test_the_viewport_chooses_the_figure_layout(open_shared_page, viewport, wide_shown):
+    page = open_shared_page("chapters/ch10-modern-llm.html")
     page.set_viewport_size(viewport)
     wide = page.locator(".llmbook-demo__svg--wide")
     panels = page.locator(".llmbook-demo__narrow .llmbook-demo__svg--panel")
@@ -116,8 +119,8 @@ def test_the_viewport_chooses_the_figure_layout(open_page, viewport, wide_shown)
         assert tops == sorted(tops) and len(set(tops)) == len(tops)
 
 
-def test_executed_figures_scroll_instead_of_shrinking_on_a_phone(open_page):
-    page = open_page("chapters/ch10-modern-llm.html")
+def test_executed_figures_scroll_instead_of_shrinking_on_a_phone(open_shared_page):
+    page = open_shared_page("chapters/ch10-modern-llm.html")
     page.set_viewport_size(PHONE)
     page.evaluate(LOAD_FIGURES)
     figures = page.locator("figure.llmbook-figure:has(> img)")

@@ -1,15 +1,18 @@
 """Whole conversions kept between MkDocs builds (converted.py): an unchanged page skips
 Python-Markdown, yet the site, its tables of contents, titles and anchor checks are those of a
-full build; a change re-converts the pages it touches; a warning comes back every build."""
+full build; a change re-converts the pages it touches; a warning comes back every build.
+
+A site's first build runs in the test's process; every build that reads the cache runs in its own."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import markdown
 import pytest
 import yaml
-from cached_builds import ROOT, cached_build
+from cached_builds import ROOT, cached_build, first_build_here
 
 pytestmark = pytest.mark.slow
 
@@ -64,6 +67,23 @@ def _build(root: Path, site: str) -> tuple[int, str]:
     return int(re.search(r"CONVERTED (\d+)", done.stdout).group(1)), done.stderr
 
 
+def _first_build(root: Path, site: str) -> tuple[int, str]:
+    """_build for a site's first build, in this process (`first_build_here`), counted the same
+    way: no process start, and the forkserver of the pages' code started once per process."""
+    count = 0
+    convert = markdown.Markdown.convert
+
+    def counted(self: markdown.Markdown, text: str) -> str:
+        nonlocal count
+        count += 1
+        return convert(self, text)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(markdown.Markdown, "convert", counted)
+        _, log = first_build_here(root, site)
+    return count, log
+
+
 def _differ(one: Path, two: Path) -> list[str]:
     names = sorted(p.relative_to(one).as_posix() for p in one.rglob("*") if p.is_file())
     assert names == sorted(p.relative_to(two).as_posix() for p in two.rglob("*") if p.is_file())
@@ -72,7 +92,7 @@ def _differ(one: Path, two: Path) -> list[str]:
 
 def test_unchanged_pages_skip_the_conversion_and_the_site_is_the_same(tmp_path: Path) -> None:
     _site(tmp_path)
-    cold, _ = _build(tmp_path, "site1")
+    cold, _ = _first_build(tmp_path, "site1")
     assert cold == 2
     warm, log = _build(tmp_path, "site2")
     assert warm == 0
@@ -102,7 +122,7 @@ def test_a_link_to_a_missing_anchor_is_reported_on_every_build(tmp_path: Path) -
         "Doc file 'index.md' contains a link 'two.md#没有', but the doc 'two.md' does not "
         "contain an anchor '#没有'."
     )
-    first, log = _build(tmp_path, "site1")
+    first, log = _first_build(tmp_path, "site1")
     assert warning in log
     second, log = _build(tmp_path, "site2")
     assert (first, second) == (2, 0) and warning in log
@@ -112,7 +132,7 @@ def test_a_page_that_warns_while_converting_is_not_kept(tmp_path: Path) -> None:
     _site(tmp_path)
     (tmp_path / "docs" / "index.md").write_text("# 首页\n\n见[别处](nope.md)。\n", "utf-8")
     warning = "Doc file 'index.md' contains a link 'nope.md', but the target is not found"
-    first, log = _build(tmp_path, "site1")
+    first, log = _first_build(tmp_path, "site1")
     assert warning in log
     second, log = _build(tmp_path, "site2")
     assert (first, second) == (2, 1) and warning in log
@@ -120,7 +140,7 @@ def test_a_page_that_warns_while_converting_is_not_kept(tmp_path: Path) -> None:
 
 def test_auto_leaves_the_cache_off_for_an_extension_it_cannot_vouch_for(tmp_path: Path) -> None:
     _site(tmp_path, extensions=["llmbook.extension", "toc", "pymdownx.snippets"])
-    assert _build(tmp_path, "site1")[0] == 2
+    assert _first_build(tmp_path, "site1")[0] == 2
     warm, log = _build(tmp_path, "site2")
     assert warm == 2
     assert (
@@ -131,12 +151,12 @@ def test_auto_leaves_the_cache_off_for_an_extension_it_cannot_vouch_for(tmp_path
 
 def test_off_converts_every_page(tmp_path: Path) -> None:
     _site(tmp_path, cache_converted="off")
-    _build(tmp_path, "site1")
+    _first_build(tmp_path, "site1")
     assert _build(tmp_path, "site2")[0] == 2
 
 
 def test_a_site_with_the_plugin_disabled_keeps_no_conversion(tmp_path: Path) -> None:
     # Nothing went through llmbook's render: there is no figure or lookup record to keep with it.
     _site(tmp_path, enabled=False)
-    assert _build(tmp_path, "site1")[0] == 2
+    assert _first_build(tmp_path, "site1")[0] == 2
     assert _build(tmp_path, "site2")[0] == 2

@@ -4,6 +4,7 @@ fails either build naming `docs/…:LINE`; a number in a heading shows its value
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -78,8 +79,13 @@ def _zensical(root: Path) -> Built:
     return build(root / "mkdocs.yml", engine="zensical", cache=False, args=["--clean"])
 
 
-def _mkdocs(root: Path) -> Built:
-    return build(root / "mkdocs.yml", strict=True, cache=False)
+def _mkdocs(root: Path, *, in_process: bool = False) -> Built:
+    return build(root / "mkdocs.yml", strict=True, cache=False, in_process=in_process)
+
+
+# The book that builds is built by MkDocs in this process (its build, as the CLI runs it, without
+# a process start); a build that fails runs the CLI, whose output the tests read.
+_SHARED_BUILD = {_mkdocs: functools.partial(_mkdocs, in_process=True)}
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +96,7 @@ def built_by(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., tuple[Pa
     def get(engine: Callable[..., Built]) -> tuple[Path, Built]:
         if engine not in builds:
             root = _book(tmp_path_factory.mktemp(engine.__name__.strip("_")))
-            builds[engine] = root, engine(root)
+            builds[engine] = root, _SHARED_BUILD.get(engine, engine)(root)
         return builds[engine]
 
     return get
