@@ -63,7 +63,7 @@ def labels_below(open_page, site_dir: Path, viewport: dict) -> tuple[list[str], 
     for rel in site_pages(site_dir):
         if rel == "404.html":
             continue  # no figure; its assets load from a host's root (axe_audit.py)
-        page = open_page(rel)  # as a test before left it, at some width: set this one
+        page = open_page(rel)  # shared: a test before may have left it at another width
         page.set_viewport_size(viewport)
         total = page.locator(WIDGETS).count()
         page.wait_for_function(
