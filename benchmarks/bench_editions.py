@@ -58,7 +58,8 @@ def _first_page_of_chapter_10(folder: Path) -> Path:
     sys.path.insert(0, str(ROOT / "plugins"))
     from llmbook.editions import BookPage
     from llmbook.editions.glyphs import font_folders
-    from llmbook.editions.pdf import Book, book_typst
+    from llmbook.editions.model import Book
+    from llmbook.editions.pdf import book_typst
     from llmbook.store import Store
 
     site = folder / "site"

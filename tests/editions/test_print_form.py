@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 from llmbook.editions import edition_kinds
-from llmbook.editions.article import BookPage, book_articles, page_key
+from llmbook.editions.article import book_articles, page_key
 from llmbook.editions.links import edition_links
+from llmbook.editions.model import BookPage
 from llmbook.editions.print_form import ONLINE_NOTE, print_form
 from llmbook.errors import AuthorError, LLMBookError
 
@@ -143,3 +144,16 @@ def test_a_character_no_font_draws_stops_the_pdf_at_its_line(tmp_path, monkeypat
         "docs/a.md:3: the PDF edition cannot draw 🦙 (U+1F999 LLAMA): no font of the book has "
         "it Fix: write it another way (a word, an image), or keep it out of the book's pages"
     )
+
+
+def test_a_site_without_editions_never_loads_their_tools() -> None:
+    """`nox -s docs` installs no editions tool: the plugin must import without them."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, llmbook.plugin, llmbook.extension, llmbook.editions; "
+        "print(sorted(m for m in ('bs4', 'lxml', 'pypandoc', 'typst') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "[]\n"

@@ -16,8 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from llmbook.editions.article import BookPage
-from llmbook.editions.pdf import Book
+from llmbook.editions.model import Book, BookPage
 from llmbook.store import Store
 
 __all__ = ["Book", "BookPage", "book_pages", "edition_kinds", "make_editions"]

@@ -10,19 +10,13 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from bs4 import BeautifulSoup, Tag
 
-__all__ = ["BookPage", "book_articles", "page_key"]
+from llmbook.editions.model import BookPage
 
-
-@dataclass(frozen=True)
-class BookPage:
-    src: str  # docs/chapters/ch10-modern-llm.md, as errors name it
-    url: str  # chapters/ch10-modern-llm.html: the built file, relative to the site folder
-    title: str
+__all__ = ["book_articles", "page_key"]
 
 
 _UNLABELLED = ("dt", "dd", "td", "th", "tr", "summary", "code")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from llmbook.editions.article import BookPage
+from llmbook.editions.model import Book, BookPage
 from llmbook.editions.pandoc import pandoc_version, run_pandoc
-from llmbook.editions.pdf import Book, edition_memo, printed_pages, publish
+from llmbook.editions.pdf import edition_memo, printed_pages, publish
 from llmbook.editions.print_form import fragment_html, parse_fragment
 from llmbook.store import Store
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import hashlib
 import posixpath
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
-from llmbook.editions.article import BookPage, book_articles
+from llmbook.editions.article import book_articles
 from llmbook.editions.glyphs import check_glyphs, font_folders
+from llmbook.editions.model import Book, BookPage
 from llmbook.editions.pandoc import page_typst
 from llmbook.editions.print_form import PrintPage, fragment_html, parse_fragment, print_form
 from llmbook.errors import LLMBookError
@@ -33,13 +33,6 @@ __all__ = [
 TEMPLATE = Path(__file__).with_name("book.typ")
 _RECIPE = 1  # bump when what a whole edition is made from changes
 _RECIPE = 1  # bump when what a whole edition is made from changes
-
-
-@dataclass(frozen=True)
-class Book:
-    title: str
-    subtitle: str
-    date: str
 
 
 def page_images(printed: PrintPage, page: BookPage, site_dir: Path, work: Path, prefix: str) -> str:

@@ -1,0 +1,22 @@
+"""What the editions are made of, as plain data: the book's pages and its cover. Importing this
+(or the package) needs none of the editions' tools: a site built without editions never loads them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Book", "BookPage"]
+
+
+@dataclass(frozen=True)
+class BookPage:
+    src: str  # docs/chapters/ch10-modern-llm.md, as errors name it
+    url: str  # chapters/ch10-modern-llm.html: the built file, relative to the site folder
+    title: str
+
+
+@dataclass(frozen=True)
+class Book:
+    title: str
+    subtitle: str
+    date: str
