@@ -67,11 +67,12 @@ def test_a_demo_is_its_drawing_under_a_caption_with_a_note() -> None:
     printed = print_form(
         '<figure class="llmbook-demo"><figcaption class="llmbook-demo__title">交互：旋转</figcaption>'
         '<div class="llmbook-demo__figure"><svg viewbox="0 0 10 10" aria-label="图">'
-        '<line stroke="currentColor"/></svg></div>'
+        '<line stroke="currentColor"/></svg></div><div class="llmbook-demo__narrow"><svg/></div>'
         '<div class="llmbook-widget"><label>角度<input type="range"/></label></div></figure>'
     )
     soup = BeautifulSoup(printed.html, "html.parser")
-    assert soup.select_one("img")["src"] == "drawing-1.svg" and not soup.select(".llmbook-widget")
+    assert [img["src"] for img in soup.select("img")] == ["drawing-1.svg"]
+    assert not soup.select(".llmbook-widget")
     assert soup.select_one("figcaption").get_text() == f"交互：旋转 {ONLINE_NOTE}"
     assert 'viewBox="0 0 10 10"' in printed.svgs["drawing-1.svg"]
     assert "currentColor" not in printed.svgs["drawing-1.svg"]

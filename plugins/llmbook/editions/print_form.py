@@ -127,7 +127,8 @@ def _tabs(soup: BeautifulSoup, page: PrintPage) -> None:
 
 def _demos(soup: BeautifulSoup, page: PrintPage) -> None:
     for demo in soup.select("figure.llmbook-demo"):
-        for gone in demo.select(".llmbook-demo__widget, .llmbook-widget"):
+        # the widget, and the narrow screen's copy of the drawing: paper has the wide one
+        for gone in demo.select(".llmbook-demo__widget, .llmbook-widget, .llmbook-demo__narrow"):
             gone.decompose()
         caption = demo.find("figcaption")
         if caption is not None:
