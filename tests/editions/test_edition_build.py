@@ -56,3 +56,39 @@ def test_a_second_build_converts_and_runs_nothing_again(make_site, tmp_path, cap
     said = "\n".join(record.getMessage() for record in caplog.records)
     assert "editions 2/2" in said and "(0 pages run)" in said  # the page's Typst, the PDF
     assert (tmp_path / "dist" / "llmbook.pdf").read_bytes() == first  # the same bytes again
+
+
+def test_the_command_makes_the_editions_of_a_built_site(make_site, tmp_path, monkeypatch) -> None:
+    """`python -m llmbook.editions` (after a Zensical build): the nav's pages, directory URLs."""
+    import pypdf
+    from llmbook.editions.__main__ import main
+
+    config = {
+        **CONFIG,
+        "plugins": [{"llmbook": {"offline_check": False, "editions_skip": ["skip/*"]}}],
+        "nav": [{"首页": "index.md"}, {"部分": [{"第二页": "two.md"}, {"略": "skip/x.md"}]}],
+    }
+    pages = {
+        "index.md": PAGE.format(written=42),
+        "two.md": "# 第 2 章 · 第二页\n\n## 2.1 节\n\n正文。\n",
+        "skip/x.md": "# 不进书\n",
+    }
+    config.pop("use_directory_urls")
+    make_site(pages, config, in_process=True).ok()
+    monkeypatch.setenv("LLMBOOK_EDITIONS_DIR", str(tmp_path / "out"))
+    assert main(["pdf", "-f", str(tmp_path / "mkdocs.yml")]) == 0
+    outline = [item.title for item in pypdf.PdfReader(tmp_path / "out" / "llmbook.pdf").outline
+               if not isinstance(item, list)]  # fmt: skip
+    assert outline == ["第 1 章 · 小书", "第 2 章 · 第二页"]
+    assert (tmp_path / "site" / "llmbook.pdf").exists()
+
+
+def test_the_command_says_when_the_site_is_not_built(tmp_path, capsys) -> None:
+    from llmbook.editions.__main__ import main
+
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nnav:\n  - index.md\n", encoding="utf-8")
+    assert main(["pdf", "-f", str(tmp_path / "mkdocs.yml")]) == 1
+    assert capsys.readouterr().err == (
+        f"Error: editions: {tmp_path}/site/index.html is missing (1 of the book's pages are not "
+        "built). Fix: build the site first, then make the editions from it\n"
+    )

@@ -61,6 +61,14 @@ def make_editions(
     log: Callable[[str], None],
 ) -> list[Path]:
     """Write each edition of `kinds` into `out_dir` (llmbook.pdf, llmbook.epub); their paths."""
+    missing = [page.url for page in pages if not (site_dir / page.url).is_file()]
+    if missing:
+        from llmbook.errors import LLMBookError
+
+        raise LLMBookError(
+            f"editions: {site_dir / missing[0]} is missing ({len(missing)} of the book's pages "
+            "are not built). Fix: build the site first, then make the editions from it"
+        )
     built = [(page, (site_dir / page.url).read_text(encoding="utf-8")) for page in pages]
     made = []
     for kind in kinds:

@@ -1,0 +1,101 @@
+"""`python -m llmbook.editions pdf epub`: the editions of a site an engine has just built.
+
+The MkDocs plugin makes the editions itself (`LLMBOOK_EDITIONS`); a Zensical build, which has no
+hook after the build for us, is followed by this command. It reads mkdocs.yml for the nav (the
+book's order), the site folder, the title and the llmbook options (`editions_dir`,
+`editions_skip`, the cache), and makes the editions from the built pages: run it right after the
+build, so the pages it reads are the ones the build proved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from llmbook.editions import KINDS, Book, BookPage, book_pages, make_editions
+from llmbook.errors import LLMBookError
+from llmbook.store import open_store
+
+
+class _Loader(yaml.SafeLoader):
+    """mkdocs.yml as data: a `!!python/…` or `!ENV` tag reads as None (nothing here needs them)."""
+
+
+_Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+_Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+
+def _nav_pages(nav: list[Any], directory_urls: bool) -> list[tuple[str, str, str]]:
+    """(source under docs, built file, title) of every page of the nav, in its order."""
+    found = []
+    for item in nav:
+        entries = item.items() if isinstance(item, dict) else [("", item)]
+        for title, target in entries:
+            if isinstance(target, list):
+                found += _nav_pages(target, directory_urls)
+            elif isinstance(target, str) and target.endswith((".md", ".ipynb")):
+                stem = target.rsplit(".", 1)[0]
+                if directory_urls and not stem.endswith("index"):
+                    url = f"{stem}/index.html"
+                else:
+                    url = f"{stem}.html"
+                found.append((target, url, str(title)))
+    return found
+
+
+def _llmbook_options(config: dict[str, Any]) -> dict[str, Any]:
+    for plugin in config.get("plugins") or []:
+        if isinstance(plugin, dict) and "llmbook" in plugin:
+            return dict(plugin["llmbook"] or {})
+    return {}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m llmbook.editions", description=__doc__)
+    parser.add_argument("kinds", nargs="+", choices=KINDS)
+    parser.add_argument("-f", "--config-file", default="mkdocs.yml")
+    parser.add_argument("--site", help="the built site (default: mkdocs.yml's site_dir)")
+    args = parser.parse_args(argv)
+    config_file = Path(args.config_file).resolve()
+    config = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_Loader) or {}
+    root, options = config_file.parent, _llmbook_options(config)
+    docs = config.get("docs_dir") or "docs"
+    site_dir = Path(args.site or root / (config.get("site_dir") or "site")).resolve()
+    pages = [
+        BookPage(f"{docs}/{source}", url, title)
+        for source, url, title in _nav_pages(
+            config.get("nav") or [], config.get("use_directory_urls", True)
+        )
+    ]
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    day = datetime.fromtimestamp(int(epoch), timezone.utc) if epoch else datetime.now(timezone.utc)
+    book = Book(str(config.get("site_name", "")), str(config.get("site_description") or ""),
+                day.strftime("%Y-%m-%d"))  # fmt: skip
+    out = Path(os.environ.get("LLMBOOK_EDITIONS_DIR") or root / options.get("editions_dir", "dist"))
+    store = open_store(
+        root, enabled=options.get("cache", True), folder=options.get("cache_dir", ".llmbook-cache")
+    )
+    cwd = os.getcwd()
+    os.chdir(root)  # errors name pages from the project root, as the build does
+    try:
+        kept = book_pages(pages, docs, options.get("editions_skip") or [])
+        for path in make_editions(args.kinds, kept, site_dir=site_dir, out_dir=out, store=store,
+                                  book=book, log=print):  # fmt: skip
+            shutil.copyfile(path, site_dir / path.name)
+    except LLMBookError as error:
+        print(f"Error: {error}", file=sys.stderr)
+        return 1
+    finally:
+        os.chdir(cwd)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
