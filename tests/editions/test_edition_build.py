@@ -83,6 +83,21 @@ def test_the_command_makes_the_editions_of_a_built_site(make_site, tmp_path, mon
     assert (tmp_path / "site" / "llmbook.pdf").exists()
 
 
+def test_the_command_leaves_out_a_page_the_engine_did_not_build(
+    make_site, tmp_path, capsys, monkeypatch
+) -> None:
+    from llmbook.editions.__main__ import main
+
+    config = {**CONFIG, "plugins": [{"llmbook": {"offline_check": False}}]}
+    config["nav"] = [{"首页": "index.md"}, {"笔记本": "nb.ipynb"}]
+    make_site({"index.md": PAGE.format(written=42)}, config, in_process=True).ok()
+    monkeypatch.setenv("LLMBOOK_EDITIONS_DIR", str(tmp_path / "out"))
+    assert main(["pdf", "-f", str(tmp_path / "mkdocs.yml")]) == 0
+    assert (
+        "editions: docs/nb.ipynb is left out: the site has no nb.html\n" in capsys.readouterr().out
+    )
+
+
 def test_the_command_says_when_the_site_is_not_built(tmp_path, capsys) -> None:
     from llmbook.editions.__main__ import main
 

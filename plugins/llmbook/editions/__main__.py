@@ -86,6 +86,12 @@ def main(argv: list[str] | None = None) -> int:
     os.chdir(root)  # errors name pages from the project root, as the build does
     try:
         kept = book_pages(pages, docs, options.get("editions_skip") or [])
+        built = [page for page in kept if (site_dir / page.url).is_file()]
+        if built:  # a page this engine does not build (Zensical: notebooks) is left out, said
+            for page in kept:
+                if page not in built:
+                    print(f"editions: {page.src} is left out: the site has no {page.url}")
+            kept = built
         for path in make_editions(args.kinds, kept, site_dir=site_dir, out_dir=out, store=store,
                                   book=book, log=print):  # fmt: skip
             shutil.copyfile(path, site_dir / path.name)
