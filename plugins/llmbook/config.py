@@ -29,6 +29,8 @@ class LLMBookConfig(Config):
     # Address-space cap per page process (0 = none; CUDA needs 0: it reserves huge address ranges).
     execute_memory_mb = c.Type(int, default=8192)
     execute_seed = c.Type(int, default=0)
+    # A Markdown block's last bare expression displayed, as Jupyter's Out (notebooks: always).
+    execute_show_last = c.Type(bool, default=False)
 
     # What a page starts with and what its process may do (docs/guide/executable.md).
     # Python run in each executed page's namespace before its first block.

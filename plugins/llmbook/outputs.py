@@ -68,7 +68,8 @@ class BuildOutputs:
                 for pos, run in plan.result.blocks.items():
                     cell = plan.page.cell_of(plan.page.blocks[pos].line)
                     figures = [(f.svg, f.alt) for f in run.figures]
-                    outputs[cell] = (run.output, figures, run.error)
+                    displays = [[d.at, d.data, d.metadata, d.kind] for d in run.displays]
+                    outputs[cell] = (run.output, figures, run.error, displays)
             target = site_dir / (self.project.root / src).resolve().relative_to(docs)
             target.parent.mkdir(parents=True, exist_ok=True)
             text = executed_notebook(notebook, outputs, store=self.store)

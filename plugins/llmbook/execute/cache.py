@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from llmbook.execute.collect import PageSource
+from llmbook.execute.display import Display
 from llmbook.execute.figures import Figure
 from llmbook.execute.run import BlockResult, RunResult
 from llmbook.store import Store, file_digest, file_stamp, key, version
@@ -27,12 +28,17 @@ __all__ = [
     "result_digest",
 ]
 
-_FORMAT = 2  # 2: the files a page used are stored with its result
+_FORMAT = 3  # 2: the files a page used are stored with its result; 3: display outputs
 NAMESPACE = "results"
 
 
 def page_key(
-    page: PageSource, *, seed: int, preamble: str, env: Mapping[str, str] | None = None
+    page: PageSource,
+    *,
+    seed: int,
+    preamble: str,
+    env: Mapping[str, str] | None = None,
+    show_last: bool = False,
 ) -> str:
     """The key of a page's results; `env`: the variables passed to it by name, whose values
     the code may read (kept only as part of the key's digest)."""
@@ -42,6 +48,8 @@ def page_key(
         "src": page.src,
         "seed": seed,
         "preamble": preamble,
+        "show_last": show_last or page.cells is not None,
+        "ipython": version("ipython"),
         "python": sys.version,
         "torch": version("torch"),
         "matplotlib": version("matplotlib"),
@@ -91,6 +99,7 @@ class PageCache:
                     b["output"],
                     [Figure(f["svg"], f["alt"]) for f in b["figures"]],
                     error=_error(b.get("error")),
+                    displays=[Display(*d) for d in b.get("displays", [])],
                 )
                 for pos, b in data["blocks"].items()
             }
@@ -107,6 +116,7 @@ class PageCache:
                     "output": b.output,
                     "figures": [vars(f) for f in b.figures],
                     **({"error": list(b.error)} if b.error else {}),
+                    **({"displays": [_display(d) for d in b.displays]} if b.displays else {}),
                 }
                 for pos, b in result.blocks.items()
             },
@@ -124,6 +134,10 @@ def _error(data: list | None) -> tuple[str, str, list[str]] | None:
     return str(name), str(value), [str(line) for line in lines]
 
 
+def _display(d: Display) -> list:
+    return [d.at, d.data, d.metadata, d.kind]
+
+
 def result_digest(result: RunResult | None) -> str:
     """A page's execution results as one hash (outputs, figures, values)."""
     if result is None:
@@ -132,6 +146,7 @@ def result_digest(result: RunResult | None) -> str:
         "blocks": {
             str(pos): [b.output, b.cut, [[f.svg, f.alt] for f in b.figures]]
             + ([list(b.error)] if b.error else [])
+            + ([[_display(d) for d in b.displays]] if b.displays else [])
             for pos, b in sorted(result.blocks.items())
         },
         "values": result.values,

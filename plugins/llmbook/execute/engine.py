@@ -100,12 +100,14 @@ class Engine:
         env_names: tuple[str, ...] = (),
         network: str = "none",
         read: tuple[str, ...] = (),
+        show_last: bool = False,
     ) -> None:
         self.workers = max(1, workers)
         self.limits = limits
         self.seed = seed
         self.root = root  # the project: pages read it, never write it; paths are relative to it
         self.preamble = preamble
+        self.show_last = show_last  # a block's last expression shown (notebooks: always)
         protected = (root,) if site_dir is None else (root, site_dir)
         guards = guards or Guards(landlock=landlock_abi() > 0, sockets=seccomp_available())
         # `read`: `execute_read`, what the author lets pages read in the home folders
@@ -169,6 +171,7 @@ class Engine:
             "preamble": self.preamble,
             "seed": self.seed,
             "output_limit": self.limits.output_limit,
+            "show_last": self.show_last,
             "memory_mb": self.limits.memory_mb,
             "cells": page.cells,
         }

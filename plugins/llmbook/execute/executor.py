@@ -80,6 +80,7 @@ class Executor:
         )
         workers = int(plugin_config["execute_workers"]) or default_workers()
         self.preamble = str(plugin_config["execute_preamble"])
+        self.show_last = bool(plugin_config["execute_show_last"])
         network = str(plugin_config["execute_network"])
         self.engine = Engine(
             workers=workers,
@@ -92,6 +93,7 @@ class Executor:
             env_names=env_names(list(plugin_config["execute_env"])),
             network=network,
             read=read_grants(plugin_config["execute_read"], self.root),
+            show_last=self.show_last,
         )
         # The build's one store (Site.create opens it); standalone (pytest, tools) its own.
         if store is None:
@@ -205,7 +207,9 @@ class Executor:
         if not source.needs_execution():
             return RunResult()
         env = self.engine.passed_env(source)
-        page.key = page_key(source, seed=self.seed, preamble=self.preamble, env=env)
+        page.key = page_key(
+            source, seed=self.seed, preamble=self.preamble, env=env, show_last=self.show_last
+        )
         page.result = self.cache.load(source.src, page.key)
         if page.result is not None and not self._hashes.unchanged(page.result.used):
             page.result = None  # a file the page opened or imported has changed since

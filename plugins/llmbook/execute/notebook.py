@@ -30,7 +30,8 @@ from llmbook.store import Store, key, version
 __all__ = ["Notebook", "cell_line", "executed_notebook", "read_notebook"]
 
 log = get_plugin_logger(__name__)
-# Outputs: per cell index (printed text, [(svg, alt), …], the expected error or None).
+# Outputs: per cell index (printed text, [(svg, alt), …], the expected error or None, and
+# optionally the displays: [[at, data, metadata, kind], …], see display.py).
 Outputs = dict[int, tuple]
 
 
@@ -120,8 +121,9 @@ def executed_notebook(
     *,
     store: Store | None = None,
 ) -> str:
-    """The notebook with outputs: `outputs[cell index] = (printed text, [(svg, alt), …], error)`
-    (the error, of a `raises-exception` cell, is (name, value, traceback lines) or absent),
+    """The notebook with outputs: `outputs[cell index] = (printed text, [(svg, alt), …], error,
+    displays)` (the error, of a `raises-exception` cell, is (name, value, traceback lines) or
+    None; error and displays may be absent),
     validated against the notebook schema. With a `store`, the text is kept in its "notebooks"
     namespace under a key of the notebook, the outputs and nbformat's version."""
     if store is None or not store.enabled:
@@ -148,19 +150,37 @@ def _executed(notebook: Notebook, outputs: Outputs) -> str:
             continue
         count += 1
         cell.execution_count = count
-        text, figures, *error = outputs[index]
-        if text:
-            cell.outputs.append(nbformat.v4.new_output("stream", name="stdout", text=text))
+        text, figures, *rest = outputs[index]
+        error = rest[0] if rest else None
+        cell.outputs += _text_and_displays(text, rest[1] if len(rest) > 1 else [], count)
         for svg, alt in figures:
             shown = {"image/svg+xml": svg, "text/plain": alt}
             cell.outputs.append(nbformat.v4.new_output("display_data", data=shown, metadata={}))
-        if error and error[0]:
-            name, value, lines = error[0]
+        if error:
+            name, value, lines = error
             cell.outputs.append(
                 nbformat.v4.new_output("error", ename=name, evalue=value, traceback=list(lines))
             )
     nbformat.validate(data)
     return nbformat.writes(data).rstrip("\n") + "\n"
+
+
+def _text_and_displays(text: str, displays: list, count: int) -> list:
+    """The cell's printed text as stdout streams, cut where its displays came
+    (`[at, data, metadata, kind]` each), as `display_data` or `execute_result` outputs."""
+    import nbformat
+
+    made, start = [], 0
+    for at, data, metadata, kind in [*displays, (len(text), None, None, None)]:
+        at = max(start, min(at, len(text)))
+        if text[start:at]:
+            made.append(nbformat.v4.new_output("stream", name="stdout", text=text[start:at]))
+        start = at
+        if data is None:
+            continue
+        extra = {"execution_count": count} if kind == "execute_result" else {}
+        made.append(nbformat.v4.new_output(kind, data=data, metadata=metadata, **extra))
+    return made
 
 
 def _with_ids(data: dict) -> dict:

@@ -20,6 +20,7 @@ from llmbook.edits import LineEdits
 from llmbook.errors import AuthorError
 from llmbook.execute.collect import CodeBlock, PageSource
 from llmbook.execute.coverage import Coverage
+from llmbook.execute.display_html import display_html, interleave, text_html
 from llmbook.execute.figures import Figure
 from llmbook.execute.numbers import computed_text
 from llmbook.execute.run import RunResult
@@ -176,14 +177,17 @@ class Plan:
         if run is None:
             return []
         parts = []
-        text = run.output.rstrip()
+        pieces = interleave(run.output, run.displays)
+        for piece in pieces[:-1]:  # printed text and displays, in the order the block made them
+            if isinstance(piece, str) and piece.rstrip() and block.expects is None:
+                parts.append(text_html(piece.rstrip()))
+            elif not isinstance(piece, str):
+                parts.append(display_html(piece))
+        text = pieces[-1].rstrip()
         if run.error is not None:
             text = "\n".join([*([text] if text else []), *run.error[2]])
         if text and block.expects is None:
-            parts.append(
-                '<div class="llmbook-output"><span class="llmbook-output-label">输出</span>'
-                f"<pre><code>{escape(text)}</code></pre>{_cut_note(run.cut)}</div>"
-            )
+            parts.append(text_html(text, _cut_note(run.cut)))
         for figure in run.figures:
             shown = figure.svg
             if figure_url is not None:

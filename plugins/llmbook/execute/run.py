@@ -8,6 +8,7 @@ stops native code that never returns to the interpreter.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import errno
 import io
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 
 from llmbook.errors import AuthorError, describe_line
 from llmbook.execute.collect import CodeBlock, PageSource
+from llmbook.execute.display import Display, Displays, display_context, split_last
 from llmbook.execute.figures import Figure, figure_context, take_figures
 from llmbook.execute.fonts import MissingGlyph
 from llmbook.execute.numbers import to_plain
@@ -55,6 +57,7 @@ class BlockResult:
     cut: int = 0  # characters of output dropped past the output limit
     # a `raises-exception` block's exception: (name, value, traceback lines)
     error: tuple[str, str, list[str]] | None = None
+    displays: list[Display] = field(default_factory=list)  # IPython's display(), in order
 
 
 @dataclass
@@ -98,13 +101,15 @@ def run_blocks(
     preamble: str = "",
     path: str | None = None,
     output_limit: int = 100_000,
+    show_last: bool = False,
     on_step: Callable[[int, int, int], None] = lambda line, kind, pos: None,
 ) -> RunResult:
     """Execute the page; AuthorError (file, line, exception, last frames) on the first failure.
 
     `preamble` (the `execute_preamble` option) runs first in the page's namespace; `path` is the
     page's file, its `__file__`. `on_step(line, kind, position)` is called before each step, so
-    the parent knows what ran last.
+    the parent knows what ran last. With `show_last` (always on a notebook), a block's last bare
+    expression is displayed, as Jupyter's `Out`.
     """
     import torch
 
@@ -120,11 +125,14 @@ def run_blocks(
         [""] * (page.first - 1) + [t + "\n" for t in page.lines],
         page.src,
     )
-    with figure_context():
+    last = show_last or page.cells is not None
+    with figure_context(), display_context(lambda: 0) as displays:
         for line, kind, pos in steps(page):
             on_step(line, kind, pos)
             if kind == 0:
-                result.blocks[pos] = _run_block(page, page.blocks[pos], namespace, output_limit)
+                block = page.blocks[pos]
+                run = _run_block(page, block, namespace, output_limit, displays, last)
+                result.blocks[pos] = run
             else:
                 result.values[pos] = _evaluate(page, page.bound[pos], namespace)
     return result
@@ -161,19 +169,32 @@ def _fresh_namespace(
 
 
 def _run_block(
-    page: PageSource, block: CodeBlock, namespace: dict, output_limit: int
+    page: PageSource,
+    block: CodeBlock,
+    namespace: dict,
+    output_limit: int,
+    displays: Displays,
+    show_last: bool,
 ) -> BlockResult:
     try:
-        code = compile("\n" * (block.code_line - 1) + block.code, page.src, "exec")
+        tree = ast.parse("\n" * (block.code_line - 1) + block.code, page.src)
+        # Jupyter's way: a last expression ending in `;` shows nothing.
+        shown = show_last and not block.code.rstrip().endswith(";")
+        body, last = split_last(tree) if shown else (tree, None)
+        code = compile(body, page.src, "exec")
+        tail = compile(last, page.src, "eval") if last is not None else None
     except SyntaxError as error:
         raise AuthorError(
             page.src, error.lineno or block.code_line, f"SyntaxError: {error.msg}", _FIX_BLOCK
         ) from None
     buffer = _CappedOutput(output_limit)
+    displays.position = lambda: buffer.kept
     raised = None
     try:
         with redirect_stdout(buffer):
             exec(code, namespace)
+            if tail is not None:
+                displays.show_result(eval(tail, namespace))
     except (Exception, SystemExit) as error:
         if not block.raises:
             raise _block_error(page, block, error) from None
@@ -190,7 +211,7 @@ def _run_block(
             f"{figures}: a figure of the python block at line {block.line} needs alt text",
             'give it a label, fig.set_label("…"), or a title, ax.set_title("…")',
         )
-    return BlockResult(buffer.getvalue(), figures, buffer.cut, raised)
+    return BlockResult(buffer.getvalue(), figures, buffer.cut, raised, displays.take())
 
 
 def _expected_error(page: PageSource, error: BaseException) -> tuple[str, str, list[str]]:

@@ -1,6 +1,6 @@
 """The worker process side: one page per process, forked from a server that preloaded torch.
 
-The forkserver imports the heavy, unchanging libraries once (torch, numpy, matplotlib); every
+The forkserver imports the heavy, unchanging libraries once (torch, numpy, matplotlib, IPython); every
 page then starts from a fork of that clean state, so nothing one page does (default dtype, seeds,
 module state, cwd, environment) reaches another. What the page imports itself (the preamble's
 packages too) is imported in the page's process, so an edit during `mkdocs serve` is seen by the
@@ -24,6 +24,13 @@ import numpy  # noqa: E402,F401
 import torch  # noqa: E402
 
 from llmbook.execute.fonts import register_fonts  # noqa: E402
+
+try:  # IPython's display protocol (display.py): imported once here, about 0.1 s, not per page
+    import IPython.core.formatters  # noqa: F401
+    import IPython.core.interactiveshell  # noqa: F401
+    import IPython.display  # noqa: F401
+except ImportError:  # not installed: pages without display() run as before
+    pass
 
 register_fonts()  # the book's CJK font, by path: every forked page draws with it
 
@@ -131,6 +138,7 @@ def _run(conn, page, options: dict) -> None:  # noqa: ANN001
             preamble=options["preamble"],
             path=options["path"],
             output_limit=options["output_limit"],
+            show_last=options.get("show_last", False),
             on_step=lambda line, kind, pos: conn.send(("step", line, kind, pos)),
         )
     except AuthorError as error:
