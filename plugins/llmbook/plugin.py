@@ -15,9 +15,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import shutil
 from collections.abc import Iterator
-from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import quote
 
@@ -32,7 +30,14 @@ from llmbook.assets import add_asset_files, register_assets
 from llmbook.config import LLMBookConfig
 from llmbook.converted import ConvertedPages, unsafe_parts
 from llmbook.core_extension import LLMBookExtension
-from llmbook.editions import Book, BookPage, book_pages, edition_kinds, make_editions
+from llmbook.editions import (
+    Book,
+    BookPage,
+    book_pages,
+    edition_kinds,
+    editions_dir,
+    make_editions,
+)
 from llmbook.errors import LLMBookError
 from llmbook.offline import check_site
 from llmbook.page_ref import PageRef
@@ -206,23 +211,16 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
     def _make_editions(self, config: MkDocsConfig) -> None:
         """The PDF and EPUB editions, into `editions_dir` and the site's root (`:::editions`)."""
         assert self.site is not None
-        root = Path(self._root(config))
-        out = Path(os.environ.get("LLMBOOK_EDITIONS_DIR") or root / self.config.editions_dir)
         docs = self._display_path(config.docs_dir, config)
-        epoch = os.environ.get("SOURCE_DATE_EPOCH")
-        day = (
-            datetime.fromtimestamp(int(epoch), timezone.utc)
-            if epoch
-            else datetime.now(timezone.utc)
+        make_editions(
+            self.config.editions,
+            book_pages(self._book, docs, self.config.editions_skip),
+            site_dir=Path(config.site_dir),
+            out_dir=editions_dir(Path(self._root(config)), self.config.editions_dir),
+            store=self.site.store,
+            book=Book.dated(config.site_name, config.site_description or ""),
+            log=log.info,
         )
-        book = Book(config.site_name, config.site_description or "", day.strftime("%Y-%m-%d"))
-        pages = book_pages(self._book, docs, self.config.editions_skip)
-        site_dir = Path(config.site_dir)
-        for path in make_editions(
-            self.config.editions, pages, site_dir=site_dir, out_dir=out,
-            store=self.site.store, book=book, log=log.info,
-        ):  # fmt: skip
-            shutil.copyfile(path, site_dir / path.name)
 
     @staticmethod
     def _root(config: MkDocsConfig) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -19,7 +20,7 @@ from pathlib import Path
 from llmbook.editions.model import Book, BookPage
 from llmbook.store import Store
 
-__all__ = ["Book", "BookPage", "book_pages", "edition_kinds", "make_editions"]
+__all__ = ["Book", "BookPage", "book_pages", "edition_kinds", "editions_dir", "make_editions"]
 
 KINDS = ("pdf", "epub")
 
@@ -50,6 +51,11 @@ def book_pages(pages: Sequence[BookPage], docs_dir: str, skip: Sequence[str]) ->
     return kept
 
 
+def editions_dir(root: Path, configured: str) -> Path:
+    """Where the editions go: LLMBOOK_EDITIONS_DIR, else the `editions_dir` option (from root)."""
+    return Path(os.environ.get("LLMBOOK_EDITIONS_DIR") or root / configured)
+
+
 def make_editions(
     kinds: Sequence[str],
     pages: Sequence[BookPage],
@@ -60,7 +66,8 @@ def make_editions(
     book: Book,
     log: Callable[[str], None],
 ) -> list[Path]:
-    """Write each edition of `kinds` into `out_dir` (llmbook.pdf, llmbook.epub); their paths."""
+    """Write each edition of `kinds` into `out_dir` (llmbook.pdf, llmbook.epub) and a copy into
+    the site's root, where `:::editions` links it; the paths in `out_dir`."""
     missing = [page.url for page in pages if not (site_dir / page.url).is_file()]
     if missing:
         from llmbook.errors import LLMBookError
@@ -85,5 +92,6 @@ def make_editions(
                 make_epub(built, site_dir, Path(folder), store, book, out=out)
         size = out.stat().st_size / 2**20
         log(f"editions: {out} ({size:.1f} MB) in {time.perf_counter() - start:.1f} s")
+        shutil.copyfile(out, site_dir / out.name)
         made.append(out)
     return made

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from llmbook.editions import KINDS, Book, BookPage, book_pages, make_editions
+from llmbook.editions import KINDS, Book, BookPage, book_pages, editions_dir, make_editions
 from llmbook.errors import LLMBookError
 from llmbook.store import open_store
 
@@ -74,11 +72,8 @@ def main(argv: list[str] | None = None) -> int:
             config.get("nav") or [], config.get("use_directory_urls", True)
         )
     ]
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    day = datetime.fromtimestamp(int(epoch), timezone.utc) if epoch else datetime.now(timezone.utc)
-    book = Book(str(config.get("site_name", "")), str(config.get("site_description") or ""),
-                day.strftime("%Y-%m-%d"))  # fmt: skip
-    out = Path(os.environ.get("LLMBOOK_EDITIONS_DIR") or root / options.get("editions_dir", "dist"))
+    book = Book.dated(str(config.get("site_name", "")), str(config.get("site_description") or ""))
+    out = editions_dir(root, options.get("editions_dir", "dist"))
     store = open_store(
         root, enabled=options.get("cache", True), folder=options.get("cache_dir", ".llmbook-cache")
     )
@@ -92,9 +87,8 @@ def main(argv: list[str] | None = None) -> int:
                 if page not in built:
                     print(f"editions: {page.src} is left out: the site has no {page.url}")
             kept = built
-        for path in make_editions(args.kinds, kept, site_dir=site_dir, out_dir=out, store=store,
-                                  book=book, log=print):  # fmt: skip
-            shutil.copyfile(path, site_dir / path.name)
+        make_editions(args.kinds, kept, site_dir=site_dir, out_dir=out, store=store, book=book,
+                      log=print)  # fmt: skip
     except LLMBookError as error:
         print(f"Error: {error}", file=sys.stderr)
         return 1

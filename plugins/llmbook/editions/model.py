@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
 __all__ = ["Book", "BookPage"]
 
@@ -20,3 +22,14 @@ class Book:
     title: str
     subtitle: str
     date: str
+
+    @classmethod
+    def dated(cls, title: str, subtitle: str) -> Book:
+        """The book as of its build: SOURCE_DATE_EPOCH's day (reproducible builds), else today."""
+        epoch = os.environ.get("SOURCE_DATE_EPOCH")
+        day = (
+            datetime.fromtimestamp(int(epoch), timezone.utc)
+            if epoch
+            else datetime.now(timezone.utc)
+        )
+        return cls(title, subtitle, day.strftime("%Y-%m-%d"))

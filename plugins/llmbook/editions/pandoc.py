@@ -17,7 +17,7 @@ from llmbook.store import Store, key
 
 __all__ = ["pandoc_version", "page_typst", "run_pandoc"]
 
-_RECIPE = 5  # bump when the filter changes what it makes
+_RECIPE = 6  # bump when the filter changes what it makes
 # Symbols pandoc's Typst writer names as older Typst did (`dot.circle` is `dot.o` since 0.13).
 _RENAMED = re.compile(r"\b(plus|minus|times|dot|div|slash|ast|eq)\.circle\b")
 
@@ -52,49 +52,42 @@ def _attrs(attr: list[Any]) -> tuple[list[str], dict[str, str]]:
     return classes, {k.removeprefix("data-"): v for k, v in pairs}
 
 
-def _blocks(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for block in blocks:
-        kind, content = block.get("t"), block.get("c")
-        if kind == "Div":
-            classes, attrs = _attrs(content[0])
-            inner = _blocks(content[1])
-            if "llmbook-box" in classes:
-                name = json.dumps(attrs.get("kind", "note"), ensure_ascii=False)
-                out += [_raw(f"#llmbook-box(kind: {name})["), *inner, _raw("]")]
-            elif "llmbook-equation" in classes:
-                number = json.dumps(attrs.get("number", ""), ensure_ascii=False)
-                out += [_raw(f"#llmbook-equation(number: {number})["), *inner, _raw("]")]
-            else:
-                out.append({"t": "Div", "c": [content[0], inner]})
-        elif kind in ("BlockQuote",):
-            out.append({"t": kind, "c": _blocks(content)})
-        elif kind == "Figure":
-            attr, caption, body = content
-            out.append({"t": kind, "c": [attr, caption, _blocks(body)]})
-        elif kind in ("BulletList", "OrderedList"):
-            items = content if kind == "BulletList" else content[1]
-            items = [_blocks(item) for item in items]
-            out.append({"t": kind, "c": items if kind == "BulletList" else [content[0], items]})
-        else:
-            out.append(block)
-    return out
+def _call(name: str, value: str, body: list[Any]) -> list[dict[str, Any]]:
+    """`body` inside a call of the template's `name`: `#name(value)[` … `]`."""
+    return [_raw(f"#{name}({value})["), *body, _raw("]")]
 
 
-def _page_numbers(node: Any) -> Any:
-    """After each cross-reference link (class `llmbook-xref`), the page its target is on."""
+def _expanded(element: dict[str, Any]) -> list[Any]:
+    """What one pandoc element becomes: a print box or a numbered equation (a Div) inside its
+    template call, a cross-reference (a Link of class `llmbook-xref`) followed by the page its
+    target is on; anything else as it is."""
+    kind, content = element.get("t"), element.get("c")
+    if kind == "Div":
+        classes, attrs = _attrs(content[0])
+        if "llmbook-box" in classes:
+            name = json.dumps(attrs.get("kind", "note"), ensure_ascii=False)
+            return _call("llmbook-box", f"kind: {name}", content[1])
+        if "llmbook-equation" in classes:
+            number = json.dumps(attrs.get("number", ""), ensure_ascii=False)
+            return _call("llmbook-equation", f"number: {number}", content[1])
+    if kind == "Link":
+        (_, classes, _), _, (target, _) = content
+        if "llmbook-xref" in classes and target.startswith("#"):
+            label = json.dumps(target[1:], ensure_ascii=False)
+            return [element, {"t": "RawInline", "c": ["typst", f"#llmbook-page(label({label}))"]}]
+    return [element]
+
+
+def _template_calls(node: Any) -> Any:
+    """The document (pandoc's JSON) with `_expanded` applied to every element, inner ones first."""
     if isinstance(node, dict):
-        return {k: _page_numbers(v) for k, v in node.items()}
+        return {k: _template_calls(v) for k, v in node.items()}
     if not isinstance(node, list):
         return node
-    out = []
+    out: list[Any] = []
     for item in node:
-        out.append(_page_numbers(item))
-        if isinstance(item, dict) and item.get("t") == "Link":
-            (_, classes, _), _, (target, _) = item["c"]
-            if "llmbook-xref" in classes and target.startswith("#"):
-                label = json.dumps(target[1:], ensure_ascii=False)
-                out.append({"t": "RawInline", "c": ["typst", f"#llmbook-page(label({label}))"]})
+        item = _template_calls(item)
+        out += _expanded(item) if isinstance(item, dict) and "t" in item else [item]
     return out
 
 
@@ -105,7 +98,7 @@ def page_typst(html: str, store: Store) -> str:
     if made is not None:
         return made
     document = json.loads(run_pandoc(["-f", "html", "-t", "json"], html))
-    document["blocks"] = _page_numbers(_blocks(document["blocks"]))
+    document["blocks"] = _template_calls(document["blocks"])
     typst = run_pandoc(["-f", "json", "-t", "typst", "--wrap=none"], json.dumps(document))
     typst = _RENAMED.sub(r"\1.o", typst)
     memo.put(typst)
