@@ -30,6 +30,7 @@ __all__ = [
     "escape",
     "get_directive",
     "known_names",
+    "refuse_body",
     "register",
 ]
 
@@ -92,6 +93,13 @@ class Directive:
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         raise NotImplementedError
+
+
+def refuse_body(node: Block, ctx: Context, problem: str, fix: str) -> None:
+    """For a directive that takes no body: its first written line is an author error."""
+    written = [number for number, line in node.text_lines() if line.strip()]
+    if written:
+        raise ctx.error(written[0], problem, fix)
 
 
 def register(cls: type[Directive]) -> type[Directive]:

@@ -3,7 +3,7 @@ pages that cite it. The list is made by the site's citation step (`book/cite_ren
 
 from __future__ import annotations
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, register
+from llmbook.directives.base import FORBIDDEN, Context, Directive, refuse_body, register
 from llmbook.directives.nodes import Block
 
 __all__ = ["Bibliography"]
@@ -16,13 +16,12 @@ class Bibliography(Directive):
     NESTED = ()
 
     def validate(self, node: Block, ctx: Context) -> None:
-        for number, line in node.text_lines():
-            if line.strip():
-                raise ctx.error(
-                    number,
-                    "bibliography takes no body: it lists the .bib file's entries",
-                    "leave the :::bibliography block empty",
-                )
+        refuse_body(
+            node,
+            ctx,
+            "bibliography takes no body: it lists the .bib file's entries",
+            "leave the :::bibliography block empty",
+        )
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         listing = ctx.made.get("bibliography")

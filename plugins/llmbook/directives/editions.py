@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, register
+from llmbook.directives.base import FORBIDDEN, Context, Directive, refuse_body, register
 from llmbook.directives.nodes import Block
 
 __all__ = ["Editions"]
@@ -18,13 +18,12 @@ class Editions(Directive):
     NESTED = ()
 
     def validate(self, node: Block, ctx: Context) -> None:
-        for number, line in node.text_lines():
-            if line.strip():
-                raise ctx.error(
-                    number,
-                    "editions takes no body: it links the editions this build makes",
-                    "leave the :::editions block empty",
-                )
+        refuse_body(
+            node,
+            ctx,
+            "editions takes no body: it links the editions this build makes",
+            "leave the :::editions block empty",
+        )
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         links = ctx.made.get("editions")

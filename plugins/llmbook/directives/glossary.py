@@ -3,7 +3,7 @@ Chinese name, definition and the pages that use it; the book layer makes the lis
 
 from __future__ import annotations
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, register
+from llmbook.directives.base import FORBIDDEN, Context, Directive, refuse_body, register
 from llmbook.directives.nodes import Block
 
 __all__ = ["GlossaryList"]
@@ -16,13 +16,12 @@ class GlossaryList(Directive):
     NESTED = ()
 
     def validate(self, node: Block, ctx: Context) -> None:
-        written = [number for number, line in node.text_lines() if line.strip()]
-        if written:
-            raise ctx.error(
-                written[0],
-                ":::glossary takes no body (its list comes from docs/glossary.yml)",
-                "move the text above the :::glossary block, or into docs/glossary.yml",
-            )
+        refuse_body(
+            node,
+            ctx,
+            ":::glossary takes no body (its list comes from docs/glossary.yml)",
+            "move the text above the :::glossary block, or into docs/glossary.yml",
+        )
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         if ctx.glossary is None:  # a text rendered without the book (a showcase's example)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, register
+from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, refuse_body, register
 from llmbook.directives.nodes import Block
 
 __all__ = ["Progress"]
@@ -18,11 +18,7 @@ class Progress(Directive):
         return sum(1 for block in ctx.doc.walk() if block.name == "card")
 
     def validate(self, node: Block, ctx: Context) -> None:
-        for number, line in node.text_lines():
-            if line.strip():
-                raise ctx.error(
-                    number, "progress takes no body", "leave the :::progress block empty"
-                )
+        refuse_body(node, ctx, "progress takes no body", "leave the :::progress block empty")
         if not self._total(ctx):
             raise ctx.error(
                 node.line,
