@@ -25,11 +25,9 @@ from llmbook.errors import AuthorError
 from llmbook.execute.collect import PageSource
 from llmbook.execute.environment import page_environment
 from llmbook.execute.guards import Guards
-from llmbook.execute.landlock import landlock_abi
 from llmbook.execute.reads import python_folders, read_plan
 from llmbook.execute.run import RunResult
 from llmbook.execute.sandbox import Confinement, end_descendants, scratch_plan, user_cache_dir
-from llmbook.execute.seccomp import seccomp_available
 from llmbook.execute.server import page_context
 
 __all__ = ["Engine", "Limits", "PageOutcome"]
@@ -109,7 +107,7 @@ class Engine:
         self.preamble = preamble
         self.show_last = show_last  # a block's last expression shown (notebooks: always)
         protected = (root,) if site_dir is None else (root, site_dir)
-        guards = guards or Guards(landlock=landlock_abi() > 0, sockets=seccomp_available())
+        guards = guards or Guards.available()
         # `read`: `execute_read`, what the author lets pages read in the home folders
         plan = read_plan(os.path.expanduser("~"), [root, *python_folders(), user_cache_dir()], read)
         self.confinement = Confinement(

@@ -28,6 +28,11 @@ class Guards:
     landlock: bool  # files (writes; reads of the home folders) and, on ABI 4+, TCP
     sockets: bool  # seccomp: no internet socket for a page without the network
 
+    @classmethod
+    def available(cls) -> Guards:
+        """Every guard this machine can apply."""
+        return cls(landlock=landlock_abi() > 0, sockets=seccomp_available())
+
 
 def _missing(landlock: bool, sockets: bool, network: str) -> list[str]:
     missing = []
@@ -48,7 +53,7 @@ def machine_guards(mode: str, network: str) -> Guards:
     """The guards for `execute_sandbox: mode` on this machine (`network`: `execute_network`)."""
     if mode == "off":
         return Guards(landlock=False, sockets=False)
-    guards = Guards(landlock=landlock_abi() > 0, sockets=seccomp_available())
+    guards = Guards.available()
     missing = _missing(guards.landlock, guards.sockets, network)
     if missing and mode == "required":
         raise LLMBookError(

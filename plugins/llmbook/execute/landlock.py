@@ -13,6 +13,8 @@ import stat
 import sys
 from collections.abc import Iterable
 
+from llmbook.execute.sandbox import checked, libc
+
 __all__ = ["confine", "landlock_abi"]
 
 # Syscall numbers are the same on every Linux architecture for these (added after the unification).
@@ -36,15 +38,11 @@ class _PathBeneath(ctypes.Structure):
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
-def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(None, use_errno=True)
-
-
 def landlock_abi() -> int:
     """The kernel's Landlock ABI version; 0 where there is none (not Linux, too old, disabled)."""
     if not sys.platform.startswith("linux"):
         return 0
-    version = _libc().syscall(_CREATE_RULESET, None, ctypes.c_size_t(0), _RULESET_VERSION)
+    version = libc().syscall(_CREATE_RULESET, None, ctypes.c_size_t(0), _RULESET_VERSION)
     return max(0, int(version))
 
 
@@ -58,20 +56,17 @@ def _writes(abi: int) -> int:
 
 
 def _check(result: int, what: str) -> int:
-    if result < 0:
-        errno = ctypes.get_errno()
-        raise OSError(errno, f"Landlock {what}: {os.strerror(errno)}")
-    return result
+    return checked(result, f"Landlock {what}")
 
 
-def _ruleset(libc: ctypes.CDLL, abi: int, fs: int, network: bool) -> int:
+def _ruleset(lib: ctypes.CDLL, abi: int, fs: int, network: bool) -> int:
     # struct landlock_ruleset_attr: handled_access_fs, handled_access_net (ABI 4), scoped (ABI 6)
     net = _TCP_BIND | _TCP_CONNECT if not network and abi >= 4 else 0
     scoped = _SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL if abi >= 6 else 0
     attr = (ctypes.c_uint64 * 3)(fs, net, scoped)
     size = 24 if scoped else 16 if net else 8
     return _check(
-        libc.syscall(_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), 0), "ruleset"
+        lib.syscall(_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), 0), "ruleset"
     )
 
 
@@ -89,23 +84,23 @@ def confine(
     abi = landlock_abi()
     if abi == 0:
         raise OSError("this kernel has no Landlock")
-    libc, writes = _libc(), _writes(abi)
+    lib, writes = libc(), _writes(abi)
     reads = _READS if readable is not None else 0
-    ruleset = _ruleset(libc, abi, writes | reads, network)
+    ruleset = _ruleset(lib, abi, writes | reads, network)
     try:
         file_rights = (writes | reads) & (_WRITE_FILE | _TRUNCATE | _READ_FILE)
         rules = [(path, writes | reads) for path in writable]
         rules += [(path, reads) for path in readable or ()]
         rules.append((devices, writes & (_WRITE_FILE | _TRUNCATE)))
         for path, rights in rules:
-            _add_rule(libc, ruleset, path, rights, file_rights)
-        _check(libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
-        _check(libc.syscall(_RESTRICT_SELF, ruleset, 0), "restrict_self")
+            _add_rule(lib, ruleset, path, rights, file_rights)
+        _check(lib.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+        _check(lib.syscall(_RESTRICT_SELF, ruleset, 0), "restrict_self")
     finally:
         os.close(ruleset)
 
 
-def _add_rule(libc: ctypes.CDLL, ruleset: int, path: str, rights: int, file_rights: int) -> None:
+def _add_rule(lib: ctypes.CDLL, ruleset: int, path: str, rights: int, file_rights: int) -> None:
     """Grant `rights` beneath `path`; on a file, only the rights a file can have (no creating,
     removing, renaming or listing)."""
     try:
@@ -117,6 +112,6 @@ def _add_rule(libc: ctypes.CDLL, ruleset: int, path: str, rights: int, file_righ
             rights &= file_rights
         if rights:
             rule = _PathBeneath(rights, fd)
-            _check(libc.syscall(_ADD_RULE, ruleset, _PATH_BENEATH, ctypes.byref(rule), 0), path)
+            _check(lib.syscall(_ADD_RULE, ruleset, _PATH_BENEATH, ctypes.byref(rule), 0), path)
     finally:
         os.close(fd)

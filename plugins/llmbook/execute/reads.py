@@ -15,14 +15,12 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from llmbook.execute.sandbox import inside
+
 __all__ = ["HOME_FOLDERS", "ReadPlan", "python_folders", "read_plan"]
 
 HOME_FOLDERS = ("/home", "/root")  # every user's home; the build's own may lie elsewhere
 _TOOL_CACHES = (".triton", ".nv")  # Triton's kernels, CUDA's compute cache: in the home folder
-
-
-def _inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 @dataclass(frozen=True)
@@ -53,7 +51,7 @@ def _beside(hidden: list[str]) -> list[str]:
         for name in names:
             path = os.path.join(folder, name)
             real = os.path.realpath(path)  # a link into a home folder grants nothing
-            if path in ancestors or any(_inside(real, h) or _inside(h, real) for h in hidden):
+            if path in ancestors or any(inside(real, h) or inside(h, real) for h in hidden):
                 continue
             found.append(path)
     return found
@@ -75,6 +73,6 @@ def read_plan(home: str, needed: Iterable[str], granted: Iterable[str] = ()) -> 
         return None
     tools = [os.path.join(home, name) for name in _TOOL_CACHES]
     own = [os.path.realpath(p) for p in [*needed, *tools] if os.path.exists(p)]
-    own = [p for p in own if not any(_inside(h, p) for h in hidden)]
+    own = [p for p in own if not any(inside(h, p) for h in hidden)]
     readable = _beside(hidden) + own + [os.path.realpath(p) for p in granted]
     return ReadPlan(tuple(dict.fromkeys(readable)), tuple(hidden))

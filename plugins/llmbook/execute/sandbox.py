@@ -22,8 +22,11 @@ from dataclasses import dataclass
 __all__ = [
     "Confinement",
     "become_subreaper",
+    "checked",
     "drop_capabilities",
     "end_descendants",
+    "inside",
+    "libc",
     "limit_file_size",
     "reap_children",
     "scratch_plan",
@@ -41,11 +44,13 @@ class _CapData(ctypes.Structure):
     _fields_ = [(name, ctypes.c_uint32) for name in ("effective", "permitted", "inheritable")]
 
 
-def _libc() -> ctypes.CDLL:
+def libc() -> ctypes.CDLL:
+    """The C library, its errno kept for `checked` (Landlock, seccomp and prctl are called by hand)."""
     return ctypes.CDLL(None, use_errno=True)
 
 
-def _check(result: int, what: str) -> int:
+def checked(result: int, what: str) -> int:
+    """`result` of a C call; an OSError naming `what` when it failed."""
     if result < 0:
         errno = ctypes.get_errno()
         raise OSError(errno, f"{what}: {os.strerror(errno)}")
@@ -58,11 +63,11 @@ def drop_capabilities() -> None:
     program it starts gains none back (the bounding set is empty)."""
     if not sys.platform.startswith("linux"):
         return
-    libc = _libc()
+    lib = libc()
     for cap in [c for c in range(_CAP_LAST + 1) if c != _CAP_SETPCAP] + [_CAP_SETPCAP]:
-        libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)  # EINVAL past the kernel's last: nothing held
+        lib.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)  # EINVAL past the kernel's last: nothing held
     header, data = _CapHeader(0x20080522, 0), (_CapData * 2)()  # _LINUX_CAPABILITY_VERSION_3
-    _check(libc.capset(ctypes.byref(header), data), "capset")
+    checked(lib.capset(ctypes.byref(header), data), "capset")
 
 
 @dataclass(frozen=True)
@@ -78,7 +83,8 @@ class Confinement:
     sockets: bool = False  # seccomp takes internet sockets from a page without the network
 
 
-def _inside(path: str, folder: str) -> bool:
+def inside(path: str, folder: str) -> bool:
+    """Whether `path` is `folder` or beneath it."""
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
@@ -100,12 +106,12 @@ def scratch_plan(
     guarded = [os.path.realpath(p) for p in protected]
     writable = [scratch, "/dev/shm"]  # shm: multiprocessing's semaphores
     page_temp = temp
-    if any(_inside(p, temp) for p in [*guarded, *hidden]):
+    if any(inside(p, temp) for p in [*guarded, *hidden]):
         page_temp = os.path.join(scratch, "tmp")
         os.makedirs(page_temp, exist_ok=True)
     else:
         writable.append(temp)
-    if not any(_inside(p, cache) for p in guarded):
+    if not any(inside(p, cache) for p in guarded):
         try:
             os.makedirs(cache, exist_ok=True)
             writable.append(cache)
@@ -124,7 +130,7 @@ def limit_file_size(megabytes: int) -> None:
 def become_subreaper() -> None:
     """Orphans of this process's descendants (a detached process) are re-parented to it, not init."""
     if sys.platform.startswith("linux"):
-        _check(_libc().prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "subreaper")
+        checked(libc().prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "subreaper")
 
 
 def _parents() -> dict[int, int]:

@@ -15,6 +15,8 @@ import errno
 import platform
 import sys
 
+from llmbook.execute.sandbox import libc
+
 __all__ = ["deny_internet_sockets", "seccomp_available"]
 
 _PR_SET_NO_NEW_PRIVS, _PR_GET_SECCOMP, _PR_SET_SECCOMP = 38, 21, 22
@@ -45,15 +47,11 @@ class _Program(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_Instruction))]
 
 
-def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(None, use_errno=True)
-
-
 def seccomp_available() -> bool:
     """Whether this machine can install the filter (Linux with seccomp filters, a known CPU)."""
     if not sys.platform.startswith("linux") or platform.machine() not in _ARCHES:
         return False
-    return _libc().prctl(_PR_GET_SECCOMP, 0, 0, 0, 0) >= 0
+    return libc().prctl(_PR_GET_SECCOMP, 0, 0, 0, 0) >= 0
 
 
 def _program(
@@ -85,11 +83,11 @@ def deny_internet_sockets() -> None:
     code = _program(*_ARCHES[platform.machine()])
     instructions = (_Instruction * len(code))(*[_Instruction(*step) for step in code])
     program = _Program(len(code), instructions)
-    libc = _libc()
+    lib = libc()
     for call, args in (
         (_PR_SET_NO_NEW_PRIVS, (1, 0, 0, 0)),
         (_PR_SET_SECCOMP, (_SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0)),
     ):
-        if libc.prctl(call, *args) != 0:
+        if lib.prctl(call, *args) != 0:
             number = ctypes.get_errno()
             raise OSError(number, f"seccomp: {errno.errorcode.get(number, number)}")
