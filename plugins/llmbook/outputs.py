@@ -1,19 +1,19 @@
-"""What a build writes into the site besides its pages: the figures pages link (one SVG file per
-figure, named by its content) and each notebook page's download (the notebook with this build's
-outputs). An engine with an end-of-build hook writes them at the end (`write`); one without
-(Zensical) gets each figure written as soon as a page links it (`figures_dir`).
+"""What a build writes into the site besides its pages: the files pages link (one SVG file per
+figure, one PNG or JPEG per displayed image, each named by its content) and each notebook page's
+download (the notebook with this build's outputs). An engine with an end-of-build hook writes them
+at the end (`write`); one without (Zensical) gets each file written as soon as a page links it
+(`figures_dir`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mkdocs.utils import get_relative_url
 
 from llmbook.assets import SITE_PREFIX
-from llmbook.execute.figures import Figure
+from llmbook.execute.display_html import FileUrl
 from llmbook.execute.notebook import executed_notebook
 from llmbook.execute.report import Report
 from llmbook.page_ref import PageRef
@@ -23,31 +23,31 @@ from llmbook.store import Store, bytes_digest
 __all__ = ["BuildOutputs", "figure_path"]
 
 
-def figure_path(svg: str) -> str:
-    """`assets/llmbook/figures/<hash>.svg`: the same figure is one file."""
-    return f"{SITE_PREFIX}/figures/{bytes_digest(svg.encode())[:24]}.svg"
+def figure_path(content: bytes, suffix: str) -> str:
+    """`assets/llmbook/figures/<hash>.<suffix>`: the same figure or image is one file."""
+    return f"{SITE_PREFIX}/figures/{bytes_digest(content)[:24]}.{suffix}"
 
 
 @dataclass
 class BuildOutputs:
     project: Project
     store: Store
-    figures: dict[str, str] = field(default_factory=dict)  # site path → SVG
+    figures: dict[str, bytes] = field(default_factory=dict)  # site path → content
     figures_dir: Path | None = None  # where a linked figure is written at once (no end hook)
 
-    def keep_figure(self, path: str, svg: str) -> None:
-        self.figures[path] = svg
+    def keep_figure(self, path: str, content: bytes) -> None:
+        self.figures[path] = content
         if self.figures_dir is not None:
             target = self.figures_dir / path
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(svg, encoding="utf-8")
+            target.write_bytes(content)
 
-    def figure_url(self, page: PageRef, linked: list[str] | None) -> Callable[[Figure], str]:
-        """How `page` links a figure (each one linked is added to `linked`)."""
+    def file_url(self, page: PageRef, linked: list[str] | None) -> FileUrl:
+        """How `page` links a figure or image (each one linked is added to `linked`)."""
 
-        def url(figure: Figure) -> str:
-            path = figure_path(figure.svg)
-            self.keep_figure(path, figure.svg)
+        def url(content: bytes, suffix: str) -> str:
+            path = figure_path(content, suffix)
+            self.keep_figure(path, content)
             if linked is not None:
                 linked.append(path)
             return get_relative_url(path, page.url)
@@ -57,10 +57,10 @@ class BuildOutputs:
     def write(self, report: Report) -> None:
         """The figures, and each notebook page's download: the notebook with this build's outputs."""
         site_dir, docs = self.project.site_dir, self.project.docs_dir
-        for path, svg in sorted(self.figures.items()):
+        for path, content in sorted(self.figures.items()):
             target = site_dir / path
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(svg, encoding="utf-8")
+            target.write_bytes(content)
         for src, notebook in report.notebooks.items():
             plan = report.plans.get(src)
             outputs = {}

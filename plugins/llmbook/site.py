@@ -25,6 +25,7 @@ from llmbook.edits import LineEdits
 from llmbook.errors import forget_line_maps
 from llmbook.execute import Executor
 from llmbook.execute.mode import Strict
+from llmbook.execute.plan import shown_files
 from llmbook.execute.report import Report
 from llmbook.formulas import render_math
 from llmbook.lexer import Lexed, lex
@@ -188,11 +189,8 @@ class Site:
         if any((self._lookup(n) or ("", "")) != (title, url) for n, title, url in deps.lookups):
             return False
         plan = self.report.plans.get(src)
-        shown = {
-            figure_path(f.svg): f.svg
-            for run in (plan.result.blocks.values() if plan and plan.result else ())
-            for f in run.figures
-        }
+        files = shown_files(plan.result if plan is not None else None)
+        shown = {figure_path(content, suffix): content for content, suffix in files}
         if any(path not in shown for path in deps.figures):
             return False
         if not self.book.still_true(src, deps):
@@ -261,7 +259,7 @@ class Site:
         glossary = self.book.put_parts_and_terms(edits, page, stash, deps, plain)
         if plan is not None:
             linked = deps.figures if deps is not None else None
-            plan.put_outputs(edits, stash=stash, figure_url=self.outputs.figure_url(page, linked))
+            plan.put_outputs(edits, stash=stash, file_url=self.outputs.file_url(page, linked))
         made = self.book.put_citations(edits, page.src, stash, deps, plain)
         if self.options["editions"]:
             made = {**made, "editions": edition_links(self.options["editions"], page.url)}

@@ -57,7 +57,7 @@ def test_displays_come_in_order_with_printed_text(run_md) -> None:
         'llmbook-display--html"><table>',
         "<code>between</code>",
         "llmbook-display--svg",
-        'src="data:image/png;base64,iVBOR',
+        '.png" alt="代码输出的图像" loading="lazy">',  # a file of the site, not a data: URI
         "<strong>粗体</strong>",
         "llmbook-display--json",
         "<code>after</code>",

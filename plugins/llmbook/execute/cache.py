@@ -28,7 +28,8 @@ __all__ = [
     "result_digest",
 ]
 
-_FORMAT = 3  # 2: the files a page used are stored with its result; 3: display outputs
+_FORMAT = 4  # 2: the files a page used are stored with its result; 3: display outputs;
+# 4: stderr as stream outputs, `clear_output`, display handles (IPython's shell)
 NAMESPACE = "results"
 
 

@@ -16,16 +16,29 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from llmbook.store import file_digest, file_stamp
 
-__all__ = ["UseRecorder", "installed"]
+__all__ = ["UseRecorder", "installed", "unrecorded"]
 
 # Folders that only installed packages live in.
 _INSTALLED_DIRS = frozenset({"site-packages", "dist-packages"})
 # Code of an installed package, recorded (if at all) by importing it: its version is what counts.
 _CODE_SUFFIXES = frozenset({".py", ".pyc", ".pyi", ".so", ".pyd", ".pth"})
+_paused = [False]  # set while the machinery that runs the page opens files of its own
+
+
+@contextmanager
+def unrecorded() -> Iterator[None]:
+    """Files opened inside are the runner's (IPython's shell reading its own data), not the page's."""
+    _paused[0] = True
+    try:
+        yield
+    finally:
+        _paused[0] = False
 
 
 def installed(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
@@ -62,7 +75,7 @@ class UseRecorder:
         sys.addaudithook(self._hook)
 
     def _hook(self, event: str, args: tuple) -> None:
-        if event != "open":
+        if event != "open" or _paused[0]:
             return
         path = args[0]
         if isinstance(path, int):  # an open file descriptor: its path was seen when it was opened

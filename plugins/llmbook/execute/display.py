@@ -1,11 +1,12 @@
-"""IPython's display protocol in page code, without a kernel.
+"""IPython in page code, without a kernel: the display protocol, magics and `get_ipython()`.
 
-`display(obj)` and rich reprs (`_repr_html_`, `_repr_png_`, …) work as in Jupyter: IPython's own
-`DisplayFormatter` makes the object's mime bundle, and a publisher keeps it as an output of the
-block, at the place in its printed text where it was shown. No `InteractiveShell` is started (no
-history, no profile folder, no input transformations): the page's code still runs with `exec` at
-its Markdown lines. A notebook cell's last bare expression is shown too, as Jupyter's `Out`.
-IPython is imported by the forkserver (`worker.py`), so a page pays only for its formatter.
+Each page process makes one `InteractiveShell` (no history, its profile folder in the page's
+scratch folder) whose namespace is the page's: `display()`, rich reprs (`_repr_html_`, …),
+`clear_output`, display handles, `_`/`Out`, `%magics` and `!cmd` work as in Jupyter. Cells still
+run with `exec` at their Markdown lines (tracebacks name the page's file and line): IPython's
+input transformers rewrite a block's magics into `get_ipython()` calls first (`magics.py`). A
+publisher keeps each display as an output of the block, at the place in its printed text where it
+was shown; what the block writes to stderr is kept the same way, as Jupyter's stderr stream.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from __future__ import annotations
 import ast
 import base64
 import re
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 __all__ = ["Display", "Displays", "display_context", "split_last"]
 
@@ -28,7 +31,9 @@ class Display:
     at: int  # characters of the block's printed output before it
     data: dict[str, object]  # the mime bundle; images as base64 text, as in a notebook
     metadata: dict[str, object] = field(default_factory=dict)
-    kind: str = "display_data"  # or "execute_result": a notebook cell's last expression
+    # "display_data", "execute_result" (a cell's last expression) or "stream" (stderr's text,
+    # as {"text/plain": text} with metadata {"name": "stderr"})
+    kind: str = "display_data"
 
 
 def _plain(data: dict) -> dict[str, object]:
@@ -44,93 +49,115 @@ def _plain(data: dict) -> dict[str, object]:
 
 
 class Displays:
-    """What one page displayed; `take()` hands a block its displays."""
+    """What the running block displayed; `take()` hands the block its displays. Display handles
+    reach back into earlier blocks' lists: an update changes the display where it was shown."""
 
-    def __init__(self, position: Callable[[], int]) -> None:
-        self.position = position  # characters printed so far by the running block
+    def __init__(self) -> None:
+        self.position: Callable[[], int] = lambda: 0  # characters the block printed so far
         self.kept: list[Display] = []
+        self.cleared_at = 0  # printed characters that `clear_output` took off the block
         self.formatter = None
+        self.shell = None
+        self.count = 0  # the running block's execution count (Jupyter's In[n]/Out[n])
+        self._waiting_clear = False
+        self._handles: dict[str, list[tuple[list[Display], int]]] = {}
 
-    def publish(self, data: dict, metadata: dict | None = None, kind: str = "display_data") -> None:
+    def begin(self, position: Callable[[], int]) -> None:
+        self.position, self.kept, self.cleared_at = position, [], 0
+        self._waiting_clear = False
+        self.count += 1
+
+    def publish(
+        self,
+        data: dict,
+        metadata: dict | None = None,
+        kind: str = "display_data",
+        *,
+        display_id: str | None = None,
+        update: bool = False,
+    ) -> None:
+        if update:  # a handle's update: the display changes where it was shown, or nowhere
+            for kept, index in self._handles.get(display_id, []):
+                kept[index] = replace(kept[index], data=_plain(data), metadata=dict(metadata or {}))
+            return
+        self.before_output()
         if data:
             self.kept.append(Display(self.position(), _plain(data), dict(metadata or {}), kind))
+            if display_id is not None:
+                self._handles.setdefault(display_id, []).append((self.kept, len(self.kept) - 1))
+
+    def write_stderr(self, text: str) -> None:
+        """stderr's text, one stream output per run of writes with no stdout between them."""
+        self.before_output()
+        if not text:
+            return
+        at = self.position()
+        last = self.kept[-1] if self.kept else None
+        if last is not None and last.kind == "stream" and last.at == at:
+            self.kept[-1] = replace(last, data={"text/plain": last.data["text/plain"] + text})
+        else:
+            self.kept.append(Display(at, {"text/plain": text}, {"name": "stderr"}, "stream"))
+
+    def clear(self, wait: bool = False) -> None:
+        """`clear_output`: the block's outputs so far go; with `wait`, when the next one comes."""
+        if wait:
+            self._waiting_clear = True
+            return
+        self._waiting_clear = False
+        self.kept = []
+        self.cleared_at = self.position()
+
+    def before_output(self) -> None:
+        if self._waiting_clear:
+            self.clear()
 
     def show_result(self, value: object) -> None:
-        """A cell's last expression, as Jupyter's displayhook shows it (None shows nothing)."""
+        """A cell's last expression, as Jupyter's displayhook shows it (None shows nothing) and
+        binds it (`_`, `__`, `___`, `_N`, `Out[N]`)."""
         if value is None or self.formatter is None:
             return
+        if self.shell is not None:
+            self.shell.execution_count = self.count + 1  # the hook's prompt count is one less
+            self.shell.displayhook.update_user_ns(value)
         if type(value).__name__ == "Figure" and type(value).__module__.startswith("matplotlib"):
             return  # figures are taken after the block (figures.py)
         data, metadata = self.formatter.format(value)
         self.publish(data, metadata, "execute_result")
 
-    def take(self) -> list[Display]:
-        kept, self.kept = self.kept, []
-        return kept
-
-
-def _raise(*args: object, **kwargs: object) -> None:
-    """A failing `_repr_*_` fails its block (at the display's line), not only a warning."""
-    raise  # noqa: PLE0704 (called inside IPython's `except` clause)
-
-
-class _NoEvents:
-    """Callbacks libraries register on the shell's events (no cell ever ends: none runs)."""
-
-    def register(self, event: str, function: object) -> None:
-        pass
-
-    def unregister(self, event: str, function: object) -> None:
-        pass
+    def take(self) -> tuple[int, list[Display]]:
+        """(printed characters cleared, the block's displays with positions after them)."""
+        kept, cut = self.kept, self.cleared_at
+        if cut:
+            kept[:] = [replace(d, at=d.at - cut) for d in kept]
+        self.kept, self.cleared_at = [], 0
+        return cut, kept
 
 
 @contextmanager
-def display_context(position: Callable[[], int]) -> Iterator[Displays]:
-    """IPython's `display()` publishes into the yielded `Displays` while the page runs. Without
-    IPython installed, display outputs are off (a page importing it fails as any import would)."""
-    displays = Displays(position)
+def display_context(namespace: dict) -> Iterator[Displays]:
+    """IPython's shell over the page's `namespace` while the page runs (its profile folder a
+    temporary one). Without IPython installed, display outputs are off (a page importing it
+    fails as any import would)."""
+    displays = Displays()
     try:
-        from IPython.core.formatters import DisplayFormatter
         from IPython.core.interactiveshell import InteractiveShell
     except ImportError:
         yield displays
         return
-    displays.formatter = DisplayFormatter()
-    shell = _page_shell(InteractiveShell, displays)
+    from llmbook.execute.deps import unrecorded
+    from llmbook.execute.shell import page_shell
+
+    home = tempfile.mkdtemp(prefix="llmbook-ipython-")
+    with unrecorded():
+        shell = page_shell(InteractiveShell, displays, namespace, home)
+    displays.shell, displays.formatter = shell, shell.display_formatter
     before = getattr(InteractiveShell, "_instance", None)
     InteractiveShell._instance = shell
     try:
         yield displays
     finally:
         InteractiveShell._instance = before
-
-
-def _page_shell(base: type, displays: Displays) -> object:
-    """A stand-in for the running shell: just what `display()`, `publish_display_data()` and the
-    formatters ask of it (`InteractiveShell.instance()` must be an instance of that class)."""
-    from IPython.core.displaypub import DisplayPublisher
-
-    class Publisher(DisplayPublisher):
-        def publish(self, data, metadata=None, source=None, **kwargs) -> None:  # noqa: ANN001
-            displays.publish(data, metadata)
-
-        def clear_output(self, wait: bool = False) -> None:
-            pass  # outputs are kept as the page showed them
-
-    class PageShell(base):
-        def __init__(self) -> None:  # noqa: D107 (no IPython set-up: no history, no profile)
-            pass
-
-        showtraceback = _raise
-        events = _NoEvents()  # matplotlib registers its REPL hook here: no REPL, no hook
-
-        def enable_gui(self, gui: object = None) -> None:
-            pass  # pages draw with Agg, never a GUI event loop
-
-    shell = PageShell()
-    shell.display_formatter = displays.formatter
-    shell.display_pub = Publisher()
-    return shell
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def split_last(tree: ast.Module) -> tuple[ast.Module, ast.Expression | None]:

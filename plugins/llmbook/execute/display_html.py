@@ -1,19 +1,27 @@
 """Display outputs (`display.py`) as the page's HTML, one mime type per output.
 
 The richest type the page can show wins, in the order of nbconvert's HTML exporter (JavaScript
-and widgets need a kernel or a script and are passed over; JSON is shown before plain text).
-Images are inlined (SVG as markup, PNG and JPEG as `data:` URIs: no file to copy, fine offline).
+and widgets need a kernel or a script and are passed over, a widget with a note; JSON is shown
+before plain text). SVG is inlined; PNG and JPEG become files of the site (`file_url`), or
+`data:` URIs where there is no site. LaTeX goes through the book's own math step (MathML).
+stderr's text is an output box of its own, as Jupyter shows it apart from stdout.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+from collections.abc import Callable
 from html import escape
 
 from llmbook.execute.display import Display
+from llmbook.latex import FormulaError, latex_to_mathml
 
-__all__ = ["ORDER", "display_html", "interleave", "text_html"]
+__all__ = ["ORDER", "FileUrl", "display_html", "display_image", "interleave", "text_html"]
+
+# How a page links a file the build writes into the site: (content, suffix) → its URL.
+FileUrl = Callable[[bytes, str], str]
 
 ORDER = (
     "text/html",
@@ -26,6 +34,18 @@ ORDER = (
     "text/plain",
 )
 _DEFAULT_REPR = re.compile(r"^<[\w.]+ object>$")
+_WIDGET = "application/vnd.jupyter.widget-view+json"
+_GROUPS = ("d1", "d2", "d3", "i1", "i2")
+_SUFFIX = {"image/png": "png", "image/jpeg": "jpg"}
+# Terminal colours (a traceback, a progress bar): Jupyter turns them into colours, a book into text.
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+# Formulas in a LaTeX output: `$$…$$`, `\[…\]`, an equation environment (display), `$…$`, `\(…\)`.
+_FORMULA = re.compile(
+    r"\$\$(?P<d1>.+?)\$\$|\\\[(?P<d2>.+?)\\\]"
+    r"|(?P<d3>\\begin\{(?P<env>equation\*?|align\*?|gather\*?)\}.+?\\end\{(?P=env)\})"
+    r"|(?<!\\)\$(?P<i1>.+?)(?<!\\)\$|\\\((?P<i2>.+?)\\\)",
+    re.DOTALL,
+)
 
 
 def interleave(output: str, displays: list[Display]) -> list[str | Display]:
@@ -40,23 +60,34 @@ def interleave(output: str, displays: list[Display]) -> list[str | Display]:
     return [*pieces, output[start:]]
 
 
-def text_html(text: str, note: str = "") -> str:
-    """Printed text (or a plain-text display) in the output box."""
+def text_html(text: str, note: str = "", *, stderr: bool = False) -> str:
+    """Printed text (or a plain-text display) in the output box; stderr's in a box of its own."""
+    label, extra = ("标准错误", " llmbook-output--stderr") if stderr else ("输出", "")
     return (
-        '<div class="llmbook-output"><span class="llmbook-output-label">输出</span>'
-        f"<pre><code>{escape(text)}</code></pre>{note}</div>"
+        f'<div class="llmbook-output{extra}"><span class="llmbook-output-label">{label}</span>'
+        f"<pre><code>{escape(_ANSI.sub('', text))}</code></pre>{note}</div>"
     )
 
 
-def display_html(shown: Display) -> str:
+def display_image(shown: Display) -> tuple[bytes, str] | None:
+    """The PNG or JPEG the display shows (its bytes, a file suffix), if that is what it shows."""
+    mime = next((m for m in ORDER if m in shown.data), None)
+    if shown.kind == "stream" or mime not in _SUFFIX:
+        return None
+    return base64.b64decode(_text(shown.data[mime])), _SUFFIX[mime]
+
+
+def display_html(shown: Display, file_url: FileUrl | None = None) -> str:
     """The display's richest mime type as HTML ("" when it has none the page can show)."""
     data = shown.data
+    if shown.kind == "stream":
+        return text_html(_text(data.get("text/plain", "")).rstrip(), stderr=True)
     mime = next((m for m in ORDER if m in data), None)
     if mime is None:
         return ""
     value = data[mime]
     if mime == "text/plain":
-        return text_html(_text(value).rstrip())
+        return text_html(_text(value).rstrip(), _widget_note(data))
     if mime == "text/html":
         body = _text(value)
     elif mime == "text/markdown":
@@ -64,15 +95,51 @@ def display_html(shown: Display) -> str:
     elif mime == "image/svg+xml":
         svg = _text(value)
         body = svg[svg.find("<svg") :] if "<svg" in svg else svg
-    elif mime in ("image/png", "image/jpeg"):
+    elif mime in _SUFFIX:
         alt = escape(_alt(data), quote=True)
-        body = f'<img src="data:{mime};base64,{_text(value).strip()}" alt="{alt}">'
+        image = display_image(shown)
+        src = f"data:{mime};base64,{_text(value).strip()}"
+        if file_url is not None and image is not None:
+            src = escape(file_url(*image), quote=True)
+        body = f'<img src="{src}" alt="{alt}" loading="lazy">'
     elif mime == "text/latex":
-        body = f'<pre><code class="language-latex">{escape(_text(value))}</code></pre>'
+        body = latex_html(_text(value))
     else:
         body = _json(value)
     kind = mime.split("/")[1].split("+")[0]
-    return f'<div class="llmbook-display llmbook-display--{kind}">{body}</div>'
+    return f'<div class="llmbook-display llmbook-display--{kind}">{body}{_widget_note(data)}</div>'
+
+
+def latex_html(text: str) -> str:
+    """A LaTeX output as Jupyter's MathJax shows it: text, with its formulas as MathML (a
+    formula our math step cannot convert is shown as its LaTeX source)."""
+    parts, start = [], 0
+    for match in _FORMULA.finditer(text):
+        parts.append(escape(text[start : match.start()]))
+        start = match.end()
+        display = match.lastgroup in ("d1", "d2", "d3", "env")
+        tex = match.group(next(g for g in _GROUPS if match.group(g) is not None))
+        if (match.group("env") or "").startswith("equation"):  # one formula: its body
+            tex = tex[tex.index("}") + 1 : tex.rindex("\\end")]
+        try:
+            mathml = latex_to_mathml(tex.strip(), display=display)
+        except FormulaError:
+            parts.append(f'<code class="language-latex">{escape(match.group(0))}</code>')
+            continue
+        shown = '<div class="llmbook-math llmbook-math--display">{}</div>' if display else None
+        parts.append((shown or '<span class="llmbook-math">{}</span>').format(mathml))
+    parts.append(escape(text[start:]))
+    return "".join(parts).strip()
+
+
+def _widget_note(data: dict) -> str:
+    """A Jupyter widget needs its kernel: the page shows the text it falls back to, and says so."""
+    if _WIDGET not in data:
+        return ""
+    return (
+        '<p class="llmbook-widget-note">这里原是一个 Jupyter 交互控件（widget），它需要运行中的内核；'
+        "静态页面显示的是它的文本形式。</p>"
+    )
 
 
 def _text(value: object) -> str:

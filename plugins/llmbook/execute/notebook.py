@@ -167,7 +167,8 @@ def _executed(notebook: Notebook, outputs: Outputs) -> str:
 
 def _text_and_displays(text: str, displays: list, count: int) -> list:
     """The cell's printed text as stdout streams, cut where its displays came
-    (`[at, data, metadata, kind]` each), as `display_data` or `execute_result` outputs."""
+    (`[at, data, metadata, kind]` each), as `display_data`, `execute_result` or stderr
+    `stream` outputs."""
     import nbformat
 
     made, start = [], 0
@@ -177,6 +178,10 @@ def _text_and_displays(text: str, displays: list, count: int) -> list:
             made.append(nbformat.v4.new_output("stream", name="stdout", text=text[start:at]))
         start = at
         if data is None:
+            continue
+        if kind == "stream":  # stderr's text (display.py)
+            text_out = data.get("text/plain", "")
+            made.append(nbformat.v4.new_output("stream", name="stderr", text=text_out))
             continue
         extra = {"execution_count": count} if kind == "execute_result" else {}
         made.append(nbformat.v4.new_output(kind, data=data, metadata=metadata, **extra))

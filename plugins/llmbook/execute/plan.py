@@ -20,14 +20,30 @@ from llmbook.edits import LineEdits
 from llmbook.errors import AuthorError
 from llmbook.execute.collect import CodeBlock, PageSource
 from llmbook.execute.coverage import Coverage
-from llmbook.execute.display_html import display_html, interleave, text_html
-from llmbook.execute.figures import Figure
+from llmbook.execute.display_html import (
+    FileUrl,
+    display_html,
+    display_image,
+    interleave,
+    text_html,
+)
 from llmbook.execute.numbers import computed_text
 from llmbook.execute.run import RunResult
 from llmbook.execute.tags import TAGS
 from llmbook.stash import Stash
 
-__all__ = ["CheckedNumber", "Plan"]
+__all__ = ["CheckedNumber", "Plan", "shown_files"]
+
+
+def shown_files(result: RunResult | None) -> list[tuple[bytes, str]]:
+    """The files a page's outputs link when the site has them as files: (content, suffix) of each
+    figure (SVG) and displayed image (PNG, JPEG)."""
+    files: list[tuple[bytes, str]] = []
+    for run in result.blocks.values() if result is not None else ():
+        files += [(figure.svg.encode(), "svg") for figure in run.figures]
+        files += [image for d in run.displays if (image := display_image(d)) is not None]
+    return files
+
 
 _PYTHON_LANGS = ("python", "py", "python3")
 
@@ -106,15 +122,16 @@ class Plan:
             edits.replace(b.line, b.start, b.end, stash.put(html[(b.line, b.start)]))
 
     def put_outputs(
-        self, edits: LineEdits, *, stash: Stash, figure_url: Callable[[Figure], str] | None = None
+        self, edits: LineEdits, *, stash: Stash, file_url: FileUrl | None = None
     ) -> None:
         """Outputs and figures after their fences, code and outputs removed or collapsed as their
-        tags ask, blocks that did not run labelled, the page's count at its end. With `figure_url`, figures are linked as
-        SVG files (smaller pages, faster search indexing); without, they are inlined."""
+        tags ask, blocks that did not run labelled, the page's count at its end. With `file_url`,
+        figures (SVG) and displayed images (PNG, JPEG) are linked as files of the site (smaller
+        pages, faster search indexing); without, they are inlined."""
         if (edits.lexed.lines, edits.lexed.first) != (self.page.lines, self.page.first):
             raise RuntimeError(f"{self.page.src}: the plan was made for another text")
         for pos, block in enumerate(self.page.blocks):
-            self._block(pos, block, edits, stash, figure_url)
+            self._block(pos, block, edits, stash, file_url)
         note = self.footer()
         if note:
             edits.tail = ["", stash.put(f'<p class="llmbook-numcount">{note}</p>')]
@@ -142,7 +159,7 @@ class Plan:
         block: CodeBlock,
         edits: LineEdits,
         stash: Stash,
-        figure_url: Callable[[Figure], str] | None,
+        file_url: FileUrl | None,
     ) -> None:
         shown = block.display
         if block.lang not in _PYTHON_LANGS:
@@ -157,7 +174,7 @@ class Plan:
                 edits.before(block.line, stash.put(_details_open(summary)))
                 if not shown.cell:
                     edits.after(block.end_line, stash.put("</details>"))
-        parts = self._outputs(pos, block, figure_url)
+        parts = self._outputs(pos, block, file_url)
         if block.mode in _NOT_RUN and shown.code != "remove":
             parts = [f'<p class="llmbook-norun">{_NOT_RUN[block.mode]}</p>']
         elif shown.output == "remove":
@@ -169,9 +186,7 @@ class Plan:
         for html in parts:
             edits.after(block.end_line, stash.put(html))
 
-    def _outputs(
-        self, pos: int, block: CodeBlock, figure_url: Callable[[Figure], str] | None
-    ) -> list[str]:
+    def _outputs(self, pos: int, block: CodeBlock, file_url: FileUrl | None) -> list[str]:
         """The block's output (with an expected exception's traceback) and figures, as HTML."""
         run = self.result.blocks.get(pos) if self.result and block.runs else None
         if run is None:
@@ -182,7 +197,7 @@ class Plan:
             if isinstance(piece, str) and piece.rstrip() and block.expects is None:
                 parts.append(text_html(piece.rstrip()))
             elif not isinstance(piece, str):
-                parts.append(display_html(piece))
+                parts.append(display_html(piece, file_url))
         text = pieces[-1].rstrip()
         if run.error is not None:
             text = "\n".join([*([text] if text else []), *run.error[2]])
@@ -190,9 +205,10 @@ class Plan:
             parts.append(text_html(text, _cut_note(run.cut)))
         for figure in run.figures:
             shown = figure.svg
-            if figure_url is not None:
+            if file_url is not None:
                 alt = escape(figure.alt, quote=True)
-                shown = f'<img src="{escape(figure_url(figure))}" alt="{alt}" loading="lazy">'
+                url = file_url(figure.svg.encode(), "svg")
+                shown = f'<img src="{escape(url)}" alt="{alt}" loading="lazy">'
             parts.append(f'<figure class="llmbook-figure">{shown}</figure>')
         return parts
 

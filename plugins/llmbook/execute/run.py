@@ -26,6 +26,8 @@ from llmbook.execute.display import Display, Displays, display_context, split_la
 from llmbook.execute.figures import Figure, figure_context, take_figures
 from llmbook.execute.fonts import MissingGlyph
 from llmbook.execute.numbers import to_plain
+from llmbook.execute.shell import transform_magics
+from llmbook.execute.streams import captured
 
 __all__ = ["BlockResult", "RunResult", "run_blocks", "steps"]
 
@@ -77,23 +79,6 @@ def steps(page: PageSource) -> list[tuple[int, int, int]]:
     return sorted(found)
 
 
-class _CappedOutput(io.StringIO):
-    """stdout that keeps the first `limit` characters and counts the rest."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit, self.kept, self.cut = limit, 0, 0
-
-    def write(self, text: str) -> int:
-        room = max(0, self.limit - self.kept)
-        if len(text) > room:
-            self.cut += len(text) - room
-            text = text[:room]
-        self.kept += len(text)
-        super().write(text)
-        return len(text)
-
-
 def run_blocks(
     page: PageSource,
     *,
@@ -126,7 +111,7 @@ def run_blocks(
         page.src,
     )
     last = show_last or page.cells is not None
-    with figure_context(), display_context(lambda: 0) as displays:
+    with figure_context(), display_context(namespace) as displays:
         for line, kind, pos in steps(page):
             on_step(line, kind, pos)
             if kind == 0:
@@ -177,7 +162,8 @@ def _run_block(
     show_last: bool,
 ) -> BlockResult:
     try:
-        tree = ast.parse("\n" * (block.code_line - 1) + block.code, page.src)
+        code = transform_magics(block.code)  # `%magic`, `!cmd`: get_ipython() calls
+        tree = ast.parse("\n" * (block.code_line - 1) + code, page.src)
         # Jupyter's way: a last expression ending in `;` shows nothing.
         shown = show_last and not block.code.rstrip().endswith(";")
         body, last = split_last(tree) if shown else (tree, None)
@@ -187,11 +173,9 @@ def _run_block(
         raise AuthorError(
             page.src, error.lineno or block.code_line, f"SyntaxError: {error.msg}", _FIX_BLOCK
         ) from None
-    buffer = _CappedOutput(output_limit)
-    displays.position = lambda: buffer.kept
     raised = None
     try:
-        with redirect_stdout(buffer):
+        with captured(displays, output_limit) as buffer:
             exec(code, namespace)
             if tail is not None:
                 displays.show_result(eval(tail, namespace))
@@ -211,7 +195,8 @@ def _run_block(
             f"{figures}: a figure of the python block at line {block.line} needs alt text",
             'give it a label, fig.set_label("…"), or a title, ax.set_title("…")',
         )
-    return BlockResult(buffer.getvalue(), figures, buffer.cut, raised, displays.take())
+    cleared, shown = displays.take()  # `clear_output` took the first `cleared` characters
+    return BlockResult(buffer.getvalue()[cleared:], figures, buffer.cut, raised, shown)
 
 
 def _expected_error(page: PageSource, error: BaseException) -> tuple[str, str, list[str]]:
