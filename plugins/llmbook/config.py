@@ -31,6 +31,8 @@ class LLMBookConfig(Config):
     execute_seed = c.Type(int, default=0)
     # A Markdown block's last bare expression displayed, as Jupyter's Out (notebooks: always).
     execute_show_last = c.Type(bool, default=False)
+    # Blocks run in IPython's shell (magics, `!cmd`, display(), `_`): off runs them as plain Python.
+    execute_ipython = c.Type(bool, default=True)
 
     # What a page starts with and what its process may do (docs/guide/executable.md).
     # Python run in each executed page's namespace before its first block.

@@ -161,3 +161,13 @@ def test_stderr_and_warnings_are_a_stream_of_their_own(run_md) -> None:
         ("stdout", "out 2\n"),
     ]
     assert pieces[3][0] == "stderr" and "UserWarning: careful" in pieces[3][1]
+
+
+def test_without_ipython_blocks_are_plain_python(run_md) -> None:
+    page = "```python\nx = 41\n%time y = x\n```\n"
+    with pytest.raises(AuthorError) as error:
+        run_md(page, execute_ipython=False)
+    assert str(error.value).startswith("docs/page.md:3: SyntaxError: invalid syntax")
+    plain = "```python\nimport sys\nprint('get_ipython' in dir(__builtins__), file=sys.stderr)\n```\n"
+    run = run_md(plain, execute_ipython=False).result.blocks[0]
+    assert [(d.kind, d.data) for d in run.displays] == [("stream", {"text/plain": "False\n"})]

@@ -40,6 +40,7 @@ def page_key(
     preamble: str,
     env: Mapping[str, str] | None = None,
     show_last: bool = False,
+    ipython: bool = True,
 ) -> str:
     """The key of a page's results; `env`: the variables passed to it by name, whose values
     the code may read (kept only as part of the key's digest)."""
@@ -50,7 +51,7 @@ def page_key(
         "seed": seed,
         "preamble": preamble,
         "show_last": show_last or page.cells is not None,
-        "ipython": version("ipython"),
+        "ipython": version("ipython") if ipython else "off",
         "python": sys.version,
         "torch": version("torch"),
         "matplotlib": version("matplotlib"),

@@ -134,11 +134,15 @@ class Displays:
 
 
 @contextmanager
-def display_context(namespace: dict) -> Iterator[Displays]:
+def display_context(namespace: dict, *, shell: bool = True) -> Iterator[Displays]:
     """IPython's shell over the page's `namespace` while the page runs (its profile folder a
-    temporary one). Without IPython installed, display outputs are off (a page importing it
-    fails as any import would)."""
+    temporary one). Without `shell` (`execute_ipython: false`) or IPython installed, blocks run
+    as plain Python with display outputs off (a page importing IPython fails as any import
+    would)."""
     displays = Displays()
+    if not shell:
+        yield displays
+        return
     try:
         from IPython.core.interactiveshell import InteractiveShell
     except ImportError:

@@ -99,6 +99,7 @@ class Engine:
         network: str = "none",
         read: tuple[str, ...] = (),
         show_last: bool = False,
+        ipython: bool = True,
     ) -> None:
         self.workers = max(1, workers)
         self.limits = limits
@@ -106,6 +107,7 @@ class Engine:
         self.root = root  # the project: pages read it, never write it; paths are relative to it
         self.preamble = preamble
         self.show_last = show_last  # a block's last expression shown (notebooks: always)
+        self.ipython = ipython  # blocks run in IPython's shell (display.py), or as plain Python
         protected = (root,) if site_dir is None else (root, site_dir)
         guards = guards or Guards.available()
         # `read`: `execute_read`, what the author lets pages read in the home folders
@@ -170,6 +172,7 @@ class Engine:
             "seed": self.seed,
             "output_limit": self.limits.output_limit,
             "show_last": self.show_last,
+            "ipython": self.ipython,
             "memory_mb": self.limits.memory_mb,
             "cells": page.cells,
         }

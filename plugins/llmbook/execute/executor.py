@@ -81,6 +81,7 @@ class Executor:
         workers = int(plugin_config["execute_workers"]) or default_workers()
         self.preamble = str(plugin_config["execute_preamble"])
         self.show_last = bool(plugin_config["execute_show_last"])
+        self.ipython = bool(plugin_config["execute_ipython"])
         network = str(plugin_config["execute_network"])
         self.engine = Engine(
             workers=workers,
@@ -94,6 +95,7 @@ class Executor:
             network=network,
             read=read_grants(plugin_config["execute_read"], self.root),
             show_last=self.show_last,
+            ipython=self.ipython,
         )
         # The build's one store (Site.create opens it); standalone (pytest, tools) its own.
         if store is None:
@@ -208,7 +210,12 @@ class Executor:
             return RunResult()
         env = self.engine.passed_env(source)
         page.key = page_key(
-            source, seed=self.seed, preamble=self.preamble, env=env, show_last=self.show_last
+            source,
+            seed=self.seed,
+            preamble=self.preamble,
+            env=env,
+            show_last=self.show_last,
+            ipython=self.ipython,
         )
         page.result = self.cache.load(source.src, page.key)
         if page.result is not None and not self._hashes.unchanged(page.result.used):

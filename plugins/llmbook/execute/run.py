@@ -87,6 +87,7 @@ def run_blocks(
     path: str | None = None,
     output_limit: int = 100_000,
     show_last: bool = False,
+    ipython: bool = True,
     on_step: Callable[[int, int, int], None] = lambda line, kind, pos: None,
 ) -> RunResult:
     """Execute the page; AuthorError (file, line, exception, last frames) on the first failure.
@@ -94,7 +95,8 @@ def run_blocks(
     `preamble` (the `execute_preamble` option) runs first in the page's namespace; `path` is the
     page's file, its `__file__`. `on_step(line, kind, position)` is called before each step, so
     the parent knows what ran last. With `show_last` (always on a notebook), a block's last bare
-    expression is displayed, as Jupyter's `Out`.
+    expression is displayed, as Jupyter's `Out`. With `ipython`, blocks run in IPython's shell
+    (magics, `display()`); without, as plain Python.
     """
     import torch
 
@@ -111,7 +113,7 @@ def run_blocks(
         page.src,
     )
     last = show_last or page.cells is not None
-    with figure_context(), display_context(namespace) as displays:
+    with figure_context(), display_context(namespace, shell=ipython) as displays:
         for line, kind, pos in steps(page):
             on_step(line, kind, pos)
             if kind == 0:
@@ -162,7 +164,8 @@ def _run_block(
     show_last: bool,
 ) -> BlockResult:
     try:
-        code = transform_magics(block.code)  # `%magic`, `!cmd`: get_ipython() calls
+        # `%magic`, `!cmd`: get_ipython() calls
+        code = transform_magics(block.code) if displays.shell is not None else block.code
         tree = ast.parse("\n" * (block.code_line - 1) + code, page.src)
         # Jupyter's way: a last expression ending in `;` shows nothing.
         shown = show_last and not block.code.rstrip().endswith(";")

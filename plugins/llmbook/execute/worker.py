@@ -139,6 +139,7 @@ def _run(conn, page, options: dict) -> None:  # noqa: ANN001
             path=options["path"],
             output_limit=options["output_limit"],
             show_last=options.get("show_last", False),
+            ipython=options.get("ipython", True),
             on_step=lambda line, kind, pos: conn.send(("step", line, kind, pos)),
         )
     except AuthorError as error:
