@@ -142,3 +142,43 @@ def test_the_richest_type_wins_and_plain_text_is_the_last_resort() -> None:
     assert "llmbook-display--latex" in display_html(both)
     assert "llmbook-output" in display_html(Display(0, {"text/plain": "<p>"}))
     assert "&lt;p&gt;" in display_html(Display(0, {"text/plain": "<p>"}))
+
+
+def test_a_widget_shows_its_text_and_says_why() -> None:
+    widget = {
+        "application/vnd.jupyter.widget-view+json": {"model_id": "1"},
+        "text/plain": "IntSlider(value=3)",
+    }
+    html = display_html(Display(0, widget))
+    assert "IntSlider(value=3)" in html and "llmbook-widget-note" in html and "内核" in html
+    assert "llmbook-widget-note" not in display_html(Display(0, {"text/plain": "x"}))
+
+
+def test_latex_is_typeset_and_what_cannot_be_stays_source() -> None:
+    html = display_html(Display(0, {"text/latex": r"Energy $E = mc^2$ and $$\frac{1}{2}$$"}))
+    assert html.startswith('<div class="llmbook-display llmbook-display--latex">Energy <span')
+    assert "<msup><mi>c</mi><mn>2</mn></msup>" in html and "llmbook-math--display" in html
+    bad = display_html(Display(0, {"text/latex": r"$$\notacommand{x$$"}))
+    assert r'<code class="language-latex">$$\notacommand{x$$</code>' in bad
+
+
+def test_stderr_is_a_box_of_its_own_without_terminal_colours() -> None:
+    stream = Display(0, {"text/plain": "\x1b[31mWarning\x1b[0m: x\n"}, {"name": "stderr"}, "stream")
+    assert display_html(stream) == (
+        '<div class="llmbook-output llmbook-output--stderr"><span class="llmbook-output-label">'
+        "标准错误</span><pre><code>Warning: x</code></pre></div>"
+    )
+
+
+def test_images_become_files_when_the_site_keeps_them() -> None:
+    png = Display(0, {"image/png": "iVBORw0KGgo=\n", "text/plain": "<Figure>"})
+    linked = []
+
+    def file_url(content: bytes, suffix: str) -> str:
+        linked.append((content, suffix))
+        return "../assets/llmbook/figures/x.png"
+
+    html = display_html(png, file_url)
+    assert linked == [(b"\x89PNG\r\n\x1a\n", "png")]
+    assert '<img src="../assets/llmbook/figures/x.png" alt="&lt;Figure&gt;"' in html
+    assert 'src="data:image/png;base64,iVBORw0KGgo="' in display_html(png)  # no site: inline

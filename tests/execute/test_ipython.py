@@ -168,6 +168,8 @@ def test_without_ipython_blocks_are_plain_python(run_md) -> None:
     with pytest.raises(AuthorError) as error:
         run_md(page, execute_ipython=False)
     assert str(error.value).startswith("docs/page.md:3: SyntaxError: invalid syntax")
-    plain = "```python\nimport sys\nprint('get_ipython' in dir(__builtins__), file=sys.stderr)\n```\n"
+    plain = (
+        "```python\nimport sys\nprint('get_ipython' in dir(__builtins__), file=sys.stderr)\n```\n"
+    )
     run = run_md(plain, execute_ipython=False).result.blocks[0]
     assert [(d.kind, d.data) for d in run.displays] == [("stream", {"text/plain": "False\n"})]

@@ -38,6 +38,11 @@ CELLS = [
     ("code", "import warnings\nwarnings.warn('留意这一步')\nprint('done')", ["hide-output"]),
     ("code", "1 / 0", ["raises-exception"]),
     ("code", "!echo from-the-shell", []),
+    (
+        "code",
+        "import io\nfrom IPython.display import Image\nbuf = io.BytesIO()\nplt.figure(figsize=(1, 1)).savefig(buf, format='png')\nplt.close('all')\nImage(data=buf.getvalue())",
+        [],
+    ),
 ]
 
 
@@ -125,8 +130,15 @@ def test_the_download_keeps_jupyters_outputs(built: Path) -> None:
         ["stream", "stream"],
         ["error"],
         ["stream"],
+        ["execute_result"],
     ]
     cells = [c for c in notebook.cells if c.cell_type == "code"]
     assert "text/html" in cells[1].outputs[0].data  # the DataFrame's table, as a kernel keeps it
     assert [o.name for o in cells[5].outputs] == ["stderr", "stdout"]
     assert notebook.metadata.kernelspec.name == "python3"  # repaired
+
+
+def test_a_png_output_is_a_file_of_the_site(built: Path) -> None:
+    page = _article(built)
+    (src,) = re.findall(r'<img src="(assets/llmbook/figures/[0-9a-f]{24}\.png)"', page)
+    assert (built / src).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
