@@ -213,3 +213,17 @@ def test_a_bad_shard_stops_the_build(book: Book) -> None:
     with logged() as log, pytest.raises(Abort):
         book.build("bad", "bad", LLMBOOK_SHARD="3/2")
     assert "LLMBOOK_SHARD=3/2 names no shard: the 2 shards are counted from 0" in log.getvalue()
+
+
+def test_a_shard_makes_no_editions(book: Book) -> None:
+    """A book from a build that left pages out would lack their outputs, and is never wanted."""
+    dist = book.root / "dist"
+    book.build(
+        "editions",
+        "editions",
+        LLMBOOK_SHARD="0/2",
+        LLMBOOK_EDITIONS="pdf",
+        LLMBOOK_EDITIONS_DIR=str(dist),
+    )
+    assert "no editions from shard 0/2's build: it left pages out" in book.logs["editions"]
+    assert not dist.exists()
