@@ -58,9 +58,8 @@ def test_the_shard_hashes_the_path_relative_to_docs_dir(tmp_path: Path, monkeypa
     """The same book under another docs_dir splits the same way."""
     monkeypatch.setenv("LLMBOOK_SHARD", "0/2")
     for docs in ("docs", "book/src"):
-        executor = Executor(
-            make_config(cache=False), Project.at(tmp_path, docs_dir=str(tmp_path / docs))
-        )
+        project = Project.at(tmp_path, docs_dir=str(tmp_path / docs))
+        executor = Executor(make_config(), project)
         pages = [
             (f"{docs}/{name}", page(i).encode()) for i, name in enumerate(["one.md", "two.md"])
         ]
@@ -101,13 +100,13 @@ def test_a_page_cached_already_is_used_whatever_its_shard(make_executor, monkeyp
 def test_one_page_asked_for_runs_whatever_its_shard(make_executor, monkeypatch) -> None:
     """pytest and `update_numbers` run a page by name: a shard must not pass it unchecked."""
     monkeypatch.setenv("LLMBOOK_SHARD", "0/2")
-    executor = make_executor(cache=False)
+    executor = make_executor()
     assert executor.run_page(page(2), src="docs/two.md").count == 1
     assert executor.executed == ["docs/two.md"]
 
 
 def test_one_shard_of_one_is_every_page(make_executor) -> None:
-    executor = make_executor(cache=False, execute_shard="0/1")
+    executor = make_executor(execute_shard="0/1")
     executor.run_pages([("docs/one.md", page(1).encode()), ("docs/two.md", page(2).encode())])
     assert executor.executed == ["docs/one.md", "docs/two.md"]
 
@@ -141,9 +140,9 @@ def test_a_bad_shard_option_names_mkdocs_yml(make_executor) -> None:
 
 
 def test_the_variable_overrides_the_option_and_empty_is_every_page() -> None:
-    assert read_shard("1/3", " 0/2 ", execute=True) == Shard(0, 2)
-    assert read_shard("1/3", "", execute=True) == Shard(1, 3)
-    assert read_shard("", None, execute=True) is None
+    assert read_shard("1/3", " 0/2 ") == Shard(0, 2)
+    assert read_shard("1/3", "") == Shard(1, 3)
+    assert read_shard("", None) is None
     assert LLMBookConfig().execute_shard == ""
 
 
@@ -153,11 +152,33 @@ def test_a_shard_with_execution_off_is_an_error(make_executor, monkeypatch, swit
     monkeypatch.setenv("LLMBOOK_SHARD", "1/2")
     if switch == "env":
         monkeypatch.setenv("LLMBOOK_EXECUTE", "0")
+    executor = make_executor(**({"execute": False} if switch == "config" else {}))
     with pytest.raises(LLMBookError) as error:
-        make_executor(**({"execute": False} if switch == "config" else {}))
+        executor.run_pages([("docs/one.md", page(1).encode())])
     assert str(error.value) == (
         "LLMBOOK_SHARD=1/2 runs a share of the pages, but execution is switched off "
         "(LLMBOOK_EXECUTE=0 or `execute: false` in mkdocs.yml). Fix: leave LLMBOOK_SHARD unset "
         "in the build that assembles the site from the merged caches, and switch execution on "
         "in each shard's build"
     )
+
+
+def test_a_shard_with_the_cache_off_is_an_error(make_executor) -> None:
+    executor = make_executor(cache=False, execute_shard="0/2")
+    with pytest.raises(LLMBookError) as error:
+        executor.run_pages([("docs/one.md", page(1).encode())])
+    assert str(error.value) == (
+        "mkdocs.yml: `execute_shard: 0/2` runs a share of the pages to fill the cache, but the "
+        "cache is off (LLMBOOK_CACHE=0 or `cache: false` in mkdocs.yml), so the build would keep "
+        "none of their results. Fix: switch the cache on in each shard's build"
+    )
+    assert executor.executed == []
+
+
+def test_pytest_and_update_numbers_ignore_the_shard(make_executor, monkeypatch) -> None:
+    """They run pages by name (`run_page`): neither a shard nor its checks apply."""
+    monkeypatch.setenv("LLMBOOK_SHARD", "0/2")
+    monkeypatch.setenv("LLMBOOK_EXECUTE", "0")
+    executor = make_executor()
+    with pytest.raises(LLMBookError, match="no cached results"):
+        executor.run_page(page(2), src="docs/two.md")

@@ -73,9 +73,7 @@ class Executor:
             plugin_config["execute_pages"], root=self.root, docs_dir=docs_dir
         )
         # CI sharding (shard.py): only this shard's pages run; the others are left out.
-        self.shard = read_shard(
-            plugin_config["execute_shard"], os.environ.get("LLMBOOK_SHARD"), execute=self.execute
-        )
+        self.shard = read_shard(plugin_config["execute_shard"], os.environ.get("LLMBOOK_SHARD"))
         self._docs_path = docs_relative(root=self.root, docs_dir=docs_dir)
         self.left_out: set[str] = set()  # pages of other shards, neither run nor checked
         self.seed = int(plugin_config["execute_seed"])
@@ -127,6 +125,8 @@ class Executor:
     ) -> Report:
         """Every page (src, file content), failures collected instead of raised; `sharded`:
         with a shard, the pages of other shards that the cache cannot answer are left out."""
+        if sharded and self.shard is not None:
+            self.shard.check_build(execute=self.execute, cache=self.store.enabled)
         start = time.perf_counter()
         report = Report()
         loaded: list[LoadedPage] = []

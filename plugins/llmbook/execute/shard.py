@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from llmbook.errors import LLMBookError
@@ -34,6 +34,26 @@ class Shard:
 
     index: int
     count: int
+    where: str = field(default="", compare=False)  # the setting as written: `LLMBOOK_SHARD=0/2`
+    name: str = field(default="", compare=False)  # the setting's name
+
+    def check_build(self, *, execute: bool, cache: bool) -> None:
+        """LLMBookError when the build cannot do a shard's work: it runs nothing (execution
+        off: the assembling build must not inherit a shard, or it would leave pages out instead
+        of failing), or it keeps nothing (the cache off)."""
+        if not execute:
+            raise LLMBookError(
+                f"{self.where} runs a share of the pages, but execution is switched off "
+                "(LLMBOOK_EXECUTE=0 or `execute: false` in mkdocs.yml). Fix: leave "
+                f"{self.name} unset in the build that assembles the site from the merged "
+                "caches, and switch execution on in each shard's build"
+            )
+        if not cache:
+            raise LLMBookError(
+                f"{self.where} runs a share of the pages to fill the cache, but the cache is off "
+                "(LLMBOOK_CACHE=0 or `cache: false` in mkdocs.yml), so the build would keep "
+                "none of their results. Fix: switch the cache on in each shard's build"
+            )
 
     def holds(self, page: str) -> bool:
         return shard_number(page, self.count) == self.index
@@ -58,11 +78,10 @@ class Shard:
         )
 
 
-def read_shard(option: str, env: str | None, *, execute: bool) -> Shard | None:
+def read_shard(option: str, env: str | None) -> Shard | None:
     """The build's shard: `env` (LLMBOOK_SHARD) when it is set and not empty, else the
     `execute_shard` option; None (every page runs) when both are empty. LLMBookError naming the
-    setting and how to fix it when the value is no shard, or when execution is off (`execute`
-    false): a build that runs nothing cannot run a share of the pages."""
+    setting and how to fix it when the value is no shard."""
     if env is not None and env.strip():
         text, name = env.strip(), "LLMBOOK_SHARD"
         where = f"LLMBOOK_SHARD={text}"
@@ -78,16 +97,10 @@ def read_shard(option: str, env: str | None, *, execute: bool) -> Shard | None:
     elif count == 0:
         problem = "asks for 0 shards: there must be at least 1"
     elif index >= count:
-        problem = f"names no shard: the {count} shards are counted from 0, 0/{count} to {count - 1}/{count}"
-    elif not execute:
-        raise LLMBookError(
-            f"{where} runs a share of the pages, but execution is switched off "
-            "(LLMBOOK_EXECUTE=0 or `execute: false` in mkdocs.yml). Fix: leave "
-            f"{name} unset in the build that assembles the site from the merged caches, "
-            "and switch execution on in each shard's build"
-        )
+        last = f"{count - 1}/{count}"
+        problem = f"names no shard: the {count} shards are counted from 0, 0/{count} to {last}"
     else:
-        return Shard(index, count)
+        return Shard(index, count, where, name)
     raise LLMBookError(
         f"{where} {problem}. Fix: give each of N machines its own i/N, i from 0 to N - 1 "
         f"(0/2 and 1/2 on two machines), or leave {name} unset to run every page"
