@@ -52,6 +52,11 @@ def test_each_shard_runs_its_share_and_one_job_assembles_the_site(workflow) -> N
     assert run["run"] == 'nox --envdir "$RUNNER_TEMP/nox" -s docs'  # the environment outside
     site = workflow["jobs"]["site"]
     assert site["needs"] == "shard"
+    # A failed shard's work is kept: it uploads, and the site job merges and saves.
+    upload = [s for s in shard["steps"] if "upload-artifact" in s.get("uses", "")]
+    save = [s for s in site["steps"] if "cache/save" in s.get("uses", "")]
+    kept = [step(workflow, "shard", "pack"), *upload, site, *save]
+    assert [s.get("if") for s in kept] == ["${{ !cancelled() }}"] * 4
     (assemble,) = [s for s in site["steps"] if "LLMBOOK_EXECUTE" in s.get("env", {})]
     assert assemble["env"] == {"LLMBOOK_EXECUTE": "0"}
     assert assemble["run"] == run["run"]
