@@ -125,8 +125,6 @@ class Executor:
     ) -> Report:
         """Every page (src, file content), failures collected instead of raised; `sharded`:
         with a shard, the pages of other shards that the cache cannot answer are left out."""
-        if sharded and self.shard is not None:
-            self.shard.check_build(execute=self.execute, cache=self.store.enabled)
         start = time.perf_counter()
         report = Report()
         loaded: list[LoadedPage] = []
@@ -148,11 +146,7 @@ class Executor:
             except AuthorError as error:  # execution off and the page not cached
                 report.failures.append(error)
                 loaded.remove(page)
-        # Left out: the pages of other shards; nothing made of them is stored (shard.py).
-        self.left_out.difference_update(page.source.src for page in loaded)
-        if sharded and self.shard is not None:
-            waiting, others = self.shard.split(waiting, lambda p: self._docs_path(p.source.src))
-            self.left_out.update(page.source.src for page in others)
+        waiting = self._this_shards(loaded, waiting, sharded=sharded)
         outcomes = self.engine.run([p.source for p in waiting])
         for page, outcome in zip(waiting, outcomes, strict=True):
             self.executed.append(page.source.src)
@@ -248,6 +242,19 @@ class Executor:
                 "or opt the page out with `execute: false` in its front matter",
             )
         return page.result
+
+    def _this_shards(
+        self, loaded: list[LoadedPage], waiting: list[LoadedPage], *, sharded: bool
+    ) -> list[LoadedPage]:
+        """The pages of `waiting` this build runs: with a shard, its own; the others are left
+        out (not run, and nothing made of them is stored: shard.py)."""
+        self.left_out.difference_update(page.source.src for page in loaded)
+        if not sharded or self.shard is None:
+            return waiting
+        self.shard.check_build(execute=self.execute, cache=self.store.enabled)
+        mine, others = self.shard.split(waiting, lambda p: self._docs_path(p.source.src))
+        self.left_out.update(page.source.src for page in others)
+        return mine
 
     def _plan(self, page: LoadedPage, *, keep: bool = True) -> Plan:
         def make() -> Plan:
