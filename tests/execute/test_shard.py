@@ -22,13 +22,14 @@ from .conftest import make_config
 KNOWN = {
     ("index.md", 2): 1,
     ("one.md", 2): 0,
-    ("two.md", 2): 1,
+    ("two.md", 2): 0,
     ("plain.md", 2): 0,
-    ("a/b.md", 2): 0,
-    ("index.md", 3): 0,
+    ("a/b.md", 2): 1,
+    ("index.md", 3): 1,
     ("notes.ipynb", 3): 2,
-    ("chapters/attention.md", 4): 1,
-    ("chapters/kv-cache.md", 4): 0,
+    ("chapters/attention.md", 4): 0,
+    ("chapters/kv-cache.md", 4): 1,
+    ("main.md", 7): 6,
 }
 
 
@@ -44,7 +45,7 @@ def test_a_pages_shard_is_pinned_by_its_path() -> None:
 def test_a_pages_shard_is_the_same_in_every_process() -> None:
     """Python's `hash()` of a string changes with PYTHONHASHSEED; the shard must not."""
     code = (
-        "from llmbook.execute.shard import shard_number as s; print(s('two.md', 2), s('a/b.md', 7))"
+        "from llmbook.execute.shard import shard_number as s; print(s('index.md', 2), s('a/b.md', 7))"
     )
     seen = set()
     for seed in ("1", "2", "3"):
@@ -61,11 +62,11 @@ def test_the_shard_hashes_the_path_relative_to_docs_dir(tmp_path: Path, monkeypa
         project = Project.at(tmp_path, docs_dir=str(tmp_path / docs))
         executor = Executor(make_config(), project)
         pages = [
-            (f"{docs}/{name}", page(i).encode()) for i, name in enumerate(["one.md", "two.md"])
+            (f"{docs}/{name}", page(i).encode()) for i, name in enumerate(["one.md", "index.md"])
         ]
         executor.run_pages(pages)
         assert executor.executed == [f"{docs}/one.md"]
-        assert executor.left_out == {f"{docs}/two.md"}
+        assert executor.left_out == {f"{docs}/index.md"}
 
 
 def test_a_shard_runs_its_pages_and_leaves_the_others_out(
@@ -73,12 +74,12 @@ def test_a_shard_runs_its_pages_and_leaves_the_others_out(
 ) -> None:
     monkeypatch.setenv("LLMBOOK_SHARD", "0/2")
     executor = make_executor()
-    pages = [("docs/one.md", page(1).encode()), ("docs/two.md", page(2).encode())]
+    pages = [("docs/one.md", page(1).encode()), ("docs/index.md", page(2).encode())]
     report = executor.run_pages(pages)
     assert report.failures == []
-    assert executor.executed == ["docs/one.md"] and executor.left_out == {"docs/two.md"}
+    assert executor.executed == ["docs/one.md"] and executor.left_out == {"docs/index.md"}
     assert report.plans["docs/one.md"].count == 1
-    left = report.plans["docs/two.md"]  # planned, so the page still renders, but unchecked
+    left = report.plans["docs/index.md"]  # planned, so the page still renders, but unchecked
     assert left.result is None and left.count == 0 and left.coverage is not None
     # Stored: the shard's own page only (results, and the plan made of them); the other page's
     # load entry only, the same key in every shard's build.
@@ -89,26 +90,26 @@ def test_a_shard_runs_its_pages_and_leaves_the_others_out(
 
 
 def test_a_page_cached_already_is_used_whatever_its_shard(make_executor, monkeypatch) -> None:
-    make_executor().run_pages([("docs/two.md", page(2).encode())])
+    make_executor().run_pages([("docs/index.md", page(2).encode())])
     monkeypatch.setenv("LLMBOOK_SHARD", "0/2")
     executor = make_executor()
-    report = executor.run_pages([("docs/two.md", page(2).encode())])
+    report = executor.run_pages([("docs/index.md", page(2).encode())])
     assert executor.executed == [] and executor.left_out == set()
-    assert report.plans["docs/two.md"].count == 1
+    assert report.plans["docs/index.md"].count == 1
 
 
 def test_one_page_asked_for_runs_whatever_its_shard(make_executor, monkeypatch) -> None:
     """pytest and `update_numbers` run a page by name: a shard must not pass it unchecked."""
     monkeypatch.setenv("LLMBOOK_SHARD", "0/2")
     executor = make_executor()
-    assert executor.run_page(page(2), src="docs/two.md").count == 1
-    assert executor.executed == ["docs/two.md"]
+    assert executor.run_page(page(2), src="docs/index.md").count == 1
+    assert executor.executed == ["docs/index.md"]
 
 
 def test_one_shard_of_one_is_every_page(make_executor) -> None:
     executor = make_executor(execute_shard="0/1")
-    executor.run_pages([("docs/one.md", page(1).encode()), ("docs/two.md", page(2).encode())])
-    assert executor.executed == ["docs/one.md", "docs/two.md"]
+    executor.run_pages([("docs/one.md", page(1).encode()), ("docs/index.md", page(2).encode())])
+    assert executor.executed == ["docs/one.md", "docs/index.md"]
 
 
 FIX = (
@@ -181,4 +182,4 @@ def test_pytest_and_update_numbers_ignore_the_shard(make_executor, monkeypatch) 
     monkeypatch.setenv("LLMBOOK_EXECUTE", "0")
     executor = make_executor()
     with pytest.raises(LLMBookError, match="no cached results"):
-        executor.run_page(page(2), src="docs/two.md")
+        executor.run_page(page(2), src="docs/index.md")

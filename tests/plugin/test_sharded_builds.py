@@ -17,7 +17,7 @@ from llmbook.store import Store, read_entry
 from mkdocs.exceptions import Abort
 from sites import build, write_config, write_pages
 
-# The shards of two (tests/execute/test_shard.py pins them): index.md, two.md in 1; the rest in 0.
+# The shards of two (tests/execute/test_shard.py pins them): index.md in 1, the rest in 0.
 PAGES = {
     "index.md": """\
         # 首页
@@ -51,7 +51,7 @@ PAGES = {
     "two.md": "# 第二页\n\n```python\nprint('二')\n```\n",
     "plain.md": "# 第三页\n\n只有文字。\n",
 }
-SHARD = {0: ["docs/one.md", "docs/plain.md"], 1: ["docs/index.md", "docs/two.md"]}
+SHARD = {0: ["docs/one.md", "docs/plain.md", "docs/two.md"], 1: ["docs/index.md"]}
 CONFIG = {
     "site_name": "t",
     "theme": {"name": "material", "font": False},  # nothing loaded from outside (offline check)
@@ -145,9 +145,9 @@ def test_each_shard_runs_its_own_pages(book: Book) -> None:
         assert executor.executed == coded
         assert sorted(executor.left_out) == [p for p in SHARD[1 - index] if p != "docs/plain.md"]
     log = book.logs["shard0"]
-    assert "docs/two.md: left to shard 1/2: not run in this build" in log
+    assert "docs/index.md: left to shard 1/2: not run in this build" in log
     assert (
-        "shard 0/2: 1 pages of this shard run; 2 pages of other shards neither run nor checked "
+        "shard 0/2: 2 pages of this shard run; 1 pages of other shards neither run nor checked "
         "(shown without outputs: this site is not for publishing; merge the shards' cache "
         "folders and build with LLMBOOK_EXECUTE=0)"
     ) in log
@@ -195,12 +195,12 @@ def test_the_shards_caches_merge_without_conflicts(book: Book) -> None:
 
 
 def test_an_assembling_build_without_a_shard_names_every_page_it_lacks(book: Book) -> None:
-    book.merge("half", "shard0")
+    book.merge("half", "shard1")
     with logged() as log, pytest.raises(Abort):
         book.build("half", "half", LLMBOOK_EXECUTE="0")
     text = log.getvalue()
     assert "2 pages failed:" in text
-    for src, line in (("docs/index.md", 3), ("docs/two.md", 3)):
+    for src, line in (("docs/one.md", 5), ("docs/two.md", 3)):
         assert (
             f"{src}:{line}: execution is switched off (LLMBOOK_EXECUTE=0 or `execute: false` in "
             "mkdocs.yml), and this page has no cached results for its current code Fix: build "

@@ -24,8 +24,7 @@ _FORM = re.compile(r"(\d+)/(\d+)")
 
 def shard_number(page: str, count: int) -> int:
     """The shard (0 to count - 1) of `page`, its '/'-separated path relative to docs_dir."""
-    digest = hashlib.sha256(page.encode("utf-8")).digest()
-    return int.from_bytes(digest[:8], "big") % count
+    return int(hashlib.sha256(page.encode("utf-8")).hexdigest(), 16) % count
 
 
 @dataclass(frozen=True)
