@@ -45,7 +45,8 @@ def test_a_pages_shard_is_pinned_by_its_path() -> None:
 def test_a_pages_shard_is_the_same_in_every_process() -> None:
     """Python's `hash()` of a string changes with PYTHONHASHSEED; the shard must not."""
     code = (
-        "from llmbook.execute.shard import shard_number as s; print(s('index.md', 2), s('a/b.md', 7))"
+        "from llmbook.execute.shard import shard_number as s\n"
+        "print(s('index.md', 2), s('a/b.md', 7))"
     )
     seen = set()
     for seed in ("1", "2", "3"):
