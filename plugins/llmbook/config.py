@@ -29,6 +29,9 @@ class LLMBookConfig(Config):
     # Address-space cap per page process (0 = none; CUDA needs 0: it reserves huge address ranges).
     execute_memory_mb = c.Type(int, default=8192)
     execute_seed = c.Type(int, default=0)
+    # CI sharding: `i/N` runs only the pages of shard i of N, to fill the cache (env LLMBOOK_SHARD
+    # overrides; execute/shard.py); empty: every page. Not for a site that is published.
+    execute_shard = c.Type(str, default="")
     # A Markdown block's last bare expression displayed, as Jupyter's Out (notebooks: always).
     execute_show_last = c.Type(bool, default=False)
     # Blocks run in IPython's shell (magics, `!cmd`, display(), `_`): off runs them as plain Python.

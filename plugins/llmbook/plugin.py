@@ -202,7 +202,10 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             rendered, replayed = len(self.site.rendered), len(self.site.replayed)
             log.info(f"{rendered} pages rendered, {replayed} from the render cache")
             self.site.outputs.write(self.site.report)
-            if self.config.editions and not self.serving:
+            shard = self.site.executor.shard
+            if self.config.editions and not self.serving and shard is not None:
+                log.info(f"no editions from shard {shard}'s build: it left pages out")
+            elif self.config.editions and not self.serving:
                 self._make_editions(config)
             if self.config.offline_check:
                 check_site(config.site_dir, self.site.store)

@@ -142,7 +142,9 @@ class Site:
     def render_cached(self, markdown: str, page: PageRef, stash: Stash) -> str:
         """The page from the render cache when none of its inputs changed; else rendered, and
         kept there with what it stashed and what it depended on (`page_deps`)."""
-        cache = self._render_cache()
+        # A page another shard runs is rendered without results here: not a page to keep.
+        left_out = page.src in self.executor.left_out
+        cache = self._render_cache() if not left_out else None
         if cache is None:
             self.rendered.append(page.src)
             return self.render(self.model(markdown, page), page, stash)
@@ -178,7 +180,7 @@ class Site:
         Python-Markdown's own preprocessors), for an adapter that keeps whole conversions; None
         where nothing is cached (no cache, or the live preview)."""
         cache = self._render_cache()
-        if cache is None or not self.mode.caches_pages:
+        if cache is None or not self.mode.caches_pages or page.src in self.executor.left_out:
             return None
         return self._page_key(cache, markdown, page, 0)
 

@@ -20,7 +20,7 @@ SEED_000 = HERE.parent / "data" / "seed_000.txt"
 @pytest.fixture(autouse=True)
 def _quiet_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests set the switches themselves; the caller's environment must not leak in."""
-    for name in ("LLMBOOK_EXECUTE", "LLMBOOK_CACHE", "LLMBOOK_CACHE_DIR"):
+    for name in ("LLMBOOK_EXECUTE", "LLMBOOK_CACHE", "LLMBOOK_CACHE_DIR", "LLMBOOK_SHARD"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
 

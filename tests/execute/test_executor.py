@@ -221,8 +221,9 @@ def test_execution_off_uses_the_cache_or_fails_clearly(make_executor, monkeypatc
     assert str(error.value) == (
         "docs/p.md:1: execution is switched off (LLMBOOK_EXECUTE=0 or `execute: false` in "
         "mkdocs.yml), and this page has no cached results for its current code Fix: build once "
-        "with execution on to fill the cache, or opt the page out with `execute: false` in its "
-        "front matter"
+        "with execution on to fill the cache (sharded: copy the cache folders of all the "
+        "LLMBOOK_SHARD builds into this one's first), or opt the page out with `execute: false` "
+        "in its front matter"
     )
     monkeypatch.delenv("LLMBOOK_EXECUTE", raising=False)
     make_executor().run_page(PAGE, src="docs/p.md")  # fills the cache

@@ -14,6 +14,7 @@ Stages, each a small module with plain data between them:
     check    (the validate stage: coverage, every bound number, expected outputs → the plan)
     plan     (the check stage's output: outputs, figures and checked numbers for the page)
     report   (every failing page and drifted number of a build, in one report)
+    shard    (CI sharding: which pages a build with LLMBOOK_SHARD=i/N runs)
 """
 
 from llmbook.execute.executor import Executor

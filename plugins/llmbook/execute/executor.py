@@ -11,6 +11,7 @@ page and every drifted number at once. `run_page` runs one page the same way (py
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping, Sequence
 from functools import partial
@@ -27,10 +28,11 @@ from llmbook.execute.environment import valid_name
 from llmbook.execute.guards import machine_guards, read_grants
 from llmbook.execute.load import LoadedPage
 from llmbook.execute.mode import Strict
-from llmbook.execute.pages import page_selector
+from llmbook.execute.pages import docs_relative, page_selector
 from llmbook.execute.plan import Plan
 from llmbook.execute.report import BuildFailed, DriftError, Report
 from llmbook.execute.run import RunResult
+from llmbook.execute.shard import read_shard, shard_number
 from llmbook.execute.stage_cache import StageCache
 from llmbook.project import Project
 from llmbook.store import Store, llmbook_hash, open_store, switched_off
@@ -66,9 +68,14 @@ class Executor:
         self.mode = mode if mode is not None else Strict()
         self.root = str(project.root)
         self.execute = bool(plugin_config["execute"]) and not switched_off("LLMBOOK_EXECUTE")
+        docs_dir = str(project.docs_dir)
         self.runs_page = page_selector(
-            plugin_config["execute_pages"], root=self.root, docs_dir=str(project.docs_dir)
+            plugin_config["execute_pages"], root=self.root, docs_dir=docs_dir
         )
+        # CI sharding (shard.py): only this shard's pages run; the others are left out.
+        self.shard = read_shard(plugin_config["execute_shard"], os.environ.get("LLMBOOK_SHARD"))
+        self._docs_path = docs_relative(root=self.root, docs_dir=docs_dir)
+        self.left_out: set[str] = set()  # pages of other shards, neither run nor checked
         self.seed = int(plugin_config["execute_seed"])
         self.timeout = float(plugin_config["execute_timeout"])
         limits = Limits(
@@ -115,8 +122,11 @@ class Executor:
 
     # -- the build ---------------------------------------------------------------------------
 
-    def run_pages(self, pages: Sequence[tuple[str, bytes | str]]) -> Report:
-        """Every page (src, file content), failures collected instead of raised."""
+    def run_pages(
+        self, pages: Sequence[tuple[str, bytes | str]], *, sharded: bool = True
+    ) -> Report:
+        """Every page (src, file content), failures collected instead of raised; `sharded`:
+        with a shard, the pages of other shards that the cache cannot answer are left out."""
         start = time.perf_counter()
         report = Report()
         loaded: list[LoadedPage] = []
@@ -138,6 +148,7 @@ class Executor:
             except AuthorError as error:  # execution off and the page not cached
                 report.failures.append(error)
                 loaded.remove(page)
+        waiting = self._this_shards(loaded, waiting, sharded=sharded)
         outcomes = self.engine.run([p.source for p in waiting])
         for page, outcome in zip(waiting, outcomes, strict=True):
             self.executed.append(page.source.src)
@@ -148,10 +159,13 @@ class Executor:
                 page.result = outcome.result
                 self.cache.store(page.source.src, page.key, page.result)
         for page in loaded:
-            if not self.mode.plans(page.result is None and page.source.needs_execution()):
+            left_out = page.source.src in self.left_out  # planned unchecked, kept nowhere
+            if not left_out and not self.mode.plans(
+                page.result is None and page.source.needs_execution()
+            ):
                 continue  # failed: reported above
             try:
-                plan = report.plans[page.source.src] = self._plan(page)
+                plan = report.plans[page.source.src] = self._plan(page, keep=not left_out)
             except AuthorError as error:
                 report.failures.append(error)
                 bare = self.mode.salvage(partial(bare_plan, page, strict=self.numbers_strict))
@@ -173,6 +187,8 @@ class Executor:
             f"({len(self.executed)} pages run)"
         )
         log.debug(f"executor {self.seconds:.2f} s")
+        if self.shard is not None:
+            log.info(self.shard.summary(len(self.executed), len(self.left_out)))
         if self.coverage:
             site = Coverage()
             for page in self.coverage.values():
@@ -191,7 +207,7 @@ class Executor:
     def run_page(self, markdown: bytes | str, *, src: str) -> Plan:
         """One whole file, run as the build runs its pages; its first failure raised (pytest, tests,
         `update_numbers`). Drifted numbers are kept for `finish`."""
-        report = self.run_pages([(src, markdown)])
+        report = self.run_pages([(src, markdown)], sharded=False)  # asked for: runs anyway
         plan = report.plans.get(src)
         if plan is not None and plan.unaccounted:
             raise BuildFailed(plan.unaccounted, plan.mismatches)
@@ -228,17 +244,31 @@ class Executor:
                 first,
                 f"execution is switched off (LLMBOOK_EXECUTE=0 or `execute: false` in mkdocs.yml)"
                 f"{why}, and this page has no cached results for its current code",
-                "build once with execution on to fill the cache, "
+                "build once with execution on to fill the cache (sharded: copy the cache "
+                "folders of all the LLMBOOK_SHARD builds into this one's first), "
                 "or opt the page out with `execute: false` in its front matter",
             )
         return page.result
 
-    def _plan(self, page: LoadedPage) -> Plan:
+    def _this_shards(
+        self, loaded: list[LoadedPage], waiting: list[LoadedPage], *, sharded: bool
+    ) -> list[LoadedPage]:
+        """The pages of `waiting` this build runs: with a shard, its own; the others are left
+        out (not run, and nothing made of them is stored: shard.py)."""
+        self.left_out.difference_update(page.source.src for page in loaded)
+        if not sharded or self.shard is None:
+            return waiting
+        self.shard.check_build(execute=self.execute, cache=self.store.enabled)
+        mine, others = self.shard.split(waiting, lambda p: self._docs_path(p.source.src))
+        self.left_out.update(page.source.src for page in others)
+        return mine
+
+    def _plan(self, page: LoadedPage, *, keep: bool = True) -> Plan:
         def make() -> Plan:
             return plan_page(page, strict=self.numbers_strict, mode=self.mode)
 
         digest = result_digest(page.result)  # once: the stage and render caches key on it
-        if not self.mode.caches_stages:
+        if not self.mode.caches_stages or not keep:
             plan = make()
         else:
             plan = self.stages.plan(page, digest, self.numbers_strict, make)
@@ -265,6 +295,9 @@ class Executor:
         source = page.source
         if source.src in self.executed:
             how = "ran in a worker process"
+        elif source.src in self.left_out and self.shard is not None:
+            owner = shard_number(self._docs_path(source.src), self.shard.count)
+            how = f"left to shard {owner}/{self.shard.count}: not run in this build"
         elif source.needs_execution():
             how = "results from the cache"
         else:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-__all__ = ["glob_regex", "page_selector"]
+__all__ = ["docs_relative", "glob_regex", "page_selector"]
 
 
 @lru_cache(maxsize=256)
@@ -45,10 +45,20 @@ def page_selector(patterns: Sequence[str], *, root: str, docs_dir: str) -> Calla
     """Whether a page (`src` relative to the project root) runs when its front matter does not say:
     its path relative to `docs_dir` matches one of `patterns`."""
     compiled = [glob_regex(p[2:] if p.startswith("./") else p) for p in patterns]
-    docs = os.path.relpath(os.path.abspath(os.path.join(root, docs_dir)), root).replace(os.sep, "/")
+    inside = docs_relative(root=root, docs_dir=docs_dir)
 
     def runs(src: str) -> bool:
-        inside = src[len(docs) + 1 :] if src.startswith(docs + "/") else src
-        return any(regex.match(inside) for regex in compiled)
+        return any(regex.match(inside(src)) for regex in compiled)
 
     return runs
+
+
+def docs_relative(*, root: str, docs_dir: str) -> Callable[[str], str]:
+    """A page's path (`src`, relative to the project root) made relative to `docs_dir`, as
+    `execute_pages` patterns and shards (`shard.py`) see it."""
+    docs = os.path.relpath(os.path.abspath(os.path.join(root, docs_dir)), root).replace(os.sep, "/")
+
+    def inside(src: str) -> str:
+        return src[len(docs) + 1 :] if src.startswith(docs + "/") else src
+
+    return inside
