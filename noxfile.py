@@ -41,7 +41,9 @@ def tests(session: nox.Session) -> None:
     # collection order, slow files first (tests/conftest.py), not xdist's most-tests-first.
     # Tests that assert wall-clock limits run afterwards, alone. `nox -s tests -- -n 0`: one
     # process.
-    env = {"LLMBOOK_CACHE": "0"}
+    # Jupyter's test notebooks (tests/notebooks/jupyter_corpus.py), downloaded once, kept here.
+    corpus = str(session.cache_dir / "jupyter-corpus")
+    env = {"LLMBOOK_CACHE": "0", "LLMBOOK_JUPYTER_CORPUS": corpus}
     parallel = ("-n", "2", "--dist", "loadfile", "--no-loadscope-reorder")
     session.run("pytest", *parallel, "-m", "not timing", *session.posargs, env=env)
     # exit 5: the arguments selected no timing test
