@@ -11,7 +11,7 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 from sites import build, write_config
 
-from .test_jupyter_corpus import CONFIG, LATEX
+from .test_jupyter_corpus import CONFIG
 
 pytestmark = pytest.mark.slow
 
@@ -74,6 +74,5 @@ def test_an_expected_error_shows_its_traceback(article: Tag) -> None:
     assert "ZeroDivisionError: division by zero" in article.get_text()
 
 
-@pytest.mark.xfail(strict=True, reason=f"needs {LATEX}")
 def test_displayed_latex_is_a_formula(article: Tag) -> None:
     assert any("∫" in math.get_text() for math in article.find_all("math"))

@@ -24,13 +24,10 @@ from .outputs import differences, outputs, page_misses
 
 pytestmark = pytest.mark.slow
 
-CWD = "a notebook's code runs in its own folder, as in Jupyter (llmbook: a scratch folder)"
-MAGICS = "IPython magics (%matplotlib, %config, %pylab) through IPython's input transformers"
-SHELL = "get_ipython() and IPython's user namespace (display without an import)"
-WIDGETS = "widgets shown by their text fallback"
-LATEX = "text/latex outputs through the math step"
-STDERR = "stderr kept on the page, apart from stdout (today it reaches the build's terminal)"
-CLEAR = "clear_output(wait=...) and display handles (display_id, update)"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+IPYWIDGETS_7 = "ipywidgets 7, which the reference run had (display_data, not execute_result)"
+# Kept as a difference: a figure is the book's SVG whatever `%config InlineBackend` asks.
+FIGURE_FORMATS = "figures in the format `%config InlineBackend.figure_formats` asks (PNG here)"
 
 
 @dataclass(frozen=True)
@@ -57,30 +54,29 @@ COMPARED = [
     Case(NBCLIENT + "SVG.ipynb"),
     Case(NBCLIENT + "Skip Execution with Cell Tag.ipynb"),
     Case(NBCLIENT + "Other Comms.ipynb"),
-    Case(NBCLIENT + "Skip Exceptions with Cell Tags.ipynb", waits_for=(STDERR,)),
-    Case(NBCLIENT + "Check History in Memory.ipynb", waits_for=(SHELL,)),
-    Case(NBCLIENT + "Clear Output.ipynb", waits_for=(SHELL, CLEAR)),
-    Case(NBCLIENT + "Inline Image.ipynb", waits_for=(CWD,)),
-    Case(NBCLIENT + "JupyterWidgets.ipynb", waits_for=(SHELL, WIDGETS)),
+    Case(NBCLIENT + "Skip Exceptions with Cell Tags.ipynb"),
+    Case(NBCLIENT + "Check History in Memory.ipynb"),
+    Case(NBCLIENT + "Clear Output.ipynb"),
+    Case(NBCLIENT + "Inline Image.ipynb"),
+    # A widget's model id is a fresh UUID every run, in Jupyter too.
+    Case(NBCLIENT + "JupyterWidgets.ipynb", varies=((1, WIDGET_VIEW),)),
     Case(NBCONVERT + "notebook_tags.ipynb"),
     # SymPy's LaTeX has changed since; its PNG needs a LaTeX install the reference machine had.
     Case(
         NBCONVERT + "notebook1.ipynb",
-        waits_for=(SHELL, LATEX),  # init_printing's pretty text asks get_ipython()
         varies=((7, "text/latex"), (8, "text/latex"), (9, "text/latex")),
         optional=("image/png",),
     ),
-    Case(NBCONVERT + "notebook4_jpeg.ipynb", waits_for=(CWD,)),
-    Case(NBCONVERT + "Widget_List.ipynb", waits_for=(CWD, WIDGETS)),
+    Case(NBCONVERT + "notebook4_jpeg.ipynb"),
+    # Its reference ran ipywidgets 7, which showed a widget with display(); ipywidgets 8 (what
+    # installs now) makes it the cell's result: every output's kind differs, in Jupyter too.
+    Case(NBCONVERT + "Widget_List.ipynb", waits_for=(IPYWIDGETS_7,)),
     Case(EXPORTERS + "prompt_numbers.ipynb"),
     Case(EXPORTERS + "rst_output.ipynb"),
     # The figure: Jupyter's inline backend shows it as the format %config asks (retina PNG).
-    Case(EXPORTERS + "pngmetadata.ipynb", waits_for=(MAGICS,)),
-    Case(EXPORTERS + "svg.ipynb", waits_for=(MAGICS,)),
-    # %pylab's banner has changed since the reference run; the histogram's counts are random.
-    Case(
-        EXPORTERS + "notebook2.ipynb", waits_for=(MAGICS,), varies=((3, "text"), (11, "text/plain"))
-    ),
+    Case(EXPORTERS + "pngmetadata.ipynb", waits_for=(FIGURE_FORMATS,)),
+    # The figure is the book's SVG (its fonts as paths, its alt text): compared by presence.
+    Case(EXPORTERS + "svg.ipynb", varies=((1, "image/svg+xml"), (1, "text/plain"))),
 ]
 # The build must stop at the cell that raises, as nbconvert does without --allow-errors.
 FAILING = {
@@ -90,6 +86,9 @@ FAILING = {
         "cell 4, line 2: RuntimeError: This is a deliberate exception"
     ),
     NBCLIENT + "Autokill.ipynb": "cell 1: the page's worker process was killed by SIGTERM",
+    # Its Markdown tests a parser with a `$$` never closed: the book's math step calls that an
+    # author's error (MathJax shows the `$$` as text).
+    EXPORTERS + "notebook2.ipynb": "cell 13, line 4: display math `$$` is never closed",
 }
 LEFT_OUT = {
     NBCLIENT + "Disable Stdin.ipynb": "reads stdin (input()): a build has no one to type",
@@ -198,12 +197,7 @@ def _article(folder: Path, path: str, root: Path) -> tuple[Tag, Path]:
     [
         NBCONVERT + "latex-linked-image.ipynb",
         NBCONVERT + "notebook5_embed_images.ipynb",
-        pytest.param(
-            EXPORTERS + "attachment.ipynb",
-            marks=pytest.mark.xfail(
-                strict=True, reason="needs a Markdown cell's attachments written as files"
-            ),
-        ),
+        EXPORTERS + "attachment.ipynb",
     ],
     ids=lambda p: Path(p).stem,
 )
@@ -213,10 +207,10 @@ def test_every_image_a_markdown_cell_shows_is_in_the_site(
     article, site = _article(folder, path, tmp_path)
     sources = [img["src"] for img in article.find_all("img")]
     assert sources
-    assert [s for s in sources if not (site / s).is_file()] == []
+    # a cell's attachment is inlined as a `data:` URI, as nbconvert's HTML has it
+    assert [s for s in sources if not (s.startswith("data:image/") or (site / s).is_file())] == []
 
 
-@pytest.mark.xfail(strict=True, reason="needs raw cells shown as nbconvert's HTML shows them")
 def test_raw_cells_for_html_or_for_no_format_are_shown(folder: Path, tmp_path: Path) -> None:
     article, _ = _article(folder, EXPORTERS + "rawtest.ipynb", tmp_path)
     assert article.find("b", string="raw html") is not None
@@ -232,17 +226,18 @@ def test_outputs_stored_in_a_notebook_never_reach_the_page(folder: Path, tmp_pat
     planted = re.findall(
         r"alert\('([^']+)'\)", (folder / EXPORTERS / "notebook_inject.ipynb").read_text()
     )
-    # The Markdown cell's script is the author's own Markdown, shown as a Markdown page's is.
-    assert sorted(set(planted) - {"markdown cell"})[:3] == [
+    # The Markdown cell's script is the author's own Markdown, shown as a Markdown page's is; a
+    # raw cell for no format is the author's HTML, shown verbatim as nbconvert's HTML shows it.
+    own = {"markdown cell", "raw cell"}
+    assert sorted(set(planted) - own)[:3] == [
         "application/javascript output",
         "cell_tag",
         "image/jpeg output",
     ]
-    reached = [p for p in set(planted) - {"markdown cell"} if p in str(article)]
+    reached = [p for p in set(planted) - own if p in str(article)]
     assert reached == []
 
 
-@pytest.mark.xfail(strict=True, reason="needs a notebook in another language refused by name")
 def test_a_julia_notebook_is_refused_naming_its_language(folder: Path, tmp_path: Path) -> None:
     path = NBCONVERT + "notebook_jl.ipynb"
     done = build(lay_out(folder, path, tmp_path), site=tmp_path / "site", cache=False)

@@ -158,7 +158,8 @@ def display_context(namespace: dict, *, shell: bool = True) -> Iterator[Displays
     before = getattr(InteractiveShell, "_instance", None)
     InteractiveShell._instance = shell
     try:
-        yield displays
+        with shell.builtin_trap:  # `get_ipython` a builtin, as in a kernel (libraries ask for it)
+            yield displays
     finally:
         InteractiveShell._instance = before
         shutil.rmtree(home, ignore_errors=True)

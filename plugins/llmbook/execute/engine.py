@@ -27,7 +27,13 @@ from llmbook.execute.environment import page_environment
 from llmbook.execute.guards import Guards
 from llmbook.execute.reads import python_folders, read_plan
 from llmbook.execute.run import RunResult
-from llmbook.execute.sandbox import Confinement, end_descendants, scratch_plan, user_cache_dir
+from llmbook.execute.sandbox import (
+    Confinement,
+    end_descendants,
+    link_beside,
+    scratch_plan,
+    user_cache_dir,
+)
 from llmbook.execute.server import page_context
 
 __all__ = ["Engine", "Limits", "PageOutcome"]
@@ -159,6 +165,8 @@ class Engine:
             return PageOutcome(error=AuthorError(page.src, 1, problem, fix))
         scratch = tempfile.mkdtemp(prefix="llmbook-page-")
         confinement = self.confinement
+        if page.cells is not None and confinement.landlock:  # a notebook reads what is beside it
+            link_beside(scratch, os.path.dirname(os.path.join(self.root, page.src)))
         writable, temp = scratch_plan(scratch, confinement.protected, confinement.hidden)
         options = {
             "env": {**self.environment(page), "TMPDIR": temp},

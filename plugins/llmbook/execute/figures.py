@@ -63,9 +63,10 @@ def _alt(fig: object) -> str:
     return "；".join(t for t in [suptitle, *titles] if t)
 
 
-def take_figures(salt: str) -> list[Figure] | str:
-    """Render and close the open figures; returns an error text if one has no alt text, raises
-    `fonts.MissingGlyph` if one draws a character no figure font has."""
+def take_figures(salt: str, fallback_alt: str = "") -> list[Figure] | str:
+    """Render and close the open figures; returns an error text if one has no alt text (none of
+    its own and no `fallback_alt`), raises `fonts.MissingGlyph` if one draws a character no figure
+    font has."""
     if "matplotlib.pyplot" not in __import__("sys").modules:
         return []
     import matplotlib
@@ -74,7 +75,7 @@ def take_figures(salt: str) -> list[Figure] | str:
     figures = []
     for number in plt.get_fignums():
         fig = plt.figure(number)
-        alt = _alt(fig)
+        alt = _alt(fig) or _described(fig, fallback_alt)
         if not alt:
             plt.close("all")
             return "a figure has no alt text (no label, no title)"
@@ -88,6 +89,19 @@ def take_figures(salt: str) -> list[Figure] | str:
         figures.append(Figure(_clean(buffer.getvalue(), alt), alt))
         plt.close(fig)
     return figures
+
+
+def _described(fig: object, fallback: str) -> str:
+    """`fallback` (a notebook's figure: which cell drew it) with what the axes are labelled."""
+    if not fallback:
+        return ""
+    labels = [
+        f"{name} 轴：{text}"
+        for ax in fig.get_axes()
+        for name, text in (("x", ax.get_xlabel().strip()), ("y", ax.get_ylabel().strip()))
+        if text
+    ]
+    return "；".join([fallback, *labels])
 
 
 def _clean(svg: str, alt: str) -> str:

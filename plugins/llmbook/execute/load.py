@@ -71,6 +71,14 @@ def load_page(src: str, raw: bytes | str, *, execute: bool = True) -> LoadedPage
         meta, markdown, first = split_front_matter(text)
     source = collect_page(lex(markdown, first), src=src, meta=meta, execute=execute)
     source.cells = notebook.cells if notebook is not None else None
+    if notebook is not None and notebook.language != "python" and source.execute and source.blocks:
+        raise AuthorError(
+            src,
+            1,
+            f"the notebook's kernel runs {notebook.language}, and llmbook runs only Python cells",
+            'show it without running: `"llmbook": {"execute": false}` in its metadata, or '
+            "leave it out of `execute_pages` in mkdocs.yml",
+        )
     if notebook is not None and "execute" in meta and not source.execute:
         source.why_not_run = '`"llmbook": {"execute": false}` in its metadata'
     if not source.execute and source.bound:

@@ -48,6 +48,20 @@ class Notebook:
         """`cell N, line M` for a 1-based line of the Markdown."""
         return cell_line(self.cells, line)
 
+    @property
+    def language(self) -> str:
+        """The language of its code cells, as its kernel says (Python when it does not say)."""
+        return notebook_language(self.data)
+
+
+def notebook_language(data: dict[str, Any]) -> str:
+    metadata = data.get("metadata", {})
+    spec, info = metadata.get("kernelspec", {}), metadata.get("language_info", {})
+    named = (spec.get("language") if isinstance(spec, dict) else None) or (
+        info.get("name") if isinstance(info, dict) else None
+    )
+    return str(named or "python").lower()
+
 
 def cell_line(cells: list[tuple[int, int]], line: int) -> str:
     if not 1 <= line <= len(cells):
@@ -79,24 +93,48 @@ def read_notebook(text: str, *, src: str) -> Notebook:
     data = _validated(_with_ids(data), src)
     lines: list[str] = []
     cells: list[tuple[int, int]] = []
+    fence = "python" if notebook_language(data) == "python" else notebook_language(data)
     for index, cell in enumerate(data["cells"]):
         number = index + 1
-        body = _source(cell).rstrip("\n").split("\n")
+        body = _with_attachments(cell, _source(cell)).rstrip("\n").split("\n")
         kind = cell.get("cell_type")
+        closing = {"code": "```", "raw": "</div>"}.get(kind)
         if kind == "code":
-            lines.append("```python" + "".join(f" {t}" for t in _fence_tags(cell)))
+            lines.append(f"```{fence}" + "".join(f" {t}" for t in _fence_tags(cell)))
+            cells.append((number, 0))
+        elif kind == "raw" and _shown_raw(cell):  # as nbconvert's HTML: verbatim
+            lines.append('<div class="llmbook-raw" markdown="0">')
             cells.append((number, 0))
         elif kind != "markdown":
-            continue  # raw cells are not part of the page
+            continue  # a raw cell for another format (LaTeX, reST, …) is not part of the page
         for inner, text_line in enumerate(body, start=1):
             lines.append(text_line)
             cells.append((number, inner))
-        if kind == "code":
-            lines.append("```")
+        if closing is not None:
+            lines.append(closing)
             cells.append((number, len(body) + 1))
         lines.append("")
         cells.append((number, len(body) + 1))
     return Notebook(src, data, "\n".join(lines), cells)
+
+
+def _shown_raw(cell: dict) -> bool:
+    """nbconvert's HTML shows a raw cell meant for HTML, or for no format in particular."""
+    metadata = cell.get("metadata", {})
+    wanted = metadata.get("format", metadata.get("raw_mimetype", "")) if metadata else ""
+    return str(wanted or "").lower() in ("", "text/html")
+
+
+def _with_attachments(cell: dict, source: str) -> str:
+    """A Markdown cell's `attachment:name` images as `data:` URIs, as nbconvert's HTML has them."""
+    attachments = cell.get("attachments") if cell.get("cell_type") == "markdown" else None
+    for name, bundle in (attachments or {}).items():
+        mime = next((m for m in bundle if m.startswith("image/")), None) if bundle else None
+        if mime is not None:
+            data = "".join(bundle[mime]) if isinstance(bundle[mime], list) else bundle[mime]
+            uri = f"data:{mime};base64,{data.strip()}"
+            source = source.replace(f"attachment:{name}", uri)
+    return source
 
 
 def _fence_tags(cell: dict) -> list[str]:

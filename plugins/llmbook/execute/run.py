@@ -187,7 +187,10 @@ def _run_block(
             raise _block_error(page, block, error) from None
         raised = _expected_error(page, error)
     try:
-        figures = take_figures(f"{page.src}:{block.line}")
+        # A notebook's figure without a title is described by its cell (Jupyter asks no alt text).
+        cell = page.cell_of(block.line) + 1 if page.cells else None
+        fallback = f"第 {cell} 个单元格画的图" if cell is not None else ""
+        figures = take_figures(f"{page.src}:{block.line}", fallback)
     except MissingGlyph as error:
         where = f"a figure of the python block at line {block.line}"
         raise AuthorError(page.src, block.line, f"{where}: {error}", MissingGlyph.FIX) from None

@@ -192,3 +192,14 @@ def reap_children() -> None:
             return
         if pid == 0:
             return
+
+
+def link_beside(scratch: str, folder: str) -> None:
+    """The entries of `folder` (a notebook's own) as links in its scratch folder: `open("x.csv")`
+    and `Image("logo.png")` find what lies beside the notebook, as in Jupyter, while what the page
+    writes still lands in the scratch folder. Only where Landlock keeps the project read-only: a
+    write through a link would otherwise change the author's file."""
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+        target = os.path.join(scratch, name)
+        if not os.path.lexists(target):
+            os.symlink(os.path.join(folder, name), target)

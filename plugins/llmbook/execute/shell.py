@@ -1,7 +1,7 @@
 """The page's IPython shell, and its magics turned into Python before a block is compiled.
 
 The shell is IPython's own `InteractiveShell` (magics, `get_ipython()`, the display hook, `%config`)
-with what a static page cannot have taken out: no history, no GUI event loop, no inline backend
+with what a static page cannot have taken out: history in memory, no GUI event loop, no inline backend
 (figures are taken after each block by `figures.py`, as SVG), and a `!cmd` whose output is the
 block's own (the command runs in the page's process tree, under its sandbox and limits).
 """
@@ -84,7 +84,7 @@ def page_shell(base: type, displays: object, namespace: dict, home: str) -> obje
         system_piped = system_raw = system
 
     config = Config()
-    config.HistoryManager.enabled = False
+    config.HistoryManager.hist_file = ":memory:"  # as nbclient's kernels: no file, no thread
     shell = PageShell(config=config, ipython_dir=home, user_ns=namespace)
     atexit.unregister(shell.atexit_operations)  # nothing of a page's shell outlives the page
     shell.display_pub = Publisher()
