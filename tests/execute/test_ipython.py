@@ -173,3 +173,28 @@ def test_without_ipython_blocks_are_plain_python(run_md) -> None:
     )
     run = run_md(plain, execute_ipython=False).result.blocks[0]
     assert [(d.kind, d.data) for d in run.displays] == [("stream", {"text/plain": "False\n"})]
+
+
+def test_native_output_is_the_blocks_too(run_md) -> None:
+    page = """\
+    ```python
+    import ctypes, os
+    print("python")
+    os.system("echo from-a-child; echo child-err 1>&2")
+    ctypes.CDLL(None).printf(b"from-c\\n")
+    ```
+    """
+    pieces = _outputs(run_md(page))
+    text = "".join(t for kind, t in pieces if kind == "stdout")
+    assert text == "python\nfrom-a-child\nfrom-c\n"  # native output after Python's own
+    assert ("stderr", "child-err\n") in pieces
+
+
+def test_reading_input_fails_saying_a_build_has_no_one_to_type(run_md) -> None:
+    with pytest.raises(AuthorError) as error:
+        run_md("```python\nname = input('name? ')\n```\n")
+    assert str(error.value).startswith("docs/page.md:2: EOFError")
+    assert str(error.value).endswith(
+        "Fix: a page cannot read input (input(), stdin): a build has no one to type; write the "
+        "value into the code"
+    )

@@ -28,8 +28,9 @@ __all__ = [
     "result_digest",
 ]
 
-_FORMAT = 4  # 2: the files a page used are stored with its result; 3: display outputs;
-# 4: stderr as stream outputs, `clear_output`, display handles (IPython's shell)
+_FORMAT = 5  # 2: the files a page used are stored with its result; 3: display outputs;
+# 4: stderr as stream outputs, `clear_output`, display handles (IPython's shell); 5: native
+# output (descriptors 1 and 2), files beside a notebook
 NAMESPACE = "results"
 
 

@@ -88,6 +88,7 @@ def run_blocks(
     output_limit: int = 100_000,
     show_last: bool = False,
     ipython: bool = True,
+    native_output: bool = False,
     on_step: Callable[[int, int, int], None] = lambda line, kind, pos: None,
 ) -> RunResult:
     """Execute the page; AuthorError (file, line, exception, last frames) on the first failure.
@@ -96,7 +97,8 @@ def run_blocks(
     page's file, its `__file__`. `on_step(line, kind, position)` is called before each step, so
     the parent knows what ran last. With `show_last` (always on a notebook), a block's last bare
     expression is displayed, as Jupyter's `Out`. With `ipython`, blocks run in IPython's shell
-    (magics, `display()`); without, as plain Python.
+    (magics, `display()`); without, as plain Python. With `native_output` (a page's own
+    process), what file descriptors 1 and 2 receive is the blocks' output too.
     """
     import torch
 
@@ -118,7 +120,9 @@ def run_blocks(
             on_step(line, kind, pos)
             if kind == 0:
                 block = page.blocks[pos]
-                run = _run_block(page, block, namespace, output_limit, displays, last)
+                run = _run_block(
+                    page, block, namespace, output_limit, displays, last, native_output
+                )
                 result.blocks[pos] = run
             else:
                 result.values[pos] = _evaluate(page, page.bound[pos], namespace)
@@ -162,6 +166,7 @@ def _run_block(
     output_limit: int,
     displays: Displays,
     show_last: bool,
+    native: bool,
 ) -> BlockResult:
     try:
         # `%magic`, `!cmd`: get_ipython() calls
@@ -178,7 +183,7 @@ def _run_block(
         ) from None
     raised = None
     try:
-        with captured(displays, output_limit) as buffer:
+        with captured(displays, output_limit, native=native) as buffer:
             exec(code, namespace)
             if tail is not None:
                 displays.show_result(eval(tail, namespace))
@@ -257,6 +262,8 @@ def _block_error(page: PageSource, block: CodeBlock, error: BaseException) -> Au
         fix = _FIX_NETWORK  # a socket's connect or bind (a denied file names its path)
     elif isinstance(error, PermissionError):
         fix = _FIX_WRITE if _readable(error.filename) else _FIX_READ
+    elif isinstance(error, EOFError):
+        fix = "a page cannot read input (input(), stdin): a build has no one to type; write the value into the code"
     elif isinstance(error, OSError) and error.errno == errno.EFBIG:
         fix = "write a smaller file, or raise `execute_file_size_mb` in mkdocs.yml"
     shown = _cell_lines(page, "".join(traceback.format_list(frames[-4:])))

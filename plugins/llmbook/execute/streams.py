@@ -1,11 +1,18 @@
 """A block's stdout and stderr while it runs: stdout kept as its printed text (up to the output
-limit), stderr as stream outputs placed in that text where they came (`display.Displays`)."""
+limit), stderr as stream outputs placed in that text where they came (`display.Displays`).
+
+In a page's own process, what native code and child processes write to file descriptors 1 and 2
+(`os.system`, a C library's printf) is the block's too, as a Jupyter kernel keeps it: it is read
+after the block and added at its end (its order against Python's own prints is not known)."""
 
 from __future__ import annotations
 
 import io
+import os
+import sys
+import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from contextlib import ExitStack, contextmanager, redirect_stderr, redirect_stdout
 
 from llmbook.execute.display import Displays
 
@@ -49,9 +56,45 @@ class _Stderr(io.TextIOBase):
 
 
 @contextmanager
-def captured(displays: Displays, limit: int) -> Iterator[CappedOutput]:
-    """stdout and stderr of the code run inside, for one block."""
+def captured(displays: Displays, limit: int, *, native: bool = False) -> Iterator[CappedOutput]:
+    """stdout and stderr of the code run inside, for one block (`native`: file descriptors 1
+    and 2 too, in a page's own process)."""
     buffer = CappedOutput(limit, displays)
+    stderr = _Stderr(displays, limit)
     displays.begin(lambda: buffer.kept)
-    with redirect_stdout(buffer), redirect_stderr(_Stderr(displays, limit)):
+    with ExitStack() as stack:
+        if native:
+            stack.enter_context(_descriptors(buffer, stderr))
+        stack.enter_context(redirect_stdout(buffer))
+        stack.enter_context(redirect_stderr(stderr))
         yield buffer
+
+
+@contextmanager
+def _descriptors(stdout: io.TextIOBase, stderr: io.TextIOBase) -> Iterator[None]:
+    """Descriptors 1 and 2 into temporary files while the block runs; their text then goes to
+    `stdout` and `stderr`."""
+    import ctypes
+
+    libc = ctypes.CDLL(None)
+    files = [tempfile.TemporaryFile(), tempfile.TemporaryFile()]
+    for stream in (sys.__stdout__, sys.__stderr__):
+        if stream is not None:
+            stream.flush()
+    saved = [os.dup(1), os.dup(2)]
+    os.dup2(files[0].fileno(), 1)
+    os.dup2(files[1].fileno(), 2)
+    try:
+        yield
+    finally:
+        libc.fflush(None)  # what C's stdio still buffers
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in saved:
+            os.close(fd)
+        for file, target in zip(files, (stdout, stderr), strict=True):
+            file.seek(0)
+            text = file.read().decode("utf-8", errors="replace")
+            file.close()
+            if text:
+                target.write(text)
