@@ -16,6 +16,7 @@ import os
 import threading
 import time
 import uuid
+from concurrent.futures import CancelledError
 from typing import Any
 
 from llmbook.errors import AuthorError, LLMBookError
@@ -61,15 +62,16 @@ class ClusterEngine:
             return []
         client = self._connect()
         try:
+            # In every task, not scattered once: scattered data dies with the worker holding it,
+            # and with it every page's task still waiting.
             task = ClusterTask(self.spec, environment_versions(), project_files(self.spec.root))
-            shared = client.scatter(task, broadcast=True)
             token = uuid.uuid4().hex[:8]
             futures = [
                 client.submit(
                     run_task,
                     page,
                     self.passed_env(page),
-                    shared,
+                    task,
                     key=f"llmbook-page-{token}-{n}",
                     resources=page.resources or None,
                     pure=False,
@@ -147,6 +149,12 @@ class _Watch:
         address = self.engine.address
         try:
             return future.result()
+        except CancelledError as error:
+            problem = (
+                f"the page's task was cancelled ({getattr(error, 'reason', 'unknown')}): the "
+                f"cluster's scheduler at {address} went away or lost it"
+            )
+            fix = "restart the scheduler and its workers, then build again"
         except KilledWorker:
             problem = (
                 "the cluster's workers died while running the page, as often as the scheduler "

@@ -215,7 +215,8 @@ class Engine:
             "seed": self.seed,
             "output_limit": self.limits.output_limit,
             "show_last": self.show_last,
-            "memory_mb": self.limits.memory_mb,
+            # CUDA reserves address space far past any cap: a page that asks for a GPU has none
+            "memory_mb": 0 if page.resources.get("GPU") else self.limits.memory_mb,
             "cells": page.cells,
         }
         receiver, sender = context.Pipe(duplex=False)

@@ -122,13 +122,17 @@ def _refusal(page: PageSource, task: ClusterTask, where: str) -> tuple[str, str]
         return f"the cluster's worker {where} has no project at {root}", _FIX_IMAGE
     here = project_files(root)
     for name in sorted(set(here) | set(task.project)):
-        if here.get(name) != task.project.get(name):
-            state = "lacks" if name not in here else "has another"
-            if name not in task.project:
-                state = "has an extra"
-            return (
-                f"the cluster's worker {where} {state} {name} (in {root}) than this build: the "
-                "page may import it",
-                _FIX_IMAGE,
+        ours, theirs = here.get(name), task.project.get(name)
+        if ours == theirs:
+            continue
+        if ours is None:
+            state = f"lacks {name} (in {root}), which this build has"
+        elif theirs is None:
+            state = f"has {name} (in {root}), which this build lacks"
+        else:
+            state = (
+                f"has another {name} (in {root}) than this build: content {ours[:12]} where "
+                f"this build has {theirs[:12]}"
             )
+        return f"the cluster's worker {where} {state}; the page may import it", _FIX_IMAGE
     return None
