@@ -134,9 +134,14 @@ def test_a_remote_block_timeout_is_the_local_message(make_executor, cluster) -> 
         with pytest.raises(Exception) as error:
             executor.run_page(SLOW_PAGE.format(seconds=30), src="docs/slow.md")
         texts.append(str(error.value))
-    assert texts[0] == texts[1] == (
-        "docs/slow.md:1: block timed out after 1 s Fix: make it faster, or raise "
-        "`execute_timeout` (seconds) in mkdocs.yml"
+    local_text, cluster_text = texts
+    assert (
+        cluster_text
+        == local_text
+        == (
+            "docs/slow.md:1: block timed out after 1 s Fix: make it faster, or raise "
+            "`execute_timeout` (seconds) in mkdocs.yml"
+        )
     )
 
 

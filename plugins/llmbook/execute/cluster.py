@@ -81,7 +81,7 @@ class ClusterEngine:
             outcomes = _Watch(self, client, pages, futures).outcomes()
         finally:
             client.close()
-        return [self._checked(page, outcome) for page, outcome in zip(pages, outcomes)]
+        return [self._checked(page, outcome) for page, outcome in zip(pages, outcomes, strict=True)]
 
     def _connect(self) -> Any:  # noqa: ANN401 (a distributed.Client)
         from distributed import Client

@@ -21,9 +21,9 @@ from mkdocs.plugins import get_plugin_logger
 from llmbook.errors import AuthorError, LLMBookError, location
 from llmbook.execute.cache import FileHashes, PageCache, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
-from llmbook.execute.coverage import Coverage
 from llmbook.execute.cluster import ClusterEngine, cluster_address
 from llmbook.execute.collect import PageSource
+from llmbook.execute.coverage import Coverage
 from llmbook.execute.engine import Engine, EngineSpec, Limits, PageOutcome, default_workers
 from llmbook.execute.environment import valid_name
 from llmbook.execute.guards import read_grants
