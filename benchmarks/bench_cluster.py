@@ -4,7 +4,10 @@ Dask LocalCluster of as many workers on the same machine (`execute_cluster`): th
 N is the cluster's overhead per page (a task's transfer, its result's way back, the checks of
 the worker's versions and project files). It reports, it never fails on time.
 
-    python benchmarks/bench_cluster.py [--pages 200] [--workers 2]
+    python benchmarks/bench_cluster.py [--pages 200] [--workers 2] [--one-line-pages 100]
+
+First, one-line pages on warm workers both ways (the cost per page of the cluster alone), then
+the cold builds.
 
 Results in benchmarks/results/cluster.json. With M machines of W workers each, a cold build takes
 about  (build's own time) + N × (page time / (M × W) + overhead per page / (M × W)),  as long as
@@ -59,6 +62,43 @@ def _local_cluster(root: Path, workers: int):  # noqa: ANN202 (a distributed.Loc
         )
 
 
+def _overhead(pages: int, workers: int) -> dict:
+    """Seconds to run `pages` one-line pages on warm local workers and on a warm LocalCluster of
+    as many workers, in this process: the difference is the cluster's cost per page alone."""
+    from llmbook.config import LLMBookConfig
+    from llmbook.execute import Executor
+    from llmbook.project import Project
+
+    timings = {}
+    with tempfile.TemporaryDirectory(prefix="llmbook-cluster-overhead-") as folder:
+        root = Path(folder)
+        (root / "docs").mkdir()
+        cluster = _local_cluster(root, workers)
+        try:
+            for name, address in (("local", ""), ("cluster", cluster.scheduler_address)):
+                config = LLMBookConfig()
+                config.load_dict({"cache": False, "execute_workers": workers})
+                config.load_dict({"execute_cluster": address, "execute_preamble": ""})
+                config.validate()
+                executor = Executor(config, Project.at(root))
+                executor.run_pages(
+                    [(f"docs/warm{n}.md", "```python\nx = 1\n```\n") for n in range(workers)]
+                )
+                batch = [(f"docs/p{n}.md", f"```python\nx = {n}\n```\n") for n in range(pages)]
+                start = time.perf_counter()
+                report = executor.run_pages(batch)
+                timings[name] = time.perf_counter() - start
+                assert not report.failures, report.failures
+        finally:
+            cluster.close()
+    per_page = (timings["cluster"] - timings["local"]) / pages
+    print(
+        f"{pages} one-line pages, {workers} workers: local {timings['local']:.2f} s, "
+        f"LocalCluster {timings['cluster']:.2f} s, {per_page * 1000:+.0f} ms per page"
+    )
+    return {**{f"{k}_s": round(v, 2) for k, v in timings.items()}, "per_page_s": round(per_page, 4)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="cold build: local workers vs a LocalCluster")
     parser.add_argument("--pages", type=int, nargs="+", default=[200])
@@ -66,7 +106,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--cold-up-to", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--engines", nargs="*", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--one-line-pages", type=int, default=100)
     args, _ = parser.parse_known_args()  # nox passes bench_build's arguments to every bench
+    overhead = _overhead(args.one_line_pages, args.workers)
     results = {}
     for pages in args.pages:
         with tempfile.TemporaryDirectory(prefix="llmbook-cluster-bench-") as folder:
@@ -97,7 +139,8 @@ def main() -> None:
             )
     out = HERE / "results" / "cluster.json"
     out.parent.mkdir(exist_ok=True)
-    data = {"workers": args.workers, "cpus": os.cpu_count(), "results": results}
+    data = {"workers": args.workers, "cpus": os.cpu_count(), "one_line_pages": overhead}
+    data["results"] = results
     out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
