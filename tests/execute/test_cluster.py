@@ -5,11 +5,13 @@ failures of the page, never a hang or a stored result."""
 
 from __future__ import annotations
 
-import contextlib
+import json
 import logging
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -238,27 +240,42 @@ def _kill_the_busy_worker(cluster: distributed.LocalCluster, left: list | None =
         os.kill(pid, signal.SIGKILL)
 
 
-def test_a_gone_scheduler_fails_every_page_out(make_executor) -> None:
-    made = _cluster()
+def test_a_gone_scheduler_fails_every_page_out(make_executor, tmp_path) -> None:
+    # The scheduler and its worker in processes of their own, as `dask scheduler` and
+    # `dask worker` run them; the scheduler's is killed while the page runs.
+    file = tmp_path / "scheduler.json"
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    cli = [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1"]
+    cli += ["--port", "0", "--no-dashboard", "--scheduler-file", str(file)]
+    scheduler = subprocess.Popen(cli, env=env, stderr=subprocess.DEVNULL)
+    worker = None
     try:
-        executor = make_executor(cache=False, execute_cluster=made.scheduler_address)
+        while not file.exists():
+            time.sleep(0.1)
+        address = json.loads(file.read_text())["address"]
+        cli = [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1"]
+        worker = subprocess.Popen([*cli, "--no-dashboard"], env=env, stderr=subprocess.DEVNULL)
+        executor = make_executor(cache=False, execute_cluster=address)
 
-        def close_the_scheduler() -> None:
-            with distributed.Client(made.scheduler_address, set_as_default=False) as client:
+        def kill_the_scheduler() -> None:
+            with distributed.Client(address, set_as_default=False) as client:
                 while not any(client.processing().values()):
                     time.sleep(0.1)
-            made.sync(made.scheduler.close)
+            scheduler.kill()
 
-        threading.Thread(target=close_the_scheduler, daemon=True).start()
+        threading.Thread(target=kill_the_scheduler, daemon=True).start()
         start = time.monotonic()
         report = executor.run_pages([("docs/slow.md", SLOW_PAGE.format(seconds=30))])
         assert time.monotonic() - start < 25
     finally:
-        with contextlib.suppress(TimeoutError):  # its workers wait for the scheduler first
-            made.close(timeout=10)
+        for process in (worker, scheduler):
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=30)
     assert [str(e) for e in report.failures] == [
         "docs/slow.md:1: the page's task was cancelled (scheduler-connection-lost): the "
-        f"cluster's scheduler at {made.scheduler_address} went away or lost it Fix: restart "
+        f"cluster's scheduler at {address} went away or lost it Fix: restart "
         "the scheduler and its workers, then build again"
     ]
 
@@ -330,3 +347,24 @@ def test_a_daemonic_worker_refuses(tmp_path: Path, monkeypatch) -> None:
 def test_the_option_is_validated() -> None:
     assert make_config(execute_cluster="tcp://h:8786")["execute_cluster"] == "tcp://h:8786"
     assert make_config()["execute_cluster_wait"] == 300
+
+
+def test_a_result_that_read_other_project_files_is_refused(tmp_path: Path) -> None:
+    from llmbook.execute.cache import FileHashes
+    from llmbook.execute.cluster import ClusterEngine
+    from llmbook.execute.engine import PageOutcome
+    from llmbook.execute.run import RunResult
+    from llmbook.store import file_digest
+
+    (tmp_path / "data.csv").write_text("1,2\n", encoding="utf-8")
+    spec = EngineSpec(workers=1, limits=Limits(), seed=0, root=str(tmp_path))
+    engine = ClusterEngine("tcp://s:1", spec, spec.engine(), FileHashes(tmp_path), wait=1)
+    same = RunResult(used={"data.csv": file_digest(tmp_path / "data.csv")})
+    kept = PageOutcome(result=same, where="tcp://w:1")
+    assert engine._checked(_page(), kept) is kept
+    other = PageOutcome(result=RunResult(used={"data.csv": "0" * 64}), where="tcp://w:1")
+    assert str(engine._checked(_page(), other).error) == (
+        "docs/p.md:1: the cluster's worker tcp://w:1 read data.csv with other content than this "
+        "build's copy: its numbers would come from other files Fix: run the workers on a "
+        "checkout of the same commit as the build, at the same path"
+    )

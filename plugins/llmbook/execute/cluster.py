@@ -6,8 +6,8 @@ PageOutcome. Faults end in a named failure of the page, never a hang or a partia
 waits `execute_cluster_wait` seconds at most for a worker that can take it; a worker that dies
 mid-page is replaced by the scheduler up to its `allowed-failures` (then KilledWorker); a
 scheduler that goes away fails every page still out; a worker that keeps a page past its page
-timeout (and a margin for the transfer) loses it. `distributed` is imported here only, when the
-option is set.
+timeout and a margin, timed from the moment the task began there, loses it. `distributed` is
+imported here only (and in remote.py, on the workers), when the option is set.
 """
 
 from __future__ import annotations
@@ -23,7 +23,13 @@ from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.cache import FileHashes
 from llmbook.execute.collect import PageSource
 from llmbook.execute.engine import Engine, EngineSpec, PageOutcome
-from llmbook.execute.remote import ClusterTask, environment_versions, project_files, run_task
+from llmbook.execute.remote import (
+    STARTED,
+    ClusterTask,
+    environment_versions,
+    project_files,
+    run_task,
+)
 from llmbook.execute.resources import describe, lacking
 
 __all__ = ["ClusterEngine", "cluster_address"]
@@ -122,7 +128,13 @@ class _Watch:
         self.futures = futures
         self.done: dict[int, PageOutcome] = {}
         self.homeless: dict[int, float] = {}  # page → since when no worker could take it
-        self.started: dict[tuple[str, str], float] = {}  # (task, worker) → first seen running
+        self.started: dict[str, tuple[float, str]] = {}  # task → (when it began, its worker)
+        client.subscribe_topic(STARTED, self._began)
+
+    def _began(self, event: tuple[float, dict]) -> None:
+        """A task began on a worker (again, after a worker died: its clock starts over)."""
+        _, message = event
+        self.started[message["key"]] = (time.monotonic(), message["worker"])
 
     def outcomes(self) -> list[PageOutcome]:
         finished = threading.Event()
@@ -138,9 +150,10 @@ class _Watch:
                 self._look()
         return [self.done[n] for n in range(len(self.pages))]
 
-    def _fail(self, n: int, problem: str, fix: str) -> None:
+    def _fail(self, n: int, problem: str, fix: str, *, cancel: bool = True) -> None:
         page = self.pages[n]
-        self.futures[n].cancel()
+        if cancel:  # not with the scheduler gone: there is nobody to tell
+            self.futures[n].cancel()
         self.done[n] = PageOutcome(error=AuthorError(page.src, _first_line(page), problem, fix))
 
     def _finished(self, page: PageSource, future: Any) -> PageOutcome:  # noqa: ANN401
@@ -179,15 +192,15 @@ class _Watch:
                         f"the cluster's scheduler at {self.engine.address} went away "
                         f"({self.client.status}) before the page's result came back",
                         "restart the scheduler and its workers, then build again",
+                        cancel=False,
                     )
             return
         try:
             workers = self.client.scheduler_info(n_workers=-1)["workers"]
-            processing = self.client.processing()
         except (OSError, TimeoutError):
             return  # the status says so on the next look
         self._homeless(workers)
-        self._overdue(processing)
+        self._overdue()
 
     def _homeless(self, workers: dict) -> None:
         now = time.monotonic()
@@ -209,20 +222,16 @@ class _Watch:
                 "raise `execute_cluster_wait` (seconds) in mkdocs.yml",
             )
 
-    def _overdue(self, processing: dict) -> None:
+    def _overdue(self) -> None:
         now = time.monotonic()
         bound = self.engine.spec.limits.page_timeout + MARGIN_S
-        keys = {future.key: n for n, future in enumerate(self.futures) if n not in self.done}
-        for worker, running in processing.items():
-            for key in running:
-                if key not in keys:
-                    continue
-                since = self.started.setdefault((key, worker), now)
-                if now - since > bound:
-                    self._fail(
-                        keys[key],
-                        f"the cluster's worker {worker} kept the page past {bound:g} s (its page "
-                        f"timeout and {MARGIN_S:g} s) without an answer",
-                        "see that worker's log; raise `execute_page_timeout` in mkdocs.yml if "
-                        "the page needs longer",
-                    )
+        for n, future in enumerate(self.futures):
+            began, worker = self.started.get(future.key, (now, ""))
+            if n not in self.done and now - began > bound:
+                self._fail(
+                    n,
+                    f"the cluster's worker {worker} kept the page past {bound:g} s (its page "
+                    f"timeout and {MARGIN_S:g} s) without an answer",
+                    "see that worker's log; raise `execute_page_timeout` in mkdocs.yml if the "
+                    "page needs longer",
+                )

@@ -24,7 +24,7 @@ from llmbook.execute.deps import installed
 from llmbook.execute.engine import Engine, EngineSpec, PageOutcome
 from llmbook.store import file_digest, llmbook_hash, version
 
-__all__ = ["ClusterTask", "environment_versions", "project_files", "run_task"]
+__all__ = ["STARTED", "ClusterTask", "environment_versions", "project_files", "run_task"]
 
 _SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site"})
 
@@ -69,9 +69,16 @@ def project_files(root: str) -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
+STARTED = "llmbook-page-started"  # the event a task logs as it starts: the build times it
+
+
 def run_task(page: PageSource, given: dict[str, str], task: ClusterTask) -> PageOutcome:
     """The Dask task: the page's outcome on this worker, or its refusal to run it."""
-    where = _address()
+    from distributed import get_worker
+
+    worker = get_worker()
+    where = worker.address
+    worker.log_event(STARTED, {"key": worker.get_current_task(), "worker": where})
     refusal = _refusal(page, task, where)
     if refusal is not None:
         return PageOutcome(error=AuthorError(page.src, _first_line(page), *refusal), where=where)
@@ -83,12 +90,6 @@ def run_task(page: PageSource, given: dict[str, str], task: ClusterTask) -> Page
 @functools.lru_cache(maxsize=4)  # one per build's settings, kept by the worker between tasks
 def _engine(spec: EngineSpec) -> Engine:
     return spec.engine()
-
-
-def _address() -> str:
-    from distributed import get_worker
-
-    return get_worker().address
 
 
 def _first_line(page: PageSource) -> int:
