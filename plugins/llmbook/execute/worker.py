@@ -102,7 +102,8 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
     sandbox.reap_children()
     code = os.waitstatus_to_exitcode(status)
     if code < 0:  # killed by a signal: die of the same one, so the parent names it
-        signal.signal(-code, signal.SIG_DFL)
+        if -code != signal.SIGKILL:  # SIGKILL has no handler to reset (EINVAL)
+            signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     os._exit(code)
 
