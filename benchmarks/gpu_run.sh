@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # One shot on a CUDA machine, from the repo root: llmkit's tests (CUDA cases included), then
 # benchmarks/bench_gguf.py (SmolLM2's GGUF file, bf16), a CUDA page under the sandbox's guards
-# (benchmarks/gpu_guarded_page.py) and benchmarks/bench_gpu.py. Logs, gguf-cuda.json,
-# guarded-page.json and decode-gpu.json go to $OUT (default benchmarks/results).
+# (benchmarks/gpu_guarded_page.py), a GPU page built through a one-worker Dask cluster
+# (benchmarks/gpu_cluster_page.py) and benchmarks/bench_gpu.py. Logs, gguf-cuda.json,
+# guarded-page.json, cluster-gpu-page.json and decode-gpu.json go to $OUT (default
+# benchmarks/results).
 # A python3 that already has a CUDA torch, transformers, pytest and hypothesis (an offline GPU
 # image) is used as is; otherwise .venv gets the project's pins (needs PyPI).
 #   TOTAL_S: seconds for the whole run (default 540); TESTS_S: at most this for the tests (200).
@@ -36,6 +38,13 @@ echo "bench_gguf: exit ${PIPESTATUS[0]} after $((SECONDS - start)) s"
 timeout "${GUARDED_S:-90}" $py benchmarks/gpu_guarded_page.py --out "$out/guarded-page.json" 2>&1 |
     tee "$out/guarded-page.log"
 echo "guarded page: exit ${PIPESTATUS[0]} after $((SECONDS - start)) s"
+# A page with `execute_resources: {GPU: 1}` built with `execute_cluster` on a LocalCluster whose
+# one worker declares GPU=1: it must run there and see CUDA. CLUSTER_S: at most this (120).
+$py -c 'import distributed' 2>/dev/null || $py -m pip install -q -c constraints.txt distributed ||
+    echo "distributed not installable here: gpu_cluster_page.py will fail"
+timeout "${CLUSTER_S:-120}" $py benchmarks/gpu_cluster_page.py --out "$out/cluster-gpu-page.json" \
+    2>&1 | tee "$out/cluster-gpu-page.log"
+echo "cluster GPU page: exit ${PIPESTATUS[0]} after $((SECONDS - start)) s"
 budget=$((${TOTAL_S:-540} - (SECONDS - start) - 20))
 $py benchmarks/bench_gpu.py --budget-s "$budget" --out "$out/decode-gpu.json" "$@" 2>&1 |
     tee "$out/bench-gpu.log"

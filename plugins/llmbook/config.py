@@ -36,6 +36,11 @@ class LLMBookConfig(Config):
     execute_show_last = c.Type(bool, default=False)
     # Blocks run in IPython's shell (magics, `!cmd`, display(), `_`): off runs them as plain Python.
     execute_ipython = c.Type(bool, default=True)
+    # A Dask scheduler's address (`tcp://host:8786`): each page that must run is a task on its
+    # workers (execute/cluster.py; env LLMBOOK_CLUSTER overrides; "" = this machine). A page
+    # waits up to `execute_cluster_wait` seconds for a worker with its `execute_resources`.
+    execute_cluster = c.Type(str, default="")
+    execute_cluster_wait = c.Type((int, float), default=300)
 
     # What a page starts with and what its process may do (docs/guide/executable.md).
     # Python run in each executed page's namespace before its first block.

@@ -245,3 +245,14 @@ def test_concurrent_exits_each_report_their_own_status(tmp_path) -> None:
     outcomes = engine.run(pages)
     codes = [re.search(r"exited with code (\d+)", str(o.error)).group(1) for o in outcomes]
     assert codes == [str(n % 3) for n in range(90)]
+
+
+def test_a_page_killed_by_sigkill_is_named_so(run_md) -> None:
+    # what the OOM killer sends: the page's process dies of it, and so does its watcher
+    text, _ = _fails(
+        run_md, "```python\nimport os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n```\n"
+    )
+    assert text.startswith(
+        "docs/page.md:1: the page's worker process was killed by SIGKILL (out of memory?) while "
+        "running the python block at line 1 "
+    )

@@ -1,6 +1,7 @@
 """A warm build does only what its caches cannot answer: with every page unchanged it imports
 neither the page code's libraries (torch, numpy, matplotlib, llmkit) nor nbformat and its schema
-validator, and writes the same site. Those imports were a second of fixed cost per build."""
+validator, and writes the same site. Those imports were a second of fixed cost per build. No
+build imports Dask unless `execute_cluster` is set."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from cached_builds import ROOT, cached_build
 
 pytestmark = pytest.mark.slow
 
-HEAVY = ("jsonschema", "llmkit", "matplotlib", "nbformat", "numpy", "torch")
+HEAVY = ("dask", "distributed", "jsonschema", "llmkit", "matplotlib", "nbformat", "numpy", "torch")
 
 # Build in this process, then say which of HEAVY it imported.
 _BUILD = f"""
@@ -69,6 +70,7 @@ def test_a_warm_build_imports_no_page_library_and_writes_the_same_site(tmp_path:
 
     cold = _build(tmp_path, "site1")
     assert "nbformat" in cold  # the cold build reads the notebook with it
+    assert not {"dask", "distributed"} & set(cold)  # only with `execute_cluster`
     assert _build(tmp_path, "site2") == []
 
     files = sorted(p.relative_to(tmp_path / "site1") for p in (tmp_path / "site1").rglob("*"))

@@ -75,6 +75,12 @@ class FileHashes:
 
     def unchanged(self, used: dict[str, str]) -> bool:
         """Whether every file a cached result used still has the content it had then."""
+        return not self.changed(used)
+
+    def changed(self, used: dict[str, str]) -> list[str]:
+        """The files of `used` whose content here is not the one recorded (a cluster worker's
+        result checked against this build's files too)."""
+        found = []
         for name, digest in used.items():
             if name not in self._known:
                 # an installed file was keyed by size and mtime (deps), not read
@@ -82,8 +88,8 @@ class FileHashes:
                 path = self.root / name
                 self._known[name] = file_stamp(path) if cheap else file_digest(path)
             if self._known[name] != digest:
-                return False
-        return True
+                found.append(name)
+        return found
 
 
 class PageCache:

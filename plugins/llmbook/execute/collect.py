@@ -75,6 +75,9 @@ class PageSource:
     chapter: str | None = None  # front matter `chapter: 10`: the page's chapter number
     env: tuple[str, ...] = ()  # front matter `execute_env: [NAME]`: variables its code may read
     network: bool = False  # front matter `execute_network: true`: its code may use TCP
+    # front matter `execute_resources: {GPU: 1, memory_gb: 40}`: what the machine running it
+    # must have (names as Dask's worker resources; execute/resources.py)
+    resources: dict[str, float] = field(default_factory=dict)
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -147,6 +150,27 @@ def _env_names(meta: dict, src: str) -> tuple[str, ...]:
     )
 
 
+def _resources(meta: dict, src: str) -> dict[str, float]:
+    value = meta.get("execute_resources", {})
+    if isinstance(value, dict) and all(
+        isinstance(name, str)
+        and name
+        and isinstance(amount, (int, float))
+        and not isinstance(amount, bool)
+        and amount > 0
+        for name, amount in value.items()
+    ):
+        return {name: float(amount) for name, amount in value.items()}
+    raise AuthorError(
+        src,
+        1,
+        f"front matter `execute_resources: {value}` is not a mapping of resource names to "
+        "positive amounts",
+        "write e.g. `execute_resources: {GPU: 1, memory_gb: 40}` (names as the cluster's Dask "
+        "workers declare them; GPU counts CUDA devices, memory_gb the machine's memory)",
+    )
+
+
 def _chapter(meta: dict, src: str) -> str | None:
     value = meta.get("chapter")
     if value is None:
@@ -183,6 +207,7 @@ def collect_page(lexed: Lexed, *, src: str, meta: dict, execute: bool = True) ->
     page = PageSource(src, lexed, runs, _strict_flag(meta, src), chapter=_chapter(meta, src))
     page.env = _env_names(meta, src)
     page.network = _network_flag(meta, src)
+    page.resources = _resources(meta, src)
     if not runs:
         page.why_not_run = (
             "`execute: false` in its front matter"

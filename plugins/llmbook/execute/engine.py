@@ -17,6 +17,7 @@ import signal
 import tempfile
 import threading
 import time
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import wait
@@ -36,7 +37,7 @@ from llmbook.execute.sandbox import (
 )
 from llmbook.execute.server import page_context
 
-__all__ = ["Engine", "Limits", "PageOutcome"]
+__all__ = ["Engine", "EngineSpec", "Limits", "PageOutcome"]
 
 # A forkserver child's exit status is 8 bytes on a pipe that only one read can get: a second
 # reader meets EOF and multiprocessing reports 255. Process.start() polls every live child of
@@ -58,6 +59,44 @@ class Limits:
 class PageOutcome:
     result: RunResult | None = None
     error: AuthorError | None = None
+    where: str = ""  # the cluster worker that ran the page (cluster.py); "" for this machine
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """What an Engine is made from, as plain data: the build makes its own from it, and a
+    cluster worker (remote.py) makes the same one, with the guards its own machine offers."""
+
+    workers: int
+    limits: Limits
+    seed: int
+    root: str
+    preamble: str = ""
+    site_dir: str | None = None
+    sandbox: str = "auto"  # `execute_sandbox`: auto, required or off (guards.machine_guards)
+    env_names: tuple[str, ...] = ()
+    network: str = "none"
+    read: tuple[str, ...] = ()
+    show_last: bool = False
+    ipython: bool = True
+
+    def engine(self) -> Engine:
+        from llmbook.execute.guards import machine_guards
+
+        return Engine(
+            workers=self.workers,
+            limits=self.limits,
+            seed=self.seed,
+            root=self.root,
+            preamble=self.preamble,
+            site_dir=self.site_dir,
+            guards=machine_guards(self.sandbox, self.network),
+            env_names=self.env_names,
+            network=self.network,
+            read=self.read,
+            show_last=self.show_last,
+            ipython=self.ipython,
+        )
 
 
 def _child(conn, page, options) -> None:  # noqa: ANN001
@@ -129,12 +168,15 @@ class Engine:
         self.env_names = env_names  # `execute_env`: passed to every page beyond the allowlist
         self.network = network  # `execute_network`: none, pages (that ask) or all
 
-    def environment(self, page: PageSource) -> dict[str, str]:
+    def environment(
+        self, page: PageSource, given: Mapping[str, str] | None = None
+    ) -> dict[str, str]:
         """What the page's code finds in `os.environ` (execute/environment.py). Triton's kernels
         and CUDA's compute cache go to the cache folder, which a page may write, unless the build
         says where (their defaults, `~/.triton` and `~/.nv`, are read-only to pages); cuBLAS gets
         the workspace that deterministic algorithms require on CUDA."""
         env = page_environment(os.environ, self.env_names + page.env)
+        env.update(given or {})  # the build's values of the passed names (a cluster task)
         cache = user_cache_dir()
         env.setdefault("TRITON_CACHE_DIR", os.path.join(cache, "triton"))
         env.setdefault("CUDA_CACHE_PATH", os.path.join(cache, "nv", "ComputeCache"))
@@ -155,7 +197,12 @@ class Engine:
         with ThreadPoolExecutor(max_workers=min(self.workers, len(pages))) as pool:
             return list(pool.map(lambda page: self._run_one(context, page), pages))
 
-    def _run_one(self, context, page: PageSource) -> PageOutcome:  # noqa: ANN001
+    def run_page(self, page: PageSource, given: Mapping[str, str] | None = None) -> PageOutcome:
+        """One page, as `run` runs each (a cluster worker's task); `given`: the values of the
+        variables the build passes by name (`passed_env`), used instead of this machine's."""
+        return self._run_one(page_context(), page, given)
+
+    def _run_one(self, context, page: PageSource, given=None) -> PageOutcome:  # noqa: ANN001
         if page.network and self.network == "none":
             problem = (
                 "the page asks for the network (`execute_network: true`), but mkdocs.yml allows "
@@ -169,7 +216,7 @@ class Engine:
             link_beside(scratch, os.path.dirname(os.path.join(self.root, page.src)))
         writable, temp = scratch_plan(scratch, confinement.protected, confinement.hidden)
         options = {
-            "env": {**self.environment(page), "TMPDIR": temp},
+            "env": {**self.environment(page, given), "TMPDIR": temp},
             "root": self.root,
             "path": os.path.join(self.root, page.src),
             "scratch": scratch,
@@ -181,7 +228,8 @@ class Engine:
             "output_limit": self.limits.output_limit,
             "show_last": self.show_last,
             "ipython": self.ipython,
-            "memory_mb": self.limits.memory_mb,
+            # CUDA reserves address space far past any cap: a page that asks for a GPU has none
+            "memory_mb": 0 if page.resources.get("GPU") else self.limits.memory_mb,
             "cells": page.cells,
         }
         receiver, sender = context.Pipe(duplex=False)

@@ -22,15 +22,18 @@ from mkdocs.plugins import get_plugin_logger
 from llmbook.errors import AuthorError, LLMBookError, location
 from llmbook.execute.cache import FileHashes, PageCache, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
+from llmbook.execute.cluster import ClusterEngine, cluster_address
+from llmbook.execute.collect import PageSource
 from llmbook.execute.coverage import Coverage
-from llmbook.execute.engine import Engine, Limits, default_workers
+from llmbook.execute.engine import Engine, EngineSpec, Limits, PageOutcome, default_workers
 from llmbook.execute.environment import valid_name
-from llmbook.execute.guards import machine_guards, read_grants
+from llmbook.execute.guards import read_grants
 from llmbook.execute.load import LoadedPage
 from llmbook.execute.mode import Strict
 from llmbook.execute.pages import docs_relative, page_selector
 from llmbook.execute.plan import Plan
 from llmbook.execute.report import BuildFailed, DriftError, Report
+from llmbook.execute.resources import local_check
 from llmbook.execute.run import RunResult
 from llmbook.execute.shard import read_shard, shard_number
 from llmbook.execute.stage_cache import StageCache
@@ -90,20 +93,26 @@ class Executor:
         self.show_last = bool(plugin_config["execute_show_last"])
         self.ipython = bool(plugin_config["execute_ipython"])
         network = str(plugin_config["execute_network"])
-        self.engine = Engine(
+        spec = EngineSpec(
             workers=workers,
             limits=limits,
             seed=self.seed,
             root=self.root,
             preamble=self.preamble,
             site_dir=str(project.site_dir),
-            guards=machine_guards(plugin_config["execute_sandbox"], network),
+            sandbox=str(plugin_config["execute_sandbox"]),
             env_names=env_names(list(plugin_config["execute_env"])),
             network=network,
             read=read_grants(plugin_config["execute_read"], self.root),
             show_last=self.show_last,
             ipython=self.ipython,
         )
+        self.engine: Engine | ClusterEngine = spec.engine()
+        self._hashes = FileHashes(self.root)
+        address = cluster_address(str(plugin_config["execute_cluster"]))
+        if address:  # pages run as tasks on a Dask cluster (cluster.py); the rest stays here
+            wait = float(plugin_config["execute_cluster_wait"])
+            self.engine = ClusterEngine(address, spec, self.engine, self._hashes, wait=wait)
         # The build's one store (Site.create opens it); standalone (pytest, tools) its own.
         if store is None:
             store = open_store(
@@ -116,8 +125,8 @@ class Executor:
         self.coverage: dict[str, Coverage] = {}
         self.counts: dict[str, int] = {}
         self.executed: list[str] = []  # pages actually run (not from the cache), in page order
+        self.placed: dict[str, str] = {}  # page → the cluster worker that ran it
         self._mismatches: list[str] = []
-        self._hashes = FileHashes(self.root)
         self.seconds = 0.0  # time spent executing this build (the bench reads it from the log)
 
     # -- the build ---------------------------------------------------------------------------
@@ -149,9 +158,11 @@ class Executor:
                 report.failures.append(error)
                 loaded.remove(page)
         waiting = self._this_shards(loaded, waiting, sharded=sharded)
-        outcomes = self.engine.run([p.source for p in waiting])
+        outcomes = self._run([p.source for p in waiting])
         for page, outcome in zip(waiting, outcomes, strict=True):
             self.executed.append(page.source.src)
+            if outcome.where:
+                self.placed[page.source.src] = outcome.where
             if outcome.error is not None:
                 page.result = None
                 report.failures.append(outcome.error)
@@ -218,6 +229,18 @@ class Executor:
         return plan
 
     # -- stages ------------------------------------------------------------------------------
+
+    def _run(self, pages: list[PageSource]) -> list[PageOutcome]:
+        """The engine's outcome of each page; here, a page asking for more than this machine has
+        (`execute_resources`) fails before it starts, and a cluster places it instead."""
+        if isinstance(self.engine, ClusterEngine):
+            return self.engine.run(pages)
+        refused = {page.src: local_check(page) for page in pages}
+        ran = iter(self.engine.run([page for page in pages if refused[page.src] is None]))
+        return [
+            PageOutcome(error=refused[page.src]) if refused[page.src] else next(ran)
+            for page in pages
+        ]
 
     def _from_cache(self, page: LoadedPage) -> RunResult | None:
         """Fill `page.result` from the cache; None (and `page.key` set) when the page must run."""
@@ -293,7 +316,9 @@ class Executor:
     def _log_page(self, page: LoadedPage, plan: Plan | None) -> None:
         """The page's one line in the build log: where its results came from, its numbers."""
         source = page.source
-        if source.src in self.executed:
+        if source.src in self.placed:
+            how = f"ran on the cluster's worker {self.placed[source.src]}"
+        elif source.src in self.executed:
             how = "ran in a worker process"
         elif source.src in self.left_out and self.shard is not None:
             owner = shard_number(self._docs_path(source.src), self.shard.count)

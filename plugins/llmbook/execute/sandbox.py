@@ -23,6 +23,7 @@ __all__ = [
     "Confinement",
     "become_subreaper",
     "checked",
+    "die_with_parent",
     "drop_capabilities",
     "end_descendants",
     "inside",
@@ -34,6 +35,7 @@ __all__ = [
 ]
 
 _PR_SET_CHILD_SUBREAPER, _PR_CAPBSET_DROP, _CAP_SETPCAP, _CAP_LAST = 36, 24, 8, 63
+_PR_SET_PDEATHSIG = 1
 
 
 class _CapHeader(ctypes.Structure):
@@ -131,6 +133,17 @@ def become_subreaper() -> None:
     """Orphans of this process's descendants (a detached process) are re-parented to it, not init."""
     if sys.platform.startswith("linux"):
         checked(libc().prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "subreaper")
+
+
+def die_with_parent() -> None:
+    """SIGKILL this process when its parent ends: a page outlives no process that watches it (a
+    cluster worker killed mid-page takes its page server, and with it the page, down)."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    checked(libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "pdeathsig")
+    if os.getppid() != parent:  # it ended before the call
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _parents() -> dict[int, int]:

@@ -72,6 +72,8 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
     _limit_memory(options["memory_mb"])
     sandbox.limit_file_size(confinement.file_size_mb)
     sandbox.become_subreaper()
+    sandbox.die_with_parent()
+    _release_server()
     try:
         _guard(confinement, options)
     except OSError as error:
@@ -83,6 +85,7 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
     if pid == 0:
         status = 1
         try:
+            sandbox.die_with_parent()
             _run(conn, page, options)
             status = 0
         except BaseException:  # a fault of the runner itself: the parent reports the exit
@@ -99,9 +102,23 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
     sandbox.reap_children()
     code = os.waitstatus_to_exitcode(status)
     if code < 0:  # killed by a signal: die of the same one, so the parent names it
-        signal.signal(-code, signal.SIG_DFL)
+        if -code != signal.SIGKILL:  # SIGKILL has no handler to reset (EINVAL)
+            signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     os._exit(code)
+
+
+def _release_server() -> None:
+    """Close the write end of the forkserver's liveness pipe, which multiprocessing hands every
+    child: held by a page, it keeps the server alive after the process that started it died (a
+    cluster worker killed mid-page), and the server's end is what ends this process and its page
+    (sandbox.die_with_parent)."""
+    from multiprocessing import forkserver
+
+    fd = getattr(forkserver._forkserver, "_forkserver_alive_fd", None)
+    if fd is not None:
+        os.close(fd)
+        forkserver._forkserver._forkserver_alive_fd = None
 
 
 def _guard(confinement, options: dict) -> None:  # noqa: ANN001 (a sandbox.Confinement)
