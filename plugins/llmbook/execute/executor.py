@@ -19,15 +19,14 @@ from typing import Any
 
 from mkdocs.plugins import get_plugin_logger
 
-from llmbook.errors import AuthorError, LLMBookError, location
+from llmbook.errors import AuthorError, location
 from llmbook.execute.cache import FileHashes, PageCache, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
-from llmbook.execute.cluster import ClusterEngine, cluster_address
+from llmbook.execute.cluster import ClusterEngine
 from llmbook.execute.collect import PageSource
 from llmbook.execute.coverage import Coverage
-from llmbook.execute.engine import Engine, EngineSpec, Limits, PageOutcome, default_workers
-from llmbook.execute.environment import valid_name
-from llmbook.execute.guards import read_grants
+from llmbook.execute.engine import PageOutcome
+from llmbook.execute.engine_options import engine_from_options
 from llmbook.execute.load import LoadedPage
 from llmbook.execute.mode import Strict
 from llmbook.execute.pages import docs_relative, page_selector
@@ -43,17 +42,6 @@ from llmbook.store import Store, llmbook_hash, open_store, switched_off
 __all__ = ["Executor"]
 
 log = get_plugin_logger(__name__)
-
-
-def env_names(names: list[str]) -> tuple[str, ...]:
-    """The `execute_env` option's names, checked."""
-    wrong = [name for name in names if not valid_name(name)]
-    if wrong:
-        raise LLMBookError(
-            f"mkdocs.yml: `execute_env` holds {', '.join(map(repr, wrong))}, which is no "
-            "environment variable name. Fix: list names such as HF_TOKEN (letters, digits, _)"
-        )
-    return tuple(names)
 
 
 class Executor:
@@ -81,38 +69,11 @@ class Executor:
         self.left_out: set[str] = set()  # pages of other shards, neither run nor checked
         self.seed = int(plugin_config["execute_seed"])
         self.timeout = float(plugin_config["execute_timeout"])
-        limits = Limits(
-            block_timeout=self.timeout,
-            page_timeout=float(plugin_config["execute_page_timeout"]),
-            output_limit=int(plugin_config["execute_output_limit"]),
-            memory_mb=int(plugin_config["execute_memory_mb"]),
-            file_size_mb=int(plugin_config["execute_file_size_mb"]),
-        )
-        workers = int(plugin_config["execute_workers"]) or default_workers()
         self.preamble = str(plugin_config["execute_preamble"])
         self.show_last = bool(plugin_config["execute_show_last"])
         self.ipython = bool(plugin_config["execute_ipython"])
-        network = str(plugin_config["execute_network"])
-        spec = EngineSpec(
-            workers=workers,
-            limits=limits,
-            seed=self.seed,
-            root=self.root,
-            preamble=self.preamble,
-            site_dir=str(project.site_dir),
-            sandbox=str(plugin_config["execute_sandbox"]),
-            env_names=env_names(list(plugin_config["execute_env"])),
-            network=network,
-            read=read_grants(plugin_config["execute_read"], self.root),
-            show_last=self.show_last,
-            ipython=self.ipython,
-        )
-        self.engine: Engine | ClusterEngine = spec.engine()
         self._hashes = FileHashes(self.root)
-        address = cluster_address(str(plugin_config["execute_cluster"]))
-        if address:  # pages run as tasks on a Dask cluster (cluster.py); the rest stays here
-            wait = float(plugin_config["execute_cluster_wait"])
-            self.engine = ClusterEngine(address, spec, self.engine, self._hashes, wait=wait)
+        self.engine = engine_from_options(plugin_config, project, self._hashes)
         # The build's one store (Site.create opens it); standalone (pytest, tools) its own.
         if store is None:
             store = open_store(
