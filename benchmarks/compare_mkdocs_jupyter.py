@@ -198,7 +198,11 @@ def together(names: list[tuple[str, Path]], work: Path, venv: Path) -> dict:
         root = work / "together" / tool
         shutil.rmtree(root, ignore_errors=True)
         docs = root / "docs"
+        seen: set[str] = set()
         for name, source in names:
+            if slug(name) in seen:  # two notebooks of one name (SVG, svg): one site holds one
+                continue
+            seen.add(slug(name))
             lay_out(source.parent, source.name, root / "one" / slug(name))
             shutil.copytree(root / "one" / slug(name) / "docs", docs, dirs_exist_ok=True)
         config_file = root / "mkdocs.yml"
