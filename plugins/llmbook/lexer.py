@@ -21,7 +21,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Fence", "Lexed", "code_spans", "fences", "lex", "mask_code", "opening"]
+__all__ = [
+    "TAB_LENGTH",
+    "Fence",
+    "Lexed",
+    "code_spans",
+    "engine_text",
+    "fences",
+    "lex",
+    "mask_code",
+    "opening",
+]
+
+# Python-Markdown's default `tab_length`, which MkDocs and Zensical keep.
+TAB_LENGTH = 4
+_BLANKED = re.compile(r"(?<=\n) +\n")
 
 _OPEN = re.compile(
     r"^(?P<prefix>[ \t]*(?:>[ \t]?)*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*?)[ \t]*$"
@@ -123,6 +137,16 @@ class Lexed:
             if fence.contains(index):
                 return self.first + min(fence.end, len(self.lines) - 1)
         return line
+
+
+def engine_text(text: str) -> str:
+    """`text` as Python-Markdown hands it to extensions (its `NormalizeWhitespace`): no STX/ETX,
+    `\n` line ends, tabs expanded to TAB_LENGTH columns, and whitespace-only lines emptied (all
+    but the first). The load stage applies it once, so the code that runs and the model every
+    stage reads are the text the engine renders; the line count is unchanged."""
+    text = text.replace("\x02", "").replace("\x03", "")
+    text = text.replace("\r\n", "\n").replace("\r", "\n").expandtabs(TAB_LENGTH)
+    return _BLANKED.sub("\n", text + "\n\n")[:-2]
 
 
 def lex(text: str, first: int = 1) -> Lexed:

@@ -10,7 +10,9 @@ notebooks) and runs the offline check.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +20,7 @@ from typing import Any
 from mkdocs.plugins import get_plugin_logger
 
 from llmbook.book.apparatus import Apparatus
+from llmbook.crash import InternalError, reported_as_internal
 from llmbook.demos.cache import DemoCache
 from llmbook.directives import apply_line_edits, parse_structure, render_tree
 from llmbook.editions.links import edition_links
@@ -110,13 +113,23 @@ class Site:
         and citations checked (their errors join the report's, replacing the last reading's)."""
         report = self.report
         stale = {id(e) for e in self.book.errors}
-        self.book = Apparatus.read(
-            report.plans, project=self.project, index=self.index, options=self.options, log=log
-        )
-        report.failures = sorted(
-            [f for f in report.failures if id(f) not in stale] + self.book.errors,
-            key=lambda e: (e.src, e.line),
-        )
+        own = [f for f in report.failures if id(f) not in stale]
+        docs = os.path.relpath(self.project.docs_dir, self.project.root).replace(os.sep, "/")
+        try:
+            with self._guard(docs, "reading the book's sections, references, terms and citations"):
+                self.book = Apparatus.read(
+                    report.plans,
+                    project=self.project,
+                    index=self.index,
+                    options=self.options,
+                    log=log,
+                    unread={f.src for f in own} - report.plans.keys(),
+                )
+        except InternalError as error:
+            self.book = Apparatus(errors=[error])
+        # Each error once, where it is, in the order of the pages and their lines.
+        unique = {(e.src, e.line, str(e)): e for e in own + self.book.errors}
+        report.failures = sorted(unique.values(), key=lambda e: (e.src, e.line))
 
     def refresh(self, src: str, raw: bytes) -> None:
         """Run one page again, its file changed since `run_pages` (an engine that re-renders
@@ -137,7 +150,13 @@ class Site:
     def render_page(self, markdown: str, page: PageRef, stash: Stash) -> str:
         """Directives checked, math as MathML, the executor's plan applied, directives rendered;
         finished HTML goes into the engine's `stash`."""
-        return self.mode.render_page(self, markdown, page, stash)
+        with self._guard(page.src, "rendering the page"):
+            return self.mode.render_page(self, markdown, page, stash)
+
+    def _guard(self, src: str, stage: str) -> contextlib.AbstractContextManager[None]:
+        """A bug of ours met while `stage` of `src` becomes its one error (crash.py)."""
+        root, folder = self.project.root, self.options["cache_dir"]
+        return reported_as_internal(src, stage, root=root, folder=folder)
 
     def render_cached(self, markdown: str, page: PageRef, stash: Stash) -> str:
         """The page from the render cache when none of its inputs changed; else rendered, and

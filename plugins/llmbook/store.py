@@ -34,6 +34,7 @@ __all__ = [
     "Slot",
     "Store",
     "bytes_digest",
+    "cache_folder",
     "file_digest",
     "file_stamp",
     "key",
@@ -268,7 +269,12 @@ def open_store(project_root: str | os.PathLike[str], *, enabled: bool, folder: s
     """The build's store, as the `cache` and `cache_dir` options say: `folder` under the project
     root (env LLMBOOK_CACHE_DIR overrides it); off when `enabled` is false or env LLMBOOK_CACHE
     is 0/false/no/off."""
-    folder = os.environ.get("LLMBOOK_CACHE_DIR") or folder
     if not enabled or switched_off("LLMBOOK_CACHE"):
         return Store(None)
-    return Store(Path(project_root) / folder)
+    return Store(Path(project_root) / cache_folder(folder))
+
+
+def cache_folder(folder: str) -> str:
+    """The cache folder, relative to the project root: the `cache_dir` option's `folder`, or env
+    LLMBOOK_CACHE_DIR."""
+    return os.environ.get("LLMBOOK_CACHE_DIR") or folder

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,9 +63,10 @@ class Apparatus:
         index: SiteIndex | None,
         options: Mapping[str, Any],
         log: logging.Logger | logging.LoggerAdapter,
+        unread: Iterable[str] = (),
     ) -> Apparatus:
         """The apparatus of the pages' `plans` (src → Plan); its errors in `errors`, its
-        counts logged."""
+        counts logged. `unread`: pages that could not be read (their error is reported)."""
         headings = index.headings if index is not None else _no_headings
         parts = BookIndex.of(
             [
@@ -79,7 +80,8 @@ class Apparatus:
                     doc=plan.doc,
                 )
                 for src, plan in plans.items()
-            ]
+            ],
+            unread=frozenset(project.uri(src) for src in unread),
         )
         default = bool(options["numbers_strict"])
         strict = {

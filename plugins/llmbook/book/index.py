@@ -56,10 +56,12 @@ class ReferenceCounts:
 class BookIndex:
     pages: dict[str, PageParts] = field(default_factory=dict)  # by uri
     counts: ReferenceCounts = field(default_factory=ReferenceCounts)
+    # pages that could not be read (their own error is reported): links into them go unchecked
+    unread: frozenset[str] = frozenset()  # by uri
 
     @classmethod
-    def of(cls, pages: list[PageParts]) -> BookIndex:
-        return cls({page.uri: page for page in pages})
+    def of(cls, pages: list[PageParts], unread: frozenset[str] = frozenset()) -> BookIndex:
+        return cls({page.uri: page for page in pages}, unread=unread)
 
     def page(self, src: str) -> PageParts | None:
         return next((p for p in self.pages.values() if p.src == src), None)
@@ -111,6 +113,8 @@ class BookIndex:
         link = f"[{ref.text}]({ref.href})"
         path = ref.href.partition("#")[0]
         target = self.resolve(page, ref.href)
+        if target is None and self._unread(page, path):
+            return None
         if target is None:
             return (
                 f"the reference {link} links to {path or ref.href}, which is no page of the book",
@@ -143,6 +147,13 @@ class BookIndex:
         if target.part.number != ref.number:
             return self._stale(ref, link, part_text(ref.kind, target.part.number), target)
         return None
+
+    def _unread(self, page: PageParts, path: str) -> bool:
+        """Whether `path` (written on `page`) is a page that could not be read."""
+        if not path or "://" in path or path.startswith(("mailto:", "/")):
+            return False
+        uri = posixpath.normpath(posixpath.join(posixpath.dirname(page.uri), unquote(path)))
+        return uri in self.unread
 
     @staticmethod
     def _stale(ref: Reference, link: str, now: str, target: Resolved) -> tuple[str, str]:

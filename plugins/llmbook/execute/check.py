@@ -40,13 +40,16 @@ def plan_page(page: LoadedPage, *, strict: bool, mode: Strict = STRICT) -> Plan:
 
 
 def bare_plan(page: LoadedPage, *, strict: bool) -> Plan:
-    """The live preview's plan of a page whose checks failed: nothing checked, and no coverage
-    when its directives or formulas cannot be read (the renderer shows why)."""
+    """The plan of a page whose code or checks failed: its model for the rest of the book (and
+    what the live preview shows), nothing checked, no errors of its own (the failure that made it
+    is reported), and no coverage when its directives or formulas cannot be read."""
     page.result = None
     try:
-        return plan_page(page, strict=strict, mode=Forgiving())
+        plan = plan_page(page, strict=strict, mode=Forgiving())
     except AuthorError:
         return Plan(page.source)
+    plan.unaccounted = []
+    return plan
 
 
 def _cover(plan: Plan, *, strict: bool, mode: Strict) -> None:

@@ -36,8 +36,8 @@ class CodeBlock:
     info: str  # the info string as written, e.g. "python hidden title='x'"
     code: str
     indent: str
-    # "run", "hidden" (runs, code not shown), "norun", "skip", "expected" (expected output) or
-    # "other"
+    # "run", "hidden" (runs, code not shown), "norun", "skip", "expected" (expected output),
+    # "prose" (a fence in a notebook's Markdown cell: shown, never run) or "other"
     mode: str
     expects: int | None = None  # for a python block: index into `blocks` of its expected output
     display: Display = Display()  # what its tags (`remove-output`, `hide-input`, …) show
@@ -198,10 +198,18 @@ def _strict_flag(meta: dict, src: str) -> bool | None:
     )
 
 
-def collect_page(lexed: Lexed, *, src: str, meta: dict, execute: bool = True) -> PageSource:
+def collect_page(
+    lexed: Lexed,
+    *,
+    src: str,
+    meta: dict,
+    execute: bool = True,
+    prose: frozenset[int] = frozenset(),
+) -> PageSource:
     """Read blocks, markers and bindings from the page's model (the Markdown MkDocs hands over,
     front matter removed); `execute`: whether the page runs when its front matter does not say
-    (`execute_pages`)."""
+    (`execute_pages`); `prose`: 0-based lines whose fences are shown, never run (a notebook's
+    Markdown cells, as in Jupyter)."""
     lines, first = lexed.lines, lexed.first
     runs = _execute_flag(meta, src, execute)
     page = PageSource(src, lexed, runs, _strict_flag(meta, src), chapter=_chapter(meta, src))
@@ -220,7 +228,7 @@ def collect_page(lexed: Lexed, *, src: str, meta: dict, execute: bool = True) ->
     while i < len(lines):
         text = lines[i]
         if i in starts:
-            page.blocks.append(_read_block(page, starts[i], marker))
+            page.blocks.append(_read_block(page, starts[i], marker, prose=i in prose))
             i = starts[i].end + 1
             marker = None
             continue
@@ -235,7 +243,9 @@ def collect_page(lexed: Lexed, *, src: str, meta: dict, execute: bool = True) ->
     return page
 
 
-def _read_block(page: PageSource, fence: Fence, marker: tuple[str, int] | None) -> CodeBlock:
+def _read_block(
+    page: PageSource, fence: Fence, marker: tuple[str, int] | None, *, prose: bool = False
+) -> CodeBlock:
     start, end, indent, info = fence.start, fence.end, fence.prefix, fence.info
     body = page.lines[start + 1 : end]
     code = "\n".join(line[len(indent) :] if line.startswith(indent) else line for line in body)
@@ -243,7 +253,9 @@ def _read_block(page: PageSource, fence: Fence, marker: tuple[str, int] | None) 
     lang = words[0].lstrip(".{").lower() if words else ""
     line = page.first + start
     mode, display = "other", Display()
-    if lang in _PYTHON_LANGS:
+    if prose:  # no tags, no markers: Jupyter shows it as written
+        mode, marker = "prose" if lang in _PYTHON_LANGS else mode, None
+    elif lang in _PYTHON_LANGS:
         try:
             display, _ = read_tags(words[1:])
         except ValueError as error:

@@ -11,14 +11,15 @@ page and every drifted number at once. `run_page` runs one page the same way (py
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Mapping, Sequence
-from functools import partial
 from typing import Any
 
 from mkdocs.plugins import get_plugin_logger
 
+from llmbook.crash import reported_as_internal
 from llmbook.errors import AuthorError, location
 from llmbook.execute.cache import FileHashes, PageCache, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
@@ -58,6 +59,7 @@ class Executor:
         # The build's way with author errors, or the live preview's (execute/mode.py).
         self.mode = mode if mode is not None else Strict()
         self.root = str(project.root)
+        self.cache_dir = str(plugin_config["cache_dir"])  # crash files go there too
         self.execute = bool(plugin_config["execute"]) and not switched_off("LLMBOOK_EXECUTE")
         docs_dir = str(project.docs_dir)
         self.runs_page = page_selector(
@@ -99,26 +101,8 @@ class Executor:
         with a shard, the pages of other shards that the cache cannot answer are left out."""
         start = time.perf_counter()
         report = Report()
-        loaded: list[LoadedPage] = []
-        for src, raw in pages:
-            try:
-                runs = self.runs_page(src)
-                page = self.stages.load(src, raw, execute=runs)
-            except AuthorError as error:
-                report.failures.append(error)
-                continue
-            if page.notebook is not None:
-                report.notebooks[src] = page.notebook
-            loaded.append(page)
-        waiting: list[LoadedPage] = []
-        for page in list(loaded):
-            try:
-                if self._from_cache(page) is None:
-                    waiting.append(page)
-            except AuthorError as error:  # execution off and the page not cached
-                report.failures.append(error)
-                loaded.remove(page)
-        waiting = self._this_shards(loaded, waiting, sharded=sharded)
+        loaded = self._load_all(pages, report)
+        waiting = self._this_shards(loaded, self._uncached(loaded, report), sharded=sharded)
         outcomes = self._run([p.source for p in waiting])
         for page, outcome in zip(waiting, outcomes, strict=True):
             self.executed.append(page.source.src)
@@ -131,21 +115,7 @@ class Executor:
                 page.result = outcome.result
                 self.cache.store(page.source.src, page.key, page.result)
         for page in loaded:
-            left_out = page.source.src in self.left_out  # planned unchecked, kept nowhere
-            if not left_out and not self.mode.plans(
-                page.result is None and page.source.needs_execution()
-            ):
-                continue  # failed: reported above
-            try:
-                plan = report.plans[page.source.src] = self._plan(page, keep=not left_out)
-            except AuthorError as error:
-                report.failures.append(error)
-                bare = self.mode.salvage(partial(bare_plan, page, strict=self.numbers_strict))
-                if bare is not None:  # the page is still shown, its numbers unchecked
-                    report.plans[page.source.src] = bare
-                    self._record(bare)
-            else:
-                report.failures.extend(plan.unaccounted)
+            self._plan_into(report, page)
             self._log_page(page, report.plans.get(page.source.src))
         report.failures.sort(key=lambda e: (e.src, e.line))
         self.seconds += time.perf_counter() - start
@@ -190,6 +160,62 @@ class Executor:
         return plan
 
     # -- stages ------------------------------------------------------------------------------
+
+    def _guard(self, src: str, stage: str) -> contextlib.AbstractContextManager[None]:
+        """A bug of ours met while `stage` of page `src` becomes that page's one error."""
+        return reported_as_internal(src, stage, root=self.root, folder=self.cache_dir)
+
+    def _load_all(
+        self, pages: Sequence[tuple[str, bytes | str]], report: Report
+    ) -> list[LoadedPage]:
+        """Every page loaded; one that cannot be, reported."""
+        loaded: list[LoadedPage] = []
+        for src, raw in pages:
+            try:
+                with self._guard(src, "reading the page"):
+                    page = self.stages.load(src, raw, execute=self.runs_page(src))
+            except AuthorError as error:
+                report.failures.append(error)
+                continue
+            if page.notebook is not None:
+                report.notebooks[src] = page.notebook
+            loaded.append(page)
+        return loaded
+
+    def _uncached(self, loaded: list[LoadedPage], report: Report) -> list[LoadedPage]:
+        """The pages of `loaded` the cache cannot answer; a page that cannot run (execution
+        off, not cached) is reported and leaves `loaded`."""
+        waiting: list[LoadedPage] = []
+        for page in list(loaded):
+            try:
+                with self._guard(page.source.src, "looking up its cached results"):
+                    if self._from_cache(page) is None:
+                        waiting.append(page)
+            except AuthorError as error:
+                report.failures.append(error)
+                loaded.remove(page)
+        return waiting
+
+    def _plan_into(self, report: Report, page: LoadedPage) -> None:
+        """The page's plan into the report: checked, or bare (its model for the rest of the
+        book) when its code or its checks failed; its errors with the others."""
+        src = page.source.src
+        left_out = src in self.left_out  # planned unchecked, kept nowhere
+        failed = page.result is None and page.source.needs_execution()
+        try:
+            with self._guard(src, "checking the page"):
+                if failed and not left_out and not self.mode.plans(failed):
+                    # reported above; still a page to the rest of the book (its model)
+                    report.plans[src] = bare_plan(page, strict=self.numbers_strict)
+                else:
+                    plan = report.plans[src] = self._plan(page, keep=not left_out)
+                    report.failures.extend(plan.unaccounted)
+        except AuthorError as error:
+            report.failures.append(error)
+            with contextlib.suppress(Exception):
+                # its numbers unchecked: shown by the live preview, a model to the book
+                report.plans[src] = bare = bare_plan(page, strict=self.numbers_strict)
+                self._record(bare)
 
     def _run(self, pages: list[PageSource]) -> list[PageOutcome]:
         """The engine's outcome of each page; here, a page asking for more than this machine has

@@ -11,7 +11,7 @@ from llmbook.execute.collect import PageSource, collect_page, split_front_matter
 from llmbook.execute.notebook import Notebook, read_notebook
 from llmbook.execute.numbers import Written, parse_written
 from llmbook.execute.run import RunResult
-from llmbook.lexer import lex
+from llmbook.lexer import engine_text, lex
 
 __all__ = ["LoadedPage", "decode_page", "load_page"]
 
@@ -66,10 +66,11 @@ def load_page(src: str, raw: bytes | str, *, execute: bool = True) -> LoadedPage
         notebook = read_notebook(text, src=src)
         register_line_map(src, notebook.where)
         meta = notebook.data.get("metadata", {}).get("llmbook", {})
-        markdown, first = notebook.markdown, 1
+        markdown, first, prose = notebook.markdown, 1, notebook.prose_lines()
     else:
         meta, markdown, first = split_front_matter(text)
-    source = collect_page(lex(markdown, first), src=src, meta=meta, execute=execute)
+        markdown, prose = engine_text(markdown), frozenset()
+    source = collect_page(lex(markdown, first), src=src, meta=meta, execute=execute, prose=prose)
     source.cells = notebook.cells if notebook is not None else None
     if notebook is not None and notebook.language != "python" and source.execute and source.blocks:
         raise AuthorError(

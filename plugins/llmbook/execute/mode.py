@@ -1,7 +1,7 @@
 """How the executor treats a page with an author error: the build's way or the live preview's.
 
-A build (`mkdocs build`, `zensical build`, pytest) stops at one report of every failure, so a page
-that failed has no plan. The live preview (`serve`) shows every page, its errors on it: a page whose
+A build (`mkdocs build`, `zensical build`, pytest) stops at one report of every failure; a page
+that failed has only a bare plan, its model, so links into it are still checked. The live preview (`serve`) shows every page, its errors on it: a page whose
 code failed is still planned (its numbers unchecked), a line a stage cannot read is taken as plain
 text. The executor and the check stage are handed one of these; neither tests a flag.
 """
@@ -29,13 +29,9 @@ class Strict:
         return stage(lexed, src=src), True
 
     def plans(self, failed_to_run: bool) -> bool:
-        """Whether a page gets a plan; a page whose code failed has none (its failure is in
-        the report)."""
+        """Whether a page whose code failed is planned as if it ran; here it gets only a bare
+        plan (its model, for the rest of the book; its failure is in the report)."""
         return not failed_to_run
-
-    def salvage(self, make_bare: Callable[[], T]) -> T | None:
-        """What a page whose check failed shows: nothing (the build stops at the report)."""
-        return None
 
 
 class Forgiving(Strict):
@@ -51,9 +47,6 @@ class Forgiving(Strict):
 
     def plans(self, failed_to_run: bool) -> bool:
         return True  # its numbers stay unchecked
-
-    def salvage(self, make_bare: Callable[[], T]) -> T | None:
-        return make_bare()
 
 
 def recover(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ from mkdocs.plugins import get_plugin_logger
 
 from llmbook.errors import AuthorError
 from llmbook.execute.tags import TAGS, read_tags
+from llmbook.lexer import engine_text, fences
 from llmbook.store import Store, key, version
 
 __all__ = ["Notebook", "cell_line", "executed_notebook", "read_notebook"]
@@ -43,6 +45,14 @@ class Notebook:
     cells: list[
         tuple[int, int]
     ]  # per Markdown line (0-based): (cell number, line in cell; 0 = fence)
+
+    def prose_lines(self) -> frozenset[int]:
+        """0-based lines of the Markdown that come from Markdown cells: prose, whose fences
+        Jupyter shows and never runs."""
+        kinds = [cell.get("cell_type") for cell in self.data["cells"]]
+        return frozenset(
+            i for i, (cell, _) in enumerate(self.cells) if kinds[cell - 1] == "markdown"
+        )
 
     def where(self, line: int) -> str:
         """`cell N, line M` for a 1-based line of the Markdown."""
@@ -93,19 +103,28 @@ def read_notebook(text: str, *, src: str) -> Notebook:
     data = _validated(_with_ids(data), src)
     lines: list[str] = []
     cells: list[tuple[int, int]] = []
-    fence = "python" if notebook_language(data) == "python" else notebook_language(data)
+    language = notebook_language(data)
     for index, cell in enumerate(data["cells"]):
         number = index + 1
-        body = _with_attachments(cell, _source(cell)).rstrip("\n").split("\n")
+        source = _with_attachments(cell, _source(cell)).replace("\r\n", "\n").replace("\r", "\n")
+        body = source.rstrip("\n").split("\n")
         kind = cell.get("cell_type")
-        closing = {"code": "```", "raw": "</div>"}.get(kind)
+        closing = None
         if kind == "code":
-            lines.append(f"```{fence}" + "".join(f" {t}" for t in _fence_tags(cell)))
+            # Longer than any backtick run in the cell, so no line of its code closes it.
+            closing = "`" * max(3, 1 + max(map(len, re.findall("`+", source)), default=0))
+            tags = "".join(f" {t}" for t in _fence_tags(cell))
+            lines.append(f"{closing}{'python' if language == 'python' else language}{tags}")
             cells.append((number, 0))
         elif kind == "raw" and _shown_raw(cell):  # as nbconvert's HTML: verbatim
+            closing = "</div>"
             lines.append('<div class="llmbook-raw" markdown="0">')
             cells.append((number, 0))
-        elif kind != "markdown":
+        elif kind == "markdown":
+            # Jupyter renders each Markdown cell alone: a fence left open ends with its cell.
+            unclosed = [f for f in fences(body) if f.end >= len(body)]
+            closing = unclosed[0].prefix + unclosed[0].fence if unclosed else None
+        else:
             continue  # a raw cell for another format (LaTeX, reST, …) is not part of the page
         for inner, text_line in enumerate(body, start=1):
             lines.append(text_line)
@@ -115,7 +134,7 @@ def read_notebook(text: str, *, src: str) -> Notebook:
             cells.append((number, len(body) + 1))
         lines.append("")
         cells.append((number, len(body) + 1))
-    return Notebook(src, data, "\n".join(lines), cells)
+    return Notebook(src, data, engine_text("\n".join(lines)), cells)
 
 
 def _shown_raw(cell: dict) -> bool:

@@ -162,7 +162,7 @@ class Plan:
         file_url: FileUrl | None,
     ) -> None:
         shown = block.display
-        if block.lang not in _PYTHON_LANGS:
+        if block.lang not in _PYTHON_LANGS or block.mode == "prose":
             return
         if shown.code == "remove":
             for line in range(block.line, block.end_line + 1):
