@@ -249,7 +249,11 @@ def _inline(edits: LineEdits, line: int, spans: list[_Span], *, src: str, stash:
             html = f'<{tag} class="llmbook-math llmbook-math--display">{html}</{tag}>'
         else:
             html = f'<span class="llmbook-math">{html}</span>'
-        edits.replace(line, span.start, span.end, place(html))
+        # A block's token must end its line: trailing spaces would make it a paragraph's text.
+        end = (
+            len(text) if span.display and span.alone and not text[span.end :].strip() else span.end
+        )
+        edits.replace(line, span.start, end, place(html))
     kept = code_spans(text) + [(span.start, span.end) for span in spans]
     for dollar in re.finditer(r"\\\$", text):
         a, b = dollar.span()

@@ -50,7 +50,7 @@ PAGES = {
         """,
 }
 
-DRIFT = "docs/index.md:7: written 64, computed 128 (rounds to 128)"
+DRIFT = "docs/index.md:7: written 64, computed 128"
 DIRECTIVE = (
     "docs/index.md:9: unknown directive :::insigt Fix: did you mean :::insight? Else use one of:"
 )

@@ -174,6 +174,8 @@ def check(written: Written, computed: object) -> str | None:
     if same:
         return None
     shown_round = "[" + ", ".join(rounded) + "]" if written.vector else rounded[0]
+    if shown_round == shown:  # exact at the written precision: nothing to add
+        return f"written {written.text}, computed {shown}"
     return f"written {written.text}, computed {shown} (rounds to {shown_round})"
 
 

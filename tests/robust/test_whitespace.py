@@ -1,0 +1,66 @@
+"""Pages as real editors leave them: each builds, its code run as the reader sees it. Before the
+load stage normalised the text as Python-Markdown does, each of these stopped the build with
+`RuntimeError: … the plan was made for another text`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+CONFIG = {
+    "site_name": "Whitespace",
+    "theme": {"name": "material", "font": False},
+    "plugins": [{"llmbook": {"offline_check": False}}],
+    "markdown_extensions": ["pymdownx.superfences", "llmbook.extension"],
+}
+CHECKED = 'title="f() = 1（构建时计算并核对）">1</span>'
+
+# The smallest page of the issue: a line of eight spaces inside a function.
+WHITESPACE_LINE = "# x\n\n```python\ndef f():\n    a = 1\n        \n    return a\nprint(f())\n```\n\nf is [[f() = 1]].\n"
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        pytest.param(WHITESPACE_LINE.encode(), id="whitespace-only line"),
+        pytest.param(WHITESPACE_LINE.replace("    ", "\t").encode(), id="tab indentation"),
+        pytest.param(WHITESPACE_LINE.replace("\n", "  \r\n").encode(), id="CRLF, trailing spaces"),
+        pytest.param(b"\xef\xbb\xbf" + WHITESPACE_LINE.encode(), id="BOM"),
+        pytest.param(WHITESPACE_LINE.encode() + b"\n   \t ", id="whitespace at the end"),
+        pytest.param(WHITESPACE_LINE.replace("a = 1", "a = 1\x02").encode(), id="STX"),
+    ],
+)
+def test_a_page_with_whitespace_builds(page: bytes, make_site) -> None:
+    built = make_site({"index.md": page}, CONFIG, in_process=True, cache=False, strict=True)
+    html = built.page()
+    assert CHECKED in html
+    assert "return" in html and '<div class="llmbook-output"' in html
+
+
+def test_a_notebook_markdown_cell_quoting_code_is_prose(make_site) -> None:
+    """Jupyter never runs a Markdown cell: its fence is shown, highlighted, and not run (before:
+    NameError at `cell 1, line 4`). A fence left open there ends with its cell."""
+    cells = [
+        {
+            "cell_type": "markdown",
+            "metadata": {},
+            "source": "# Use\n\n```python\nmodel.generate(undefined_name)\n```\n\n```python\nleft_unclosed",
+        },
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "execution_count": None,
+            "outputs": [],
+            "source": "x = 3\nprint('```')",
+        },
+        {"cell_type": "markdown", "metadata": {}, "source": "x is [[x = 3]]."},
+    ]
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
+    built = make_site(
+        {"index.ipynb": json.dumps(notebook)}, CONFIG, in_process=True, cache=False, strict=True
+    )
+    html = built.page()
+    assert "undefined_name" in html and '<span class="n">left_unclosed</span>' in html
+    assert 'title="x = 3（构建时计算并核对）">3</span>' in html
+    assert "```" in html  # the code cell's own backticks are its output, not a fence's end
