@@ -78,6 +78,4 @@ def test_notebooks_are_collected_and_checked(pytester: pytest.Pytester, monkeypa
     )
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-q")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(
-        ["docs/nb.ipynb:cell 2, line 1: written 4, computed 3"]
-    )
+    result.stdout.fnmatch_lines(["docs/nb.ipynb:cell 2, line 1: written 4, computed 3"])
