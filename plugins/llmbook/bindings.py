@@ -14,9 +14,10 @@ The written value is what the page shows. Neither form may contain a pipe (table
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-__all__ = ["BINDING_RE", "RawBinding", "find_bindings", "strip_to_written"]
+__all__ = ["BINDING_RE", "RawBinding", "find_bindings", "spans", "strip_to_written"]
 
 # `]](?!])` lets a vector value end in `]]]`: the last two brackets close the binding.
 BINDING_RE = re.compile(r"\[\[(?P<body>.+?)\]\](?!\])")
@@ -65,26 +66,42 @@ def parse_body(body: str) -> tuple[str, str | None, str | None]:
     )
 
 
+def spans(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, body) of each `[[…]]` of a line, as BINDING_RE matches them, in linear time
+    (the regex retries every `[[` to the line's end: quadratic on a long line of them)."""
+    at = 0
+    while (start := text.find("[[", at)) >= 0:
+        close = text.find("]]", start + 3)  # the body has one character at least
+        if close < 0:
+            return  # no later `[[` closes either
+        while text.startswith("]", close + 2):  # `]]]`: the last two close
+            close += 1
+        body = text[start + 2 : close]
+        if "\n" in body:  # `.` stops at a line end: retry from the next `[[`
+            at = start + 1
+            continue
+        yield start, close + 2, body
+        at = close + 2
+
+
 def find_bindings(line_text: str, line_no: int) -> list[RawBinding]:
     """All bindings on one source line (1-based `line_no`); ValueError for a malformed one."""
     found = []
-    for match in BINDING_RE.finditer(line_text):
-        written, expr, source = parse_body(match.group("body"))
-        found.append(
-            RawBinding(
-                match.group("body"), written, expr, source, line_no, match.start(), match.end()
-            )
-        )
+    for start, end, body in spans(line_text):
+        written, expr, source = parse_body(body)
+        found.append(RawBinding(body, written, expr, source, line_no, start, end))
     return found
 
 
-def strip_to_written(text: str) -> str:
-    """Replace every binding in `text` (e.g. a formula) by its written value."""
-
-    def written(match: re.Match[str]) -> str:
+def strip_to_written(text: str, spell: Callable[[str], str] = str) -> str:
+    """Replace every binding in `text` (e.g. a formula) by its written value, as `spell` writes
+    it; a malformed one stays (the executor reports it with its line)."""
+    parts, at = [], 0
+    for start, end, body in spans(text):
         try:
-            return parse_body(match.group("body"))[0]
+            shown = spell(parse_body(body)[0])
         except ValueError:
-            return match.group(0)  # the executor reports it with its line
-
-    return BINDING_RE.sub(written, text)
+            shown = text[start:end]
+        parts += [text[at:start], shown]
+        at = end
+    return "".join(parts) + text[at:]

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from html import escape
 
-from llmbook.bindings import BINDING_RE, parse_body
+from llmbook.bindings import strip_to_written
 from llmbook.book.syntax import EQUATION_LABEL
 from llmbook.edits import LineEdits
 from llmbook.errors import AuthorError
@@ -285,11 +285,7 @@ def _convert(tex: str, *, display: bool, src: str, line: int) -> str:
 def _bindings_to_written(tex: str) -> str:
     """Each `[[…]]` in a formula becomes its written value, spelled as TeX sets numbers."""
 
-    def written(match: re.Match[str]) -> str:
-        try:
-            value = parse_body(match.group("body"))[0]
-        except ValueError:
-            return match.group(0)  # the executor reports a malformed binding with its line
+    def written(value: str) -> str:
         if re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", value):
             return value.replace(",", "{,}")  # thousands: a comma without the space after it
         if value.endswith("%"):
@@ -299,4 +295,4 @@ def _bindings_to_written(tex: str) -> str:
             return f"{exponent.group(1)} \\times 10^{{{int(exponent.group(2))}}}"
         return value
 
-    return BINDING_RE.sub(written, tex)
+    return strip_to_written(tex, written)

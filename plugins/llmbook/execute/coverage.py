@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from llmbook.bindings import BINDING_RE
+from llmbook.bindings import spans as binding_spans
 from llmbook.book.cite_syntax import find_citations
 from llmbook.book.syntax import find_references
 from llmbook.directives.nodes import Block
@@ -114,7 +114,7 @@ def _hidden_spans(text: str, math: list[tuple[int, int]]) -> list[tuple[int, int
     spans = list(math) + code_spans(text)
     spans += [(r.start, r.end) for r in find_references(text, 0, math)]
     spans += [(c.start, c.end) for c in find_citations(text, 0, math)]  # `[@key, Table 1]`
-    spans += [m.span() for m in BINDING_RE.finditer(text)]
+    spans += [(start, end) for start, end, _ in binding_spans(text)]
     for pattern in _SKIP:
         spans += [m.span() for m in pattern.finditer(text)]
     return spans

@@ -274,8 +274,9 @@ class Engine:
                     continue
                 if message[0] == "done":
                     return PageOutcome(result=message[1])
-                _, line, problem, fix = message
-                return PageOutcome(error=AuthorError(page.src, line or first_line, problem, fix))
+                _, line, problem, fix = message  # no line: where the page had got to
+                where = line or step[0] or first_line
+                return PageOutcome(error=AuthorError(page.src, where, problem, fix))
             line, kind, pos = step
             if process.sentinel in ready:
                 if receiver in watched and receiver.poll(0):

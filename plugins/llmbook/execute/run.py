@@ -181,6 +181,11 @@ def _run_block(
         raise AuthorError(
             page.src, error.lineno or block.code_line, f"SyntaxError: {error.msg}", _FIX_BLOCK
         ) from None
+    except ValueError:  # Python 3.11's word for a NUL byte in source code
+        line = block.code_line + block.code[: block.code.find("\0")].count("\n")
+        raise AuthorError(
+            page.src, line, "the code contains a NUL byte (\\0)", "delete the invisible character"
+        ) from None
     raised = None
     try:
         with captured(displays, output_limit, native=native) as buffer:

@@ -162,6 +162,13 @@ def _run(conn, page, options: dict) -> None:  # noqa: ANN001
         )
     except AuthorError as error:
         conn.send(("fail", error.line, error.problem, error.fix))
+    except MemoryError:  # under the page's own cap (`execute_memory_mb`), not the machine's
+        conn.send((
+            "fail",
+            None,
+            f"the page ran out of memory: its processes may use {options['memory_mb']} MB",
+            "make the page's data smaller, or raise `execute_memory_mb` in mkdocs.yml",
+        ))  # fmt: skip
     else:
         result.used = recorder.used()
         conn.send(("done", result))
