@@ -1,4 +1,5 @@
-"""Sessions: tests (the README's test command), docs, pdf, epub, serve, lint, bench, update_numbers.
+"""Sessions: tests (the README's test command), docs, pdf, epub, serve, lint, bench, fuzz,
+update_numbers.
 
 Every install goes through constraints.txt, which pins torch to the CPU wheel this project is
 tested with; pyproject.toml declares the real range (torch>=2.4) for users with CUDA builds.
@@ -143,6 +144,15 @@ def bench(session: nox.Session) -> None:
         # bench_gpu.py needs CUDA: its own session, bench_gpu, runs it
         if script.startswith("bench_") and script.endswith(".py") and script != "bench_gpu.py":
             session.run("python", f"benchmarks/{script}", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def fuzz(session: nox.Session) -> None:
+    """The fuzzer's long campaign (`-- --examples N`): every class of bug it finds, examples per
+    second, in benchmarks/results/fuzz.json. The suite runs a bounded set (tests/robust)."""
+    _install(session, "test")
+    _smollm2(session)
+    session.run("python", "benchmarks/fuzz.py", *(session.posargs or ["--examples", "500"]))
 
 
 @nox.session(python=PYTHON)

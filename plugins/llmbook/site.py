@@ -124,6 +124,7 @@ class Site:
                     options=self.options,
                     log=log,
                     unread={f.src for f in own} - report.plans.keys(),
+                    store=self.store,
                 )
         except InternalError as error:
             self.book = Apparatus(errors=[error])

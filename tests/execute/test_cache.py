@@ -18,7 +18,12 @@ PAGE = "```python\nx = 1\n```\n\n[[x = 1]] and [[x * 2 = 2.0]]\n"
 
 def _key(text: str, **kw: object) -> str:
     page = collect_page(lex(text), src="docs/p.md", meta={})
-    return page_key(page, seed=kw.get("seed", 0), preamble=kw.get("preamble", "import math"))
+    return page_key(
+        page,
+        seed=kw.get("seed", 0),
+        preamble=kw.get("preamble", "import math"),
+        output_limit=kw.get("output_limit", 100_000),
+    )
 
 
 def _result(n: int = 1) -> RunResult:
@@ -33,6 +38,17 @@ def test_key_covers_code_expressions_seed_and_preamble_not_written_values() -> N
     assert _key(PAGE.replace("x * 2", "x * 3")) != base
     assert _key(PAGE, seed=1) != base
     assert _key(PAGE, preamble="import numpy") != base
+    # where outputs are cut (execute_output_limit): a warm build must show what a cold one does
+    assert _key(PAGE, output_limit=300) != base
+
+
+def test_a_cut_output_keeps_its_note_across_builds(tmp_path: Path) -> None:
+    """The characters cut past the output limit are kept with the result (its "输出过长" note)."""
+    cache = PageCache(Store(tmp_path))
+    result = RunResult({0: BlockResult("x" * 10, cut=1234)}, [], {})
+    cache.store("docs/p.md", "k", result)
+    loaded = cache.load("docs/p.md", "k")
+    assert loaded is not None and loaded.blocks[0].cut == 1234
 
 
 def test_file_hashes_tell_a_changed_or_missing_file(tmp_path: Path) -> None:

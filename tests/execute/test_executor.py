@@ -40,7 +40,6 @@ def test_correct_page_checks_every_number(make_executor) -> None:
         2147483648,
         2.147483648,
     ]
-    executor.finish()  # nothing drifted: no error
     assert executor.counts == {"docs/chapters/kv.md": 4}
 
 
@@ -52,9 +51,7 @@ def test_one_digit_changed_fails_with_the_exact_message(make_executor) -> None:
     assert plan.mismatches == [
         "docs/chapters/x.md:7: written 2.2, computed 2.1474836 (rounds to 2.1)"
     ]
-    with pytest.raises(DriftError) as error:
-        executor.finish()
-    assert str(error.value).split("\n") == [
+    assert str(DriftError(plan.mismatches)).split("\n") == [
         "1 written number differs from the computation:",
         "docs/chapters/x.md:7: written 2.2, computed 2.1474836 (rounds to 2.1)",
         "Fix: correct the written values, or run `nox -s update_numbers` to rewrite them to the "
@@ -67,10 +64,12 @@ def test_all_mismatches_of_a_build_are_reported(make_executor) -> None:
     drifted = KV_PAGE.replace("= 17]]", "= 18]]").replace(
         "\\approx [[kv_gb = 2.1]]", "\\approx [[kv_gb = 2.0]]"
     )
-    executor.run_page(drifted, src="docs/a.md")
-    executor.run_page(KV_PAGE.replace("2,147,483,648", "2,147,483,646"), src="docs/b.md")
+    pages = [
+        ("docs/a.md", drifted),
+        ("docs/b.md", KV_PAGE.replace("2,147,483,648", "2,147,483,646")),
+    ]
     with pytest.raises(DriftError) as error:
-        executor.finish()
+        executor.run_pages(pages).raise_if_failed()
     assert error.value.mismatches == [
         "docs/a.md:7: written 18, computed 17.179869 (rounds to 17)",
         "docs/a.md:13: written 2.0, computed 2.1474836 (rounds to 2.1)",

@@ -26,7 +26,7 @@ def test_pages_become_tests_reported_at_their_markdown_line(
         [
             "*docs/chapters/broken.md:5: ZeroDivisionError: division by zero (python block at line 3)",
             '*File "docs/chapters/broken.md", line 5, in <module>',
-            "docs/drift.md:5: written 0.6, computed 0.5 (rounds to 0.5)",
+            "docs/drift.md:5: written 0.6, computed 0.5",
             "docs/drift.md:5: written 49%, computed 0.5 (rounds to 50%)",
             "*docs/quoted.md: does not run: `execute: false` in its front matter*",
         ]

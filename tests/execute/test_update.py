@@ -41,3 +41,18 @@ def test_rewrites_drifted_values_and_prints_the_diff(
     assert "+A [[x = 2.1]], [[x = 2.1]], [[v = [0.365, 0.730]]]" in out
     assert "update_numbers: 1 page(s) rewritten, 1 left to edit by hand" in out
     assert "docs/p.md:10: cannot rewrite [1.0] to [0.36512, 0.7302]; edit it by hand" in err
+
+
+def test_keeps_the_files_line_ends_and_tabs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CRLF file with a tab before its number (read by the build with tabs expanded) gets only
+    the number rewritten."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("LLMBOOK_CACHE", "0")
+    page = tmp_path / "docs" / "p.md"
+    page.parent.mkdir()
+    text = "```python\r\nx = 2\r\n```\r\n\r\n-\tx is\t[[x = 3]], again [[x = 3]].\r\n"
+    page.write_bytes(text.encode())
+    assert main(["docs"]) == 0
+    assert page.read_bytes().decode() == text.replace("= 3]]", "= 2]]")

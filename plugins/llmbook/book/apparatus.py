@@ -35,6 +35,7 @@ from llmbook.project import Project
 from llmbook.render_deps import Deps
 from llmbook.site_index import SiteIndex
 from llmbook.stash import Stash
+from llmbook.store import Store
 
 __all__ = ["Apparatus", "Example"]
 
@@ -53,6 +54,7 @@ class Apparatus:
     errors: list[AuthorError] = field(default_factory=list)
     index: SiteIndex | None = None
     project: Project | None = None
+    store: Store | None = None  # the build's: the bibliography read once per content
 
     @classmethod
     def read(
@@ -64,6 +66,7 @@ class Apparatus:
         options: Mapping[str, Any],
         log: logging.Logger | logging.LoggerAdapter,
         unread: Iterable[str] = (),
+        store: Store | None = None,
     ) -> Apparatus:
         """The apparatus of the pages' `plans` (src → Plan); its errors in `errors`, its
         counts logged. `unread`: pages that could not be read (their error is reported)."""
@@ -93,7 +96,7 @@ class Apparatus:
             pages = list(parts.pages.values())
             errors += caption_setup(pages, index.markdown_extensions, index.mdx_configs)
         log.info(parts.counts.summary())
-        book = cls(parts, errors=errors, index=index, project=project)
+        book = cls(parts, errors=errors, index=index, project=project, store=store)
         book._read_terms(plans, log)
         book._read_citations(plans, options, log)
         return book
@@ -118,7 +121,7 @@ class Apparatus:
         if bib_file.is_file():
             try:
                 src = os.path.relpath(bib_file, project.root).replace(os.sep, "/")
-                bibliography = load_bibliography(bib_file, src)
+                bibliography = load_bibliography(bib_file, src, self.store)
             except AuthorError as error:
                 self.errors.append(error)
         pages = {

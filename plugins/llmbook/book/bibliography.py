@@ -1,24 +1,24 @@
 """The book's bibliography: a BibTeX file (`docs/references.bib`) read with pybtex, each entry
 labelled author–year as the book writes it (`Shazeer, 2020`, `Zhang & Sennrich, 2019`,
 `Ainslie et al., 2023`) and listed with its full title, venue, year and DOI / arXiv link.
-Nothing is fetched: every field comes from the file."""
+Nothing is fetched: every field comes from the file.
+
+A file is parsed once per content: its entries are kept in the store's "bibliography" namespace
+under a key of the text, so a warm build neither imports pybtex nor parses the file.
+"""
 
 from __future__ import annotations
 
 import difflib
-import hashlib
-import json
+import functools
 import re
 from dataclasses import asdict, dataclass, replace
 from html import escape
 from pathlib import Path
 from typing import Any
 
-from pybtex.database import Person, parse_string
-from pybtex.exceptions import PybtexError
-from pybtex.richtext import Text
-
 from llmbook.errors import AuthorError
+from llmbook.store import Store, key, llmbook_hash, version
 
 __all__ = ["Bibliography", "Entry", "load_bibliography"]
 
@@ -57,8 +57,9 @@ class Entry:
         return f"ref-{self.key}"
 
     def digest(self) -> str:
-        """What a page shows of the entry, as one hash (a render depends on it)."""
-        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:16]
+        """What a page shows of the entry, as one hash (a render depends on it): not where it
+        stands in the file."""
+        return key({**asdict(self), "line": None})[:16]
 
     def html(self) -> str:
         """The entry as the reference list shows it (inside its `<li>`)."""
@@ -101,10 +102,29 @@ class Bibliography:
         return sorted(chosen, key=lambda e: ([f.lower() for f in e.family], e.year, e.title))
 
 
-def load_bibliography(path: Path, src: str) -> Bibliography:
-    """Read the .bib file at `path` (`src`: its path for messages); AuthorError at its line
-    when it is no valid BibTeX."""
+def load_bibliography(path: Path, src: str, store: Store | None = None) -> Bibliography:
+    """Read the .bib file at `path` (`src`: its path for messages), or take its entries from the
+    `store` when this text was read before; AuthorError at its line when it is no valid BibTeX."""
     text = path.read_text(encoding="utf-8")
+    digest = key(text)[:16]
+    memo = None
+    if store is not None and store.enabled:
+        memo = store.memo("bibliography", key(text, src, llmbook_hash(), version("pybtex")))
+        kept = memo.get()
+        if kept is not None:
+            entries = {e["key"]: Entry(**{**e, "family": tuple(e["family"]),
+                                         "names": tuple(e["names"])}) for e in kept}  # fmt: skip
+            return Bibliography(src, entries, digest)
+    entries = _disambiguated(_parsed(text, src))
+    if memo is not None:
+        memo.put([asdict(entry) for entry in entries.values()])
+    return Bibliography(src, entries, digest)
+
+
+def _parsed(text: str, src: str) -> dict[str, Entry]:
+    from pybtex.database import parse_string
+    from pybtex.exceptions import PybtexError
+
     try:
         data = parse_string(text, "bibtex")
     except PybtexError as error:
@@ -118,10 +138,7 @@ def load_bibliography(path: Path, src: str) -> Bibliography:
     lines = {
         m.group("key"): text.count("\n", 0, m.start()) + 1 for m in _ENTRY_START.finditer(text)
     }
-    entries = {key: _entry(key, bib, src, lines.get(key, 1)) for key, bib in data.entries.items()}
-    return Bibliography(
-        src, _disambiguated(entries), hashlib.sha256(text.encode()).hexdigest()[:16]
-    )
+    return {key: _entry(key, bib, src, lines.get(key, 1)) for key, bib in data.entries.items()}
 
 
 def _disambiguated(entries: dict[str, Entry]) -> dict[str, Entry]:
@@ -136,9 +153,9 @@ def _disambiguated(entries: dict[str, Entry]) -> dict[str, Entry]:
     return entries
 
 
-def _entry(key: str, bib: object, src: str, line: int) -> Entry:
-    fields = bib.fields  # type: ignore[attr-defined]
-    persons: list[Person] = list(bib.persons.get("author", []))  # type: ignore[attr-defined]
+def _entry(key: str, bib: Any, src: str, line: int) -> Entry:
+    fields = bib.fields
+    persons = list(bib.persons.get("author", []))
     others = bool(persons) and str(persons[-1]) == "others"
     persons = persons[:-1] if others else persons
     missing = [name for name in ("title", "year") if name not in fields] + (
@@ -168,10 +185,21 @@ def _entry(key: str, bib: object, src: str, line: int) -> Entry:
 
 def _plain(latex: str) -> str:
     """A field's TeX (`Lebr{\\'o}n`, `{GQA}`) as plain text."""
-    return Text.from_latex(latex).render_as("text").strip()
+    from pybtex.richtext import Text
+
+    # render(backend), not render_as("text"): that looks the backend up among every installed
+    # package's entry points on each call
+    return Text.from_latex(latex).render(_text_backend()).strip()
 
 
-def _name(person: Person) -> str:
+@functools.cache
+def _text_backend() -> Any:
+    from pybtex.backends.plaintext import Backend
+
+    return Backend()
+
+
+def _name(person: Any) -> str:
     """`Ainslie, J.`; `de Jong, M.`; `Lee-Thorp, J.`"""
     family = _plain(" ".join(person.prelast_names + person.last_names))
     initials = " ".join(f"{_plain(n)[:1]}." for n in person.first_names + person.middle_names)

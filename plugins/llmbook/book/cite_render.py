@@ -6,8 +6,6 @@ entry it showed changed (or, for the list, who cites what)."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import posixpath
 from html import escape
 
@@ -15,6 +13,7 @@ from llmbook.book.citations import CitationIndex, PageCitations
 from llmbook.book.cite_syntax import Cite
 from llmbook.edits import LineEdits
 from llmbook.stash import Stash
+from llmbook.store import key as store_key
 
 __all__ = ["cited_source", "put_citations", "still_true"]
 
@@ -112,7 +111,7 @@ def _listing_digest(index: CitationIndex, page: PageCitations) -> str:
         for key in (bibliography.entries if bibliography is not None else {})
     }
     data = [bibliography.digest if bibliography is not None else "", page.uri, who]
-    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+    return store_key(data)[:16]
 
 
 def _link_text(title: str) -> str:

@@ -8,8 +8,6 @@ a kept render is reused only while those answers are the same (`still_true`).
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +17,7 @@ from llmbook.book.glossary import FILE_NAME, Entry, Glossary
 from llmbook.book.term_syntax import TermUse, find_terms
 from llmbook.errors import AuthorError
 from llmbook.project import Project, read_mkdocs_yml
+from llmbook.store import key
 
 __all__ = ["LISTING", "PageInfo", "TermIndex", "term_index"]
 
@@ -143,7 +142,7 @@ class TermIndex:
                 [e.term, e.zh, e.definition, e.slug, *[[p.uri, p.title] for p in self.used_by(e)]]
                 for e in self.glossary.entries
             ]
-            return hashlib.sha256(json.dumps(listing, ensure_ascii=False).encode()).hexdigest()
+            return key(listing)
         entry = self.glossary.lookup(name)
         if entry is None or self.glossary_page is None:
             return ""

@@ -7,7 +7,6 @@ come from the headings. A glyph that no font has is an error, as in figures.
 
 from __future__ import annotations
 
-import hashlib
 import posixpath
 import shutil
 from pathlib import Path
@@ -48,7 +47,7 @@ def page_images(printed: PrintPage, page: BookPage, site_dir: Path, work: Path, 
             if not path.is_file():
                 image.decompose()  # not a file of the site (a remote image): nothing to print
                 continue
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()[:20]
+            digest = file_digest(path)[:20]
             name = f"img-{digest}{path.suffix}"
             shutil.copyfile(path, work / name)
         image["src"] = name

@@ -28,9 +28,9 @@ __all__ = [
     "result_digest",
 ]
 
-_FORMAT = 5  # 2: the files a page used are stored with its result; 3: display outputs;
+_FORMAT = 6  # 2: the files a page used are stored with its result; 3: display outputs;
 # 4: stderr as stream outputs, `clear_output`, display handles (IPython's shell); 5: native
-# output (descriptors 1 and 2), files beside a notebook
+# output (descriptors 1 and 2), files beside a notebook; 6: the characters cut from an output
 NAMESPACE = "results"
 
 
@@ -42,10 +42,13 @@ def page_key(
     env: Mapping[str, str] | None = None,
     show_last: bool = False,
     ipython: bool = True,
+    output_limit: int = 100_000,
 ) -> str:
     """The key of a page's results; `env`: the variables passed to it by name, whose values
-    the code may read (kept only as part of the key's digest)."""
+    the code may read (kept only as part of the key's digest); `output_limit`: where a block's
+    output was cut (`execute_output_limit`)."""
     parts = {
+        "output_limit": output_limit,
         "env": sorted((env or {}).items()),
         "format": _FORMAT,
         "src": page.src,
@@ -109,6 +112,7 @@ class PageCache:
                     [Figure(f["svg"], f["alt"]) for f in b["figures"]],
                     error=_error(b.get("error")),
                     displays=[Display(*d) for d in b.get("displays", [])],
+                    cut=int(b.get("cut", 0)),
                 )
                 for pos, b in data["blocks"].items()
             }
@@ -126,6 +130,7 @@ class PageCache:
                     "figures": [vars(f) for f in b.figures],
                     **({"error": list(b.error)} if b.error else {}),
                     **({"displays": [_display(d) for d in b.displays]} if b.displays else {}),
+                    **({"cut": b.cut} if b.cut else {}),
                 }
                 for pos, b in result.blocks.items()
             },

@@ -171,6 +171,22 @@ def _resources(meta: dict, src: str) -> dict[str, float]:
     )
 
 
+def _theme_keys(meta: dict, src: str) -> None:
+    """Front matter Material for MkDocs reads as lists of names: any other value stops its
+    template with a Python traceback, so it stops here, named."""
+    for name, example in (("hide", "[navigation, toc]"), ("tags", "[attention, cache]")):
+        value = meta.get(name)
+        if value is None or isinstance(value, str):
+            continue
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise AuthorError(
+                src,
+                1,
+                f"front matter `{name}: {value}` is not a list of names",
+                f"write e.g. `{name}: {example}`",
+            )
+
+
 def _chapter(meta: dict, src: str) -> str | None:
     value = meta.get("chapter")
     if value is None:
@@ -216,6 +232,7 @@ def collect_page(
     page.env = _env_names(meta, src)
     page.network = _network_flag(meta, src)
     page.resources = _resources(meta, src)
+    _theme_keys(meta, src)
     if not runs:
         page.why_not_run = (
             "`execute: false` in its front matter"

@@ -15,7 +15,7 @@ from llmbook.execute.environment import valid_name
 from llmbook.execute.guards import read_grants
 from llmbook.project import Project
 
-__all__ = ["engine_from_options", "env_names", "limits_from_options"]
+__all__ = ["engine_from_options", "env_names", "limits_from_options", "spec_from_options"]
 
 
 def env_names(names: list[str]) -> tuple[str, ...]:
@@ -39,12 +39,10 @@ def limits_from_options(options: Mapping[str, Any]) -> Limits:
     )
 
 
-def engine_from_options(
-    options: Mapping[str, Any], project: Project, hashes: FileHashes
-) -> Engine | ClusterEngine:
-    """The engine that runs the build's pages, from the llmbook options of mkdocs.yml."""
+def spec_from_options(options: Mapping[str, Any], project: Project) -> EngineSpec:
+    """What the build's engine is made from: the llmbook options of mkdocs.yml, read once."""
     root = str(project.root)
-    spec = EngineSpec(
+    return EngineSpec(
         workers=int(options["execute_workers"]) or default_workers(),
         limits=limits_from_options(options),
         seed=int(options["execute_seed"]),
@@ -58,6 +56,12 @@ def engine_from_options(
         show_last=bool(options["execute_show_last"]),
         ipython=bool(options["execute_ipython"]),
     )
+
+
+def engine_from_options(
+    spec: EngineSpec, options: Mapping[str, Any], hashes: FileHashes
+) -> Engine | ClusterEngine:
+    """The engine that runs the build's pages: made from `spec`, or a Dask cluster's."""
     engine = spec.engine()
     address = cluster_address(str(options["execute_cluster"]))
     if not address:

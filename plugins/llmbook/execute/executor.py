@@ -27,12 +27,12 @@ from llmbook.execute.cluster import ClusterEngine
 from llmbook.execute.collect import PageSource
 from llmbook.execute.coverage import Coverage
 from llmbook.execute.engine import PageOutcome
-from llmbook.execute.engine_options import engine_from_options
+from llmbook.execute.engine_options import engine_from_options, spec_from_options
 from llmbook.execute.load import LoadedPage
 from llmbook.execute.mode import Strict
 from llmbook.execute.pages import docs_relative, page_selector
 from llmbook.execute.plan import Plan
-from llmbook.execute.report import BuildFailed, DriftError, Report
+from llmbook.execute.report import BuildFailed, Report
 from llmbook.execute.resources import local_check
 from llmbook.execute.run import RunResult
 from llmbook.execute.shard import read_shard, shard_number
@@ -69,13 +69,9 @@ class Executor:
         self.shard = read_shard(plugin_config["execute_shard"], os.environ.get("LLMBOOK_SHARD"))
         self._docs_path = docs_relative(root=self.root, docs_dir=docs_dir)
         self.left_out: set[str] = set()  # pages of other shards, neither run nor checked
-        self.seed = int(plugin_config["execute_seed"])
-        self.timeout = float(plugin_config["execute_timeout"])
-        self.preamble = str(plugin_config["execute_preamble"])
-        self.show_last = bool(plugin_config["execute_show_last"])
-        self.ipython = bool(plugin_config["execute_ipython"])
         self._hashes = FileHashes(self.root)
-        self.engine = engine_from_options(plugin_config, project, self._hashes)
+        self.spec = spec_from_options(plugin_config, project)  # how pages run: it keys results
+        self.engine = engine_from_options(self.spec, plugin_config, self._hashes)
         # The build's one store (Site.create opens it); standalone (pytest, tools) its own.
         if store is None:
             store = open_store(
@@ -89,7 +85,6 @@ class Executor:
         self.counts: dict[str, int] = {}
         self.executed: list[str] = []  # pages actually run (not from the cache), in page order
         self.placed: dict[str, str] = {}  # page → the cluster worker that ran it
-        self._mismatches: list[str] = []
         self.seconds = 0.0  # time spent executing this build (the bench reads it from the log)
 
     # -- the build ---------------------------------------------------------------------------
@@ -122,7 +117,7 @@ class Executor:
         return report
 
     def finish(self) -> None:
-        """Log the build's total; raise DriftError with every mismatch `run_page` met."""
+        """Log the build's totals (its drifted numbers are the report's: `Report.raise_if_failed`)."""
         total = sum(self.counts.values())
         log.info(
             f"checked {total} numbers on {len(self.counts)} executed pages "
@@ -140,15 +135,12 @@ class Executor:
                 site.structural += page.structural
                 site.unaccounted += page.unaccounted
             log.info(f"numbers on {len(self.coverage)} pages: {site.summary()}")
-        mismatches, self._mismatches = self._mismatches, []
-        if mismatches:
-            raise DriftError(mismatches)
 
     # -- one page ----------------------------------------------------------------------------
 
     def run_page(self, markdown: bytes | str, *, src: str) -> Plan:
         """One whole file, run as the build runs its pages; its first failure raised (pytest, tests,
-        `update_numbers`). Drifted numbers are kept for `finish`."""
+        `update_numbers`). Its drifted numbers are the plan's `mismatches`, for the caller."""
         report = self.run_pages([(src, markdown)], sharded=False)  # asked for: runs anyway
         plan = report.plans.get(src)
         if plan is not None and plan.unaccounted:
@@ -156,7 +148,6 @@ class Executor:
         if report.failures:
             raise report.failures[0]
         assert plan is not None
-        self._mismatches.extend(plan.mismatches)
         return plan
 
     # -- stages ------------------------------------------------------------------------------
@@ -234,14 +225,15 @@ class Executor:
         source = page.source
         if not source.needs_execution():
             return RunResult()
-        env = self.engine.passed_env(source)
+        spec = self.spec
         page.key = page_key(
             source,
-            seed=self.seed,
-            preamble=self.preamble,
-            env=env,
-            show_last=self.show_last,
-            ipython=self.ipython,
+            seed=spec.seed,
+            preamble=spec.preamble,
+            env=self.engine.passed_env(source),
+            show_last=spec.show_last,
+            ipython=spec.ipython,
+            output_limit=spec.limits.output_limit,
         )
         page.result = self.cache.load(source.src, page.key)
         if page.result is not None and not self._hashes.unchanged(page.result.used):

@@ -22,9 +22,10 @@ __all__ = ["main", "update_text"]
 
 
 def update_text(text: str, *, src: str, executor: Executor) -> tuple[str, list[str]]:
-    """(new text, problems): every mismatching bound number rewritten in place."""
+    """(new text, problems): every mismatching bound number rewritten in place; the rest of the
+    file (its line ends, its tabs) as it was."""
     plan = executor.run_page(text, src=src)
-    lines = text.replace("\r\n", "\n").split("\n")
+    lines = text.split("\n")
     problems = []
     # From the right of each line, so earlier offsets on the same line stay valid.
     for number in sorted(
@@ -41,8 +42,26 @@ def update_text(text: str, *, src: str, executor: Executor) -> tuple[str, list[s
         cut = b.body.rfind(b.written)
         body = b.body[:cut] + new + b.body[cut + len(b.written) :]
         line = lines[b.line - 1]
-        lines[b.line - 1] = line[: b.start] + f"[[{body}]]" + line[b.end :]
+        start = _in_file(line, plan.page.lexed.line(b.line), b.start, f"[[{b.body}]]")
+        if start is None:
+            problems.append(f"{src}:{b.line}: [[{b.body}]] not found as written; edit it by hand")
+            continue
+        lines[b.line - 1] = line[:start] + f"[[{body}]]" + line[start + len(b.body) + 4 :]
     return "\n".join(lines), problems
+
+
+def _in_file(line: str, read: str, start: int, written: str) -> int | None:
+    """Where the binding `written`, at `start` of the line as the build read it (`read`: tabs
+    expanded, no CR), stands in the file's own `line`."""
+    if line.rstrip("\r") == read:
+        return start
+    nth = read[:start].count(written)  # the same binding may stand twice on a line
+    at = -1
+    for _ in range(nth + 1):
+        at = line.find(written, at + 1)
+        if at < 0:
+            return None
+    return at
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         pages += sorted(path.rglob("*.md")) if path.is_dir() else [path]
     changed, problems = 0, []
     for page in pages:
-        text = page.read_text(encoding="utf-8")
+        text = page.read_bytes().decode("utf-8")  # its own line ends, kept
         src = page.as_posix()
         new, trouble = update_text(text, src=src, executor=executor)
         problems += trouble
@@ -68,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                     text.splitlines(True), new.splitlines(True), f"a/{src}", f"b/{src}"
                 )
             )
-            page.write_text(new, encoding="utf-8")
+            page.write_bytes(new.encode("utf-8"))
     for problem in problems:
         print(problem, file=sys.stderr)
     print(f"update_numbers: {changed} page(s) rewritten, {len(problems)} left to edit by hand")
