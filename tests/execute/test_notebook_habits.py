@@ -81,3 +81,22 @@ def test_a_notebook_in_another_language_is_refused_by_name(run_md) -> None:
     data["metadata"]["llmbook"] = {"execute": False}
     plan = run_md(json.dumps(data), src="docs/jl.ipynb")
     assert "```julia" in plan.page.text and plan.result is None  # shown, not run
+
+
+@pytest.mark.skipif(
+    not Guards.available().landlock, reason="needs Landlock (the project read-only)"
+)
+def test_a_notebook_in_a_subfolder_opens_what_lies_above_it_as_in_jupyter(
+    run_md, tmp_path
+) -> None:
+    """Jupyter runs a notebook in its own folder, so `../images/logo.png` is the project's (as
+    nbsphinx's documentation notebooks open it); writes there still land in the scratch."""
+    (tmp_path / "docs" / "images").mkdir(parents=True)
+    (tmp_path / "docs" / "images" / "logo.txt").write_text("above\n", encoding="utf-8")
+    code = (
+        "print(open('../images/logo.txt').read().strip())",
+        "open('../new.txt', 'w').write('x')\nprint(open('../new.txt').read())",
+    )
+    plan = run_md(notebook(*[("code", c) for c in code]), src="docs/sub/nb.ipynb")
+    assert [b.output for b in plan.result.blocks.values()] == ["above\n", "x\n"]
+    assert not (tmp_path / "docs" / "new.txt").exists()
