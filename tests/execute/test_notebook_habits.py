@@ -86,9 +86,7 @@ def test_a_notebook_in_another_language_is_refused_by_name(run_md) -> None:
 @pytest.mark.skipif(
     not Guards.available().landlock, reason="needs Landlock (the project read-only)"
 )
-def test_a_notebook_in_a_subfolder_opens_what_lies_above_it_as_in_jupyter(
-    run_md, tmp_path
-) -> None:
+def test_a_notebook_in_a_subfolder_opens_what_lies_above_it_as_in_jupyter(run_md, tmp_path) -> None:
     """Jupyter runs a notebook in its own folder, so `../images/logo.png` is the project's (as
     nbsphinx's documentation notebooks open it); writes there still land in the scratch."""
     (tmp_path / "docs" / "images").mkdir(parents=True)
