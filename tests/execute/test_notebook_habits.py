@@ -98,3 +98,12 @@ def test_a_notebook_in_a_subfolder_opens_what_lies_above_it_as_in_jupyter(run_md
     plan = run_md(notebook(*[("code", c) for c in code]), src="docs/sub/nb.ipynb")
     assert [b.output for b in plan.result.blocks.values()] == ["above\n", "x\n"]
     assert not (tmp_path / "docs" / "new.txt").exists()
+
+
+def test_a_page_chooses_multiprocessings_start_method_as_in_a_fresh_kernel(run_md) -> None:
+    """A kernel has chosen none, so `set_start_method("fork")` works (emcee's tutorial on
+    parallel sampling starts so); the page process must not carry the one it was started by."""
+    code = "import multiprocessing\nmultiprocessing.set_start_method('fork')\n"
+    code += "print(multiprocessing.get_start_method())"
+    plan = run_md(notebook(("code", code)), src="docs/nb.ipynb")
+    assert [b.output for b in plan.result.blocks.values()] == ["fork\n"]

@@ -9,6 +9,7 @@ next run.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import sys
@@ -74,6 +75,9 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
     sandbox.become_subreaper()
     sandbox.die_with_parent()
     _release_server()
+    # multiprocessing's bootstrap set the forkserver's start method here; a kernel has set none,
+    # so a page may choose its own (`set_start_method("fork")`, as emcee's tutorials do).
+    multiprocessing.set_start_method(None, force=True)
     try:
         _guard(confinement, options)
     except OSError as error:
