@@ -107,3 +107,19 @@ def test_a_page_chooses_multiprocessings_start_method_as_in_a_fresh_kernel(run_m
     code += "print(multiprocessing.get_start_method())"
     plan = run_md(notebook(("code", code)), src="docs/nb.ipynb")
     assert [b.output for b in plan.result.blocks.values()] == ["fork\n"]
+
+
+def test_a_figure_shown_again_by_its_value_or_display_is_drawn_again(run_md) -> None:
+    """As Jupyter's inline backend: `fig` or `display(fig)` in a later cell shows the figure
+    again (nbsphinx's documentation does both), though the cell that drew it already showed it."""
+    plan = run_md(
+        notebook(
+            ("code", "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([1, 2]);"),
+            ("code", "fig"),
+            ("code", "display(fig)"),
+            ("code", "x = fig"),
+        ),
+        src="docs/nb.ipynb",
+    )
+    assert [len(b.figures) for b in plan.result.blocks.values()] == [1, 1, 1, 0]
+    assert [b.displays for b in plan.result.blocks.values()][2] == []  # no `<Figure …>` text
