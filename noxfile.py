@@ -42,9 +42,15 @@ def tests(session: nox.Session) -> None:
     # collection order, slow files first (tests/conftest.py), not xdist's most-tests-first.
     # Tests that assert wall-clock limits run afterwards, alone. `nox -s tests -- -n 0`: one
     # process.
-    # Jupyter's test notebooks (tests/notebooks/jupyter_corpus.py), downloaded once, kept here.
+    # Jupyter's test notebooks (tests/notebooks/jupyter_corpus.py) and three tutorial collections
+    # (tests/notebooks/tutorial_corpus.py), downloaded once, kept here.
     corpus = str(session.cache_dir / "jupyter-corpus")
-    env = {"LLMBOOK_CACHE": "0", "LLMBOOK_JUPYTER_CORPUS": corpus}
+    tutorials = str(session.cache_dir / "tutorial-corpus")
+    env = {
+        "LLMBOOK_CACHE": "0",
+        "LLMBOOK_JUPYTER_CORPUS": corpus,
+        "LLMBOOK_TUTORIAL_CORPUS": tutorials,
+    }
     parallel = ("-n", "2", "--dist", "loadfile", "--no-loadscope-reorder")
     session.run("pytest", *parallel, "-m", "not timing", *session.posargs, env=env)
     # exit 5: the arguments selected no timing test

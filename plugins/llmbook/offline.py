@@ -8,16 +8,18 @@ from `file://`, from any sub-path of a static host and from an unpacked zip.
 
 from __future__ import annotations
 
+import json
 import os
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from pathlib import Path
 
 from llmbook.errors import LLMBookError
 from llmbook.store import Store, bytes_digest, llmbook_hash
 
-__all__ = ["ExternalLoad", "check_site", "find_external_loads"]
+__all__ = ["ExternalLoad", "check_site", "find_external_loads", "source_line"]
 
 # Anything with a scheme (`https:`, `data:` is fine), protocol-relative `//host`, or a root-absolute
 # `/path` (which points outside the site once it is served from a sub-path or opened from disk).
@@ -78,8 +80,11 @@ class ExternalLoad:
     file: str  # relative to site/
     url: str
     how: str  # e.g. `<script src>`, `CSS url()`
+    where: str = ""  # `docs/x.md:LINE` or `docs/x.ipynb:cell N, line M`: where its page wrote it
 
     def __str__(self) -> str:
+        if self.where:
+            return f"{self.where}: {self.how} {self.url} ({self.file})"
         return f"{self.file}: {self.how} {self.url}"
 
 
@@ -198,9 +203,50 @@ def find_external_loads(
     return loads
 
 
-def check_site(site_dir: str | os.PathLike[str], store: Store | None = None) -> None:
-    """Fail the build (LLMBookError) when anything in `site_dir` loads a resource from outside it."""
-    loads = find_external_loads(site_dir, store)
+def source_line(source: Path, url: str) -> str | None:
+    """Where a page's source writes `url`: the line of a Markdown page, `cell N, line M` of a
+    notebook (cells counted from 1, as the build's errors count them); None when it does not."""
+    text = source.read_text(encoding="utf-8", errors="replace")
+    if source.suffix != ".ipynb":
+        return _line_of(text, url)
+    try:
+        cells = json.loads(text).get("cells", [])
+    except (ValueError, AttributeError):
+        return None
+    for number, cell in enumerate(cells, start=1):
+        written = cell.get("source", "") if isinstance(cell, dict) else ""
+        line = _line_of("".join(written) if isinstance(written, list) else str(written), url)
+        if line:
+            return f"cell {number}, line {line}"
+    return None
+
+
+def _line_of(text: str, url: str) -> str | None:
+    at = text.find(url)
+    return str(text.count("\n", 0, at) + 1) if at >= 0 else None
+
+
+def _located(
+    loads: list[ExternalLoad], sources: Mapping[str, tuple[str, Path]]
+) -> list[ExternalLoad]:
+    """Each load of a page built from a source that writes its URL, with that place."""
+    found = []
+    for load in loads:
+        src, path = sources.get(load.file, ("", None))
+        line = source_line(path, load.url) if path is not None and path.is_file() else None
+        found.append(replace(load, where=f"{src}:{line}") if line else load)
+    return found
+
+
+def check_site(
+    site_dir: str | os.PathLike[str],
+    store: Store | None = None,
+    sources: Mapping[str, tuple[str, Path]] | None = None,
+) -> None:
+    """Fail the build (LLMBookError) when anything in `site_dir` loads a resource from outside it.
+    `sources`: {built page relative to site/: (its source as errors name it, its path)}, so the
+    report names the source's line that wrote the URL (the author's error), not the built file."""
+    loads = _located(find_external_loads(site_dir, store), sources or {})
     if loads:
         listing = "\n".join(f"  {load}" for load in loads[:50])
         more = f"\n  … and {len(loads) - 50} more" if len(loads) > 50 else ""

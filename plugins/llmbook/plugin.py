@@ -67,6 +67,8 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
     def __init__(self) -> None:
         self.site: Site | None = None
         self._book: list[BookPage] = []  # the nav's pages, in order (on_nav)
+        # {built page: (its source as errors name it, its path)}: the offline check's report
+        self._sources: dict[str, tuple[str, Path]] = {}
         self.serving = False
         self._full_content: str | None = None
         self._converted: ConvertedPages | bool | None = None  # False: off for this build
@@ -194,6 +196,11 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             )
             for p in nav.pages
         ]
+        self._sources = {
+            f.dest_uri: (self._display_path(f.abs_src_path, config), Path(f.abs_src_path))
+            for f in files.documentation_pages()
+            if f.abs_src_path
+        }
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         assert self.site is not None
@@ -208,7 +215,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             elif self.config.editions and not self.serving:
                 self._make_editions(config)
             if self.config.offline_check:
-                check_site(config.site_dir, self.site.store)
+                check_site(config.site_dir, self.site.store, self._sources)
         log.info(self.site.store.summary())
 
     def _make_editions(self, config: MkDocsConfig) -> None:

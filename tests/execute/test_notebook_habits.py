@@ -81,3 +81,45 @@ def test_a_notebook_in_another_language_is_refused_by_name(run_md) -> None:
     data["metadata"]["llmbook"] = {"execute": False}
     plan = run_md(json.dumps(data), src="docs/jl.ipynb")
     assert "```julia" in plan.page.text and plan.result is None  # shown, not run
+
+
+@pytest.mark.skipif(
+    not Guards.available().landlock, reason="needs Landlock (the project read-only)"
+)
+def test_a_notebook_in_a_subfolder_opens_what_lies_above_it_as_in_jupyter(run_md, tmp_path) -> None:
+    """Jupyter runs a notebook in its own folder, so `../images/logo.png` is the project's (as
+    nbsphinx's documentation notebooks open it); writes there still land in the scratch."""
+    (tmp_path / "docs" / "images").mkdir(parents=True)
+    (tmp_path / "docs" / "images" / "logo.txt").write_text("above\n", encoding="utf-8")
+    code = (
+        "print(open('../images/logo.txt').read().strip())",
+        "open('../new.txt', 'w').write('x')\nprint(open('../new.txt').read())",
+    )
+    plan = run_md(notebook(*[("code", c) for c in code]), src="docs/sub/nb.ipynb")
+    assert [b.output for b in plan.result.blocks.values()] == ["above\n", "x\n"]
+    assert not (tmp_path / "docs" / "new.txt").exists()
+
+
+def test_a_page_chooses_multiprocessings_start_method_as_in_a_fresh_kernel(run_md) -> None:
+    """A kernel has chosen none, so `set_start_method("fork")` works (emcee's tutorial on
+    parallel sampling starts so); the page process must not carry the one it was started by."""
+    code = "import multiprocessing\nmultiprocessing.set_start_method('fork')\n"
+    code += "print(multiprocessing.get_start_method())"
+    plan = run_md(notebook(("code", code)), src="docs/nb.ipynb")
+    assert [b.output for b in plan.result.blocks.values()] == ["fork\n"]
+
+
+def test_a_figure_shown_again_by_its_value_or_display_is_drawn_again(run_md) -> None:
+    """As Jupyter's inline backend: `fig` or `display(fig)` in a later cell shows the figure
+    again (nbsphinx's documentation does both), though the cell that drew it already showed it."""
+    plan = run_md(
+        notebook(
+            ("code", "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([1, 2]);"),
+            ("code", "fig"),
+            ("code", "display(fig)"),
+            ("code", "x = fig"),
+        ),
+        src="docs/nb.ipynb",
+    )
+    assert [len(b.figures) for b in plan.result.blocks.values()] == [1, 1, 1, 0]
+    assert [b.displays for b in plan.result.blocks.values()][2] == []  # no `<Figure …>` text

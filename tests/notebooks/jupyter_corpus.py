@@ -11,6 +11,8 @@ waiting on the lock, finds them there.
     path = folder / "nbclient/tests/files/SVG.ipynb"
 
 A failed download fails the tests that need it, saying what to do; they are never skipped.
+Other corpora (tests/notebooks/tutorial_corpus.py) pin their own sdists in a `Pins` and fetch
+them with the same two functions: `corpus(tmp_path_factory, pins)`, `fetch(folder, pins)`.
 """
 
 from __future__ import annotations
@@ -21,13 +23,15 @@ import os
 import subprocess
 import sys
 import tarfile
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from filelock import FileLock
 from sites import once_per_run
 
-__all__ = ["ENV", "FOLDERS", "SDISTS", "corpus", "fetch"]
+__all__ = ["ENV", "FOLDERS", "SDISTS", "Pins", "corpus", "fetch"]
 
 # The one place the versions are pinned: (version, SHA-256 of the sdist PyPI serves).
 SDISTS = {
@@ -43,30 +47,50 @@ FOLDERS = {
 ENV = "LLMBOOK_JUPYTER_CORPUS"
 
 
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The extracted corpus: in $LLMBOOK_JUPYTER_CORPUS when set, else fetched once per test run
-    into the temporary folder every pytest-xdist worker shares."""
-    given = os.environ.get(ENV)
+@dataclass(frozen=True)
+class Pins:
+    """A corpus's sdists: {name: (version, SHA-256)}, the folders of each kept, the variable that
+    may name a folder keeping them between runs, and the file that pins them (for the errors).
+    `name` is PyPI's normalised one (markdown_exec), as the sdist's file and top folder spell it."""
+
+    sdists: Mapping[str, tuple[str, str]]
+    folders: Mapping[str, tuple[str, ...]]
+    env: str
+    pinned_in: str
+    label: str  # the folder under pytest's temporary one when no variable names one
+
+
+def jupyter() -> Pins:
+    """This module's pins, read when called (a test may patch SDISTS)."""
+    return Pins(SDISTS, FOLDERS, ENV, "tests/notebooks/jupyter_corpus.py", "jupyter-corpus")
+
+
+def corpus(tmp_path_factory: pytest.TempPathFactory, pins: Pins | None = None) -> Path:
+    """The extracted corpus: in the folder $<pins.env> names when set, else fetched once per test
+    run into the temporary folder every pytest-xdist worker shares."""
+    pins = pins or jupyter()
+    given = os.environ.get(pins.env)
     if given:
-        return fetch(Path(given))
-    return once_per_run(tmp_path_factory, "jupyter-corpus", fetch)
+        return fetch(Path(given), pins)
+    return once_per_run(tmp_path_factory, pins.label, lambda folder: fetch(folder, pins))
 
 
-def fetch(folder: Path) -> Path:
-    """Download (unless already there) and extract both sdists into `folder`; return it."""
+def fetch(folder: Path, pins: Pins | None = None) -> Path:
+    """Download (unless already there) and extract every sdist of `pins` into `folder`."""
+    pins = pins or jupyter()
     folder.mkdir(parents=True, exist_ok=True)
     with FileLock(folder / ".lock"):
-        for name, (version, sha256) in SDISTS.items():
+        for name, (version, sha256) in pins.sdists.items():
             done = folder / name / f".{version}.extracted"
             if done.exists():
                 continue
-            archive = _download(folder / "sdists", name, version, sha256)
-            _extract(archive, f"{name}-{version}", FOLDERS[name], folder / name)
+            archive = _download(folder / "sdists", name, version, sha256, pins)
+            _extract(archive, f"{name}-{version}", pins.folders[name], folder / name)
             done.write_text(sha256, encoding="utf-8")
     return folder
 
 
-def _download(into: Path, name: str, version: str, sha256: str) -> Path:
+def _download(into: Path, name: str, version: str, sha256: str, pins: Pins) -> Path:
     archive = into / f"{name}-{version}.tar.gz"
     if not archive.exists():
         command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:"]
@@ -77,14 +101,14 @@ def _download(into: Path, name: str, version: str, sha256: str) -> Path:
                 f"could not download the sdist {name}=={version} from PyPI, whose test notebooks "
                 f"these tests build (`{' '.join(command[1:])}` said: {done.stderr.strip()[-1500:]})."
                 f" Fix: give this machine access to PyPI, or put {archive.name} into a folder "
-                f"and name that folder in ${ENV}.",
+                f"and name that folder in ${pins.env}.",
                 pytrace=False,
             )
     found = hashlib.sha256(archive.read_bytes()).hexdigest()
     if found != sha256:
         pytest.fail(
-            f"{archive} has SHA-256 {found}, not the {sha256} pinned in tests/notebooks/"
-            f"jupyter_corpus.py for {name}=={version}. Fix: delete it and run the tests again.",
+            f"{archive} has SHA-256 {found}, not the {sha256} pinned in {pins.pinned_in} for "
+            f"{name}=={version}. Fix: delete it and run the tests again.",
             pytrace=False,
         )
     return archive

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
+from llmbook.execute.figures import is_figure, show_again
+
 __all__ = ["Display", "Displays", "display_context", "split_last"]
 
 # Addresses in a default repr (`<Foo at 0x7f…>`) differ between runs: pages stay byte-identical.
@@ -119,8 +121,9 @@ class Displays:
         if self.shell is not None:
             self.shell.execution_count = self.count + 1  # the hook's prompt count is one less
             self.shell.displayhook.update_user_ns(value)
-        if type(value).__name__ == "Figure" and type(value).__module__.startswith("matplotlib"):
-            return  # figures are taken after the block (figures.py)
+        if is_figure(value):
+            show_again(value)  # figures are taken after the block (figures.py)
+            return
         data, metadata = self.formatter.format(value)
         self.publish(data, metadata, "execute_result")
 

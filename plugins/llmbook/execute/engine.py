@@ -212,14 +212,16 @@ class Engine:
             return PageOutcome(error=AuthorError(page.src, 1, problem, fix))
         scratch = tempfile.mkdtemp(prefix="llmbook-page-")
         confinement = self.confinement
+        workdir = scratch
         if page.cells is not None and confinement.landlock:  # a notebook reads what is beside it
-            link_beside(scratch, os.path.dirname(os.path.join(self.root, page.src)))
+            workdir = link_beside(scratch, self.root, os.path.dirname(page.src))
         writable, temp = scratch_plan(scratch, confinement.protected, confinement.hidden)
         options = {
             "env": {**self.environment(page, given), "TMPDIR": temp},
             "root": self.root,
             "path": os.path.join(self.root, page.src),
             "scratch": scratch,
+            "workdir": workdir,
             "writable": writable,
             "confinement": self.confinement,
             "network": self.network == "all" or page.network,

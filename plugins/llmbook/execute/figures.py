@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from llmbook.execute.fonts import glyphs_checked, register_fonts
 
-__all__ = ["Figure", "figure_context", "take_figures"]
+__all__ = ["Figure", "figure_context", "is_figure", "show_again", "take_figures"]
 
 RC = {
     "font.family": "sans-serif",
@@ -52,6 +52,23 @@ def figure_context() -> Iterator[None]:
             yield
     finally:
         plt.close("all")
+
+
+def is_figure(value: object) -> bool:
+    return type(value).__name__ == "Figure" and type(value).__module__.startswith("matplotlib")
+
+
+def show_again(fig: object) -> bool:
+    """A figure that is a block's value or given to `display()`: open in pyplot again (a block
+    that drew it closed it), so that the block's figures take it, as Jupyter's inline backend
+    shows it again. True: IPython's display machinery has nothing more to show for it."""
+    import matplotlib.pyplot as plt
+
+    current = plt.gcf() if plt.get_fignums() else None
+    plt.figure(fig)
+    if current is not None:
+        plt.figure(current)  # the figure `plt.plot` draws on stays the current one
+    return True
 
 
 def _alt(fig: object) -> str:

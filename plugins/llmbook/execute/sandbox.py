@@ -18,6 +18,7 @@ import signal
 import sys
 import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 __all__ = [
     "Confinement",
@@ -207,12 +208,29 @@ def reap_children() -> None:
             return
 
 
-def link_beside(scratch: str, folder: str) -> None:
-    """The entries of `folder` (a notebook's own) as links in its scratch folder: `open("x.csv")`
-    and `Image("logo.png")` find what lies beside the notebook, as in Jupyter, while what the page
-    writes still lands in the scratch folder. Only where Landlock keeps the project read-only: a
-    write through a link would otherwise change the author's file."""
+def link_beside(scratch: str, root: str, folder: str) -> str:
+    """The notebook's folder `folder` (relative to the project `root`) mirrored in its scratch
+    folder; returns the mirror, the page's working directory. Each folder from the root down to
+    the notebook's is a real folder of the scratch holding links to the project's entries, so
+    `open("x.csv")`, `Image("logo.png")` and `Image("../images/logo.png")` find what they find
+    in Jupyter (which runs a notebook in its own folder), while what the page writes still
+    lands in the scratch folder. Only where Landlock keeps the project read-only: a write
+    through a link would otherwise change the author's file."""
+    parts = Path(folder).parts
+    if Path(folder).is_absolute() or ".." in parts:  # not under the root: its own folder only
+        parts = ()
+        root = os.path.join(root, folder)
+    mirror, source = scratch, root
+    for part in parts:  # the folder on the way down is a real one, its siblings links
+        _link_entries(mirror, source, skip=part)
+        mirror, source = os.path.join(mirror, part), os.path.join(source, part)
+        os.mkdir(mirror)
+    _link_entries(mirror, source, skip=None)
+    return mirror
+
+
+def _link_entries(mirror: str, folder: str, skip: str | None) -> None:
     for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
-        target = os.path.join(scratch, name)
-        if not os.path.lexists(target):
+        target = os.path.join(mirror, name)
+        if name != skip and not os.path.lexists(target):
             os.symlink(os.path.join(folder, name), target)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import atexit
 import re
 
+from llmbook.execute.figures import show_again
+
 __all__ = ["page_shell", "transform_magics"]
 
 # A line IPython would read differently from Python: `%magic`, `!cmd`, `x = !cmd`,
@@ -88,6 +90,11 @@ def page_shell(base: type, displays: object, namespace: dict, home: str) -> obje
     shell = PageShell(config=config, ipython_dir=home, user_ns=namespace)
     atexit.unregister(shell.atexit_operations)  # nothing of a page's shell outlives the page
     shell.display_pub = Publisher()
+    # `display(fig)`: the figure is taken after the block with the others (figures.py), drawn as
+    # every figure is, not shown as its `<Figure size …>` text.
+    shell.display_formatter.ipython_display_formatter.for_type_by_name(
+        "matplotlib.figure", "Figure", show_again
+    )
     try:  # `%config InlineBackend.figure_format = …`, common in notebooks, is accepted
         from matplotlib_inline.config import InlineBackend
 

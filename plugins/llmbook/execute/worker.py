@@ -9,6 +9,7 @@ next run.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import sys
@@ -66,7 +67,7 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
     import tempfile
 
     tempfile.tempdir = None  # the forkserver's own, cached: read TMPDIR of the page's environment
-    os.chdir(options["scratch"])
+    os.chdir(options["workdir"])
     sys.path.insert(0, os.path.dirname(options["path"]))  # modules beside the page, as a script
     sys.dont_write_bytecode = True  # no __pycache__ written into the project by the page's imports
     _limit_memory(options["memory_mb"])
@@ -74,6 +75,9 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
     sandbox.become_subreaper()
     sandbox.die_with_parent()
     _release_server()
+    # multiprocessing's bootstrap set the forkserver's start method here; a kernel has set none,
+    # so a page may choose its own (`set_start_method("fork")`, as emcee's tutorials do).
+    multiprocessing.set_start_method(None, force=True)
     try:
         _guard(confinement, options)
     except OSError as error:
