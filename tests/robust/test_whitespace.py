@@ -64,3 +64,28 @@ def test_a_notebook_markdown_cell_quoting_code_is_prose(make_site) -> None:
     assert "undefined_name" in html and '<span class="n">left_unclosed</span>' in html
     assert 'title="x = 3（构建时计算并核对）">3</span>' in html
     assert "```" in html  # the code cell's own backticks are its output, not a fence's end
+
+
+@pytest.mark.parametrize(
+    "first", ["\n# Title", "Author: someone\n# Title", "---\ntitle: x\n---\n# Title"]
+)
+def test_a_notebook_whose_first_lines_mkdocs_would_take_as_metadata(first: str, make_site) -> None:
+    """MkDocs drops a page's leading blank lines and reads `key: value` or `---` lines at its top
+    as metadata; the notebook's Markdown keeps them as text, its lines where the build read them
+    (found by the fuzzer: `the page changed after collect`)."""
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": first},
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "execution_count": None,
+            "outputs": [],
+            "source": "x = 3",
+        },
+        {"cell_type": "markdown", "metadata": {}, "source": "x is [[x = 3]]."},
+    ]
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
+    built = make_site(
+        {"index.ipynb": json.dumps(notebook)}, CONFIG, in_process=True, cache=False, strict=True
+    )
+    assert 'title="x = 3（构建时计算并核对）">3</span>' in built.page()

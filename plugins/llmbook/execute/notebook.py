@@ -134,7 +134,20 @@ def read_notebook(text: str, *, src: str) -> Notebook:
             cells.append((number, len(body) + 1))
         lines.append("")
         cells.append((number, len(body) + 1))
+    if lines and _read_as_meta(lines[0]):  # MkDocs would take it as metadata and drop it
+        lines.insert(0, _HOLDS_FIRST_LINE)
+        cells.insert(0, (1, 0))
     return Notebook(src, data, engine_text("\n".join(lines)), cells)
+
+
+# MkDocs reads a page's first lines as metadata when they are YAML front matter or `key: value`
+# lines, and drops the blank lines before its text: a notebook's Markdown must start with none.
+_HOLDS_FIRST_LINE = "<!-- notebook -->"
+_META_LINE = re.compile(r"^[ ]{0,3}[A-Za-z0-9_-]+:|^-{3}[ \t]*$")
+
+
+def _read_as_meta(line: str) -> bool:
+    return not line.strip() or _META_LINE.match(line) is not None
 
 
 def _shown_raw(cell: dict) -> bool:
