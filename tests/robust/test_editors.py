@@ -22,10 +22,10 @@ _LINE_END_SPACE = re.compile(r"[ \t]+(?=\n|</)")
 
 
 def article(page: Path) -> str:
-    """A page's article, without the editions' links or whitespace at line ends."""
+    """A page's article, without the editions' links, whitespace at line ends or blank lines."""
     found = re.search(r"<article.*?</article>", page.read_text(encoding="utf-8"), re.S)
     assert found is not None, page
-    return _LINE_END_SPACE.sub("", _EDITIONS.sub("", found.group(0)))
+    return re.sub(r"\n+", "\n", _LINE_END_SPACE.sub("", _EDITIONS.sub("", found.group(0))))
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
