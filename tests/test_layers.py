@@ -24,6 +24,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook.store",
             "llmbook.errors",
             "llmbook.crash",
+            "llmbook.nav",
             "llmbook.lexer",
             "llmbook.stash",
             "llmbook.edits",
