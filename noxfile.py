@@ -1,5 +1,5 @@
 """Sessions: tests (the README's test command), docs, pdf, epub, serve, lint, bench, fuzz,
-update_numbers.
+speed_guard, update_numbers.
 
 Every install goes through constraints.txt, which pins torch to the CPU wheel this project is
 tested with; pyproject.toml declares the real range (torch>=2.4) for users with CUDA builds.
@@ -159,6 +159,15 @@ def fuzz(session: nox.Session) -> None:
     _install(session, "test")
     _smollm2(session)
     session.run("python", "benchmarks/fuzz.py", *(session.posargs or ["--examples", "500"]))
+
+
+@nox.session(python=PYTHON)
+def speed_guard(session: nox.Session) -> None:
+    """The warm and prose-edit builds against plain MkDocs (median of 3, interleaved): fails
+    above 1.0x. CI runs it after the tests (benchmarks/speed_guard.py)."""
+    _install(session, "docs")
+    _smollm2(session)
+    session.run("python", "benchmarks/speed_guard.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)

@@ -37,6 +37,36 @@ def measure(root: Path, repeats: int) -> dict[str, list[float]]:
     return runs
 
 
+def ratios(runs: dict[str, list[float]]) -> dict[str, float]:
+    """llmbook over plain MkDocs, median over median, for the warm build and the edit."""
+    median = {name: statistics.median(values) for name, values in runs.items()}
+    return {
+        "warm": median["warm"] / median["plain"],
+        "edit": median["edit"] / median["edit_plain"],
+    }
+
+
+def too_slow(runs: dict[str, list[float]], limit: float) -> list[str]:
+    return [name for name, ratio in ratios(runs).items() if ratio > limit]
+
+
+def report(runs: dict[str, list[float]], limit: float, pages: int) -> str:
+    lines = [f"speed guard, {pages} pages, median of {len(runs['warm'])} (limit {limit:.2f}x):"]
+    for name, ratio in ratios(runs).items():
+        plain = "plain" if name == "warm" else "edit_plain"
+        lines.append(
+            f"  {name:5s} llmbook {statistics.median(runs[name]):6.2f} s, plain MkDocs "
+            f"{statistics.median(runs[plain]):6.2f} s: {ratio:.2f}x  (runs {runs[name]} / {runs[plain]})"
+        )
+    slow = too_slow(runs, limit)
+    lines.append(
+        f"speed guard FAILED: {', '.join(slow)} above {limit:.2f}x plain MkDocs"
+        if slow
+        else "speed guard passed"
+    )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pages", type=int, default=6)
@@ -51,23 +81,9 @@ def main(argv: list[str] | None = None) -> int:
             hook = f"hooks:\n  - {args.hook.resolve()}\n"
             config.write_text(config.read_text(encoding="utf-8") + hook, encoding="utf-8")
         runs = measure(root, args.repeats)
-    median = {name: statistics.median(values) for name, values in runs.items()}
-    ratios = {
-        "warm": median["warm"] / median["plain"],
-        "edit": median["edit"] / median["edit_plain"],
-    }
-    print(f"speed guard, {args.pages} pages, median of {args.repeats} (limit {args.limit:.2f}x):")
-    for name, ratio in ratios.items():
-        plain = "plain" if name == "warm" else "edit_plain"
-        print(
-            f"  {name:5s} llmbook {median[name]:6.2f} s, plain MkDocs {median[plain]:6.2f} s: "
-            f"{ratio:.2f}x  (runs {runs[name]} / {runs[plain]})"
-        )
-    slow = [name for name, ratio in ratios.items() if ratio > args.limit]
-    if slow:
-        print(f"speed guard FAILED: {', '.join(slow)} above {args.limit:.2f}x plain MkDocs")
+    print(report(runs, args.limit, args.pages))
+    if too_slow(runs, args.limit):
         return 1
-    print("speed guard passed")
     return 0
 
 

@@ -24,6 +24,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook.store",
             "llmbook.errors",
             "llmbook.crash",
+            "llmbook.nav",
             "llmbook.lexer",
             "llmbook.stash",
             "llmbook.edits",
@@ -181,3 +182,43 @@ def test_a_circle_closed_inside_a_function_is_found(tmp_path):
 def test_every_circle_is_reported_once():
     graph = {"x": {"y"}, "y": {"x", "z"}, "z": {"z"}, "w": {"x"}}
     assert find_cycles(graph) == [["x", "y", "x"], ["z", "z"]]
+
+
+# The one key recipe and the one file hasher live in store.py; the documented shard formula
+# (execute/shard.py) is the only other place a hash is computed.
+HASHERS = {"llmbook.store", "llmbook.execute.shard"}
+
+
+def modules_that_hash(package_dir: Path, package: str) -> list[str]:
+    """The modules of a package that import hashlib (`import hashlib`, `from hashlib import …`)."""
+    return sorted(
+        m for m, names in _imported_names(package_dir, package).items() if "hashlib" in names
+    )
+
+
+def _imported_names(package_dir: Path, package: str) -> dict[str, set[str]]:
+    """{module: top-level names of what it imports}, read with ast."""
+    import ast
+
+    graph = {}
+    for path in Path(package_dir).rglob("*.py"):
+        parts = list(path.relative_to(package_dir).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module.split(".")[0])
+        graph[".".join([package, *parts])] = names
+    return graph
+
+
+def test_only_the_store_hashes() -> None:
+    assert set(modules_that_hash(PLUGIN, "llmbook")) <= HASHERS
+
+
+def test_a_module_that_hashes_is_named(tmp_path: Path) -> None:
+    root = _package(tmp_path / "pkg", {"a.py": "from hashlib import sha256\n", "b.py": "x = 1\n"})
+    assert modules_that_hash(root, "pkg") == ["pkg.a"]

@@ -18,6 +18,7 @@ from mkdocs.utils import get_relative_url
 from mkdocs.utils.meta import get_data
 
 from llmbook.lexer import lex
+from llmbook.nav import NavPage, nav_pages
 from llmbook.page_ref import PageRef
 from llmbook.store import Store, key, version
 
@@ -43,6 +44,7 @@ class SiteIndex:
     pages: list[tuple[str, str, str]] = field(default_factory=list)  # (url, abs path, nav title)
     markdown_extensions: list[Any] = field(default_factory=list)
     mdx_configs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    nav: list[NavPage] = field(default_factory=list)  # the book's nav, read once by the adapter
     _names: dict[str, Target] | None = None
     # The build's store: outlines are kept in its "outlines" namespace (off: not kept).
     store: Store = field(default_factory=lambda: Store(None))
@@ -52,7 +54,8 @@ class SiteIndex:
 
     @classmethod
     def from_files(cls, files: Any, config: Any) -> SiteIndex:
-        titles = _nav_titles(config.get("nav") or [])
+        nav = nav_pages(config.get("nav") or [])
+        titles = {page.uri: page.title for page in nav}
         pages = [
             (f.url, f.abs_src_path, titles.get(f.src_uri, ""))
             for f in files.documentation_pages()
@@ -63,6 +66,7 @@ class SiteIndex:
             pages,
             list(config.get("markdown_extensions") or []),
             dict(config.get("mdx_configs") or {}),
+            nav,
         )
 
     def lookup(self, name: str) -> Target | None:
@@ -209,15 +213,3 @@ def _variants(title: str) -> set[str]:
 
 def _key(text: str) -> str:
     return " ".join(text.split()).casefold()
-
-
-def _nav_titles(nav: list[Any]) -> dict[str, str]:
-    titles: dict[str, str] = {}
-    for item in nav:
-        if isinstance(item, dict):
-            for title, value in item.items():
-                if isinstance(value, str):
-                    titles[value] = str(title)
-                elif isinstance(value, list):
-                    titles.update(_nav_titles(value))
-    return titles

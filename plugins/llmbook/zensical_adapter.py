@@ -22,6 +22,7 @@ from llmbook.assets import ASSETS_DIR, SITE_PREFIX, asset_paths
 from llmbook.config import load_options
 from llmbook.core_extension import OUTSIDE_A_BUILD
 from llmbook.errors import LLMBookError
+from llmbook.nav import NavPage
 from llmbook.page_ref import PageRef
 from llmbook.preview import Preview
 from llmbook.project import Project
@@ -93,7 +94,7 @@ def _new_site(config: dict, project: Project) -> Site:
 
 def _site_index(config: dict, docs_dir: Path) -> SiteIndex:
     """Pages and headings for `:::related`, from the docs folder (Zensical has no file list)."""
-    titles = _titles(config.get("nav") or [])
+    titles = {page.uri: page.title for page in _nav(config.get("nav") or [])}
     pages = []
     for path in sorted(docs_dir.rglob("*.md")):
         rel = path.relative_to(docs_dir).as_posix()
@@ -104,14 +105,15 @@ def _site_index(config: dict, docs_dir: Path) -> SiteIndex:
             url = stem + ".html"
         pages.append((url, str(path), titles.get(rel, "")))
     extensions = [e for e in config.get("markdown_extensions") or [] if isinstance(e, str)]
-    return SiteIndex(pages, extensions, dict(config.get("mdx_configs") or {}))
+    nav = _nav(config.get("nav") or [])
+    return SiteIndex(pages, extensions, dict(config.get("mdx_configs") or {}), nav)
 
 
-def _titles(nav: list[dict]) -> dict[str, str]:
-    """{source path: nav title} of Zensical's resolved nav (items with title, url, children)."""
-    found: dict[str, str] = {}
+def _nav(nav: list[dict]) -> list[NavPage]:
+    """The pages of Zensical's resolved nav (items with title, url, children), in order."""
+    found: list[NavPage] = []
     for item in nav:
-        if item.get("url") and item.get("title"):
-            found[str(item["url"])] = str(item["title"])
-        found.update(_titles(item.get("children") or []))
+        if item.get("url"):
+            found.append(NavPage(str(item["url"]), str(item.get("title") or "")))
+        found += _nav(item.get("children") or [])
     return found

@@ -212,6 +212,9 @@ def test_a_warm_build_renders_again_the_pages_an_edited_entry_shows(
     )
     (docs / "plain.md").write_text("# 第四页\n\n见 [@touvron2023llama]。\n", encoding="utf-8")
     assert rendered() == ["docs/plain.md", "docs/references.md"]
+    # A line added above every entry moves them in the file, not on the pages that cite them.
+    bib.write_text("% the book's references\n" + bib.read_text(encoding="utf-8"), "utf-8")
+    assert rendered() == ["docs/references.md"]
 
 
 def test_zensical_renders_the_same_citations(tmp_path: Path) -> None:

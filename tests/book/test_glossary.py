@@ -271,3 +271,18 @@ def test_the_preview_shows_an_undefined_term_in_its_box(tmp_path: Path) -> None:
     )
     assert two.index("{term}<code>GQB</code> 与 <a") < two.index('class="llmbook-build-error"')
     assert two.count('class="llmbook-term"') == 2
+
+
+def test_the_listing_follows_the_nav_of_the_config_the_build_was_given(tmp_path: Path) -> None:
+    """`mkdocs build -f other.yml`: the pages that use a term are listed in other.yml's nav
+    order (the nav is read once, from the engine's config, not from mkdocs.yml on disk)."""
+    write_book(tmp_path, PAGES)
+    other = CONFIG.replace(
+        "nav: [{首页: index.md}, {第二页: two.md}, {术语表: glossary.md}]",
+        "nav: [{第二页: two.md}, {首页: index.md}, {术语表: glossary.md}]",
+    )
+    (tmp_path / "other.yml").write_text(other, encoding="utf-8")
+    site = build(tmp_path / "other.yml", site=tmp_path / "site", in_process=True, cache=False).site
+    listing = (site / "glossary.html").read_text(encoding="utf-8")
+    used = listing.split('id="term-kv-cache"')[1].split("</dd>")[0]
+    assert '<a href="two.html">第二页</a>、<a href="index.html">首页</a>' in used

@@ -83,3 +83,19 @@ def test_links_into_a_page_that_cannot_be_read_are_not_errors(
     pages = {**_site(tmp_path, CALC), "ch1.md": broken}
     built = make_site(pages, CONFIG, cache=False, strict=True)
     assert [line.split(":")[0] for line in _errors(built.stderr)] == ["docs/ch1.md"]
+
+
+def test_every_malformed_directive_of_every_page_is_in_the_one_report(make_site) -> None:
+    """Directives are validated by the check stage, before any page renders: two pages with a
+    malformed block each give one report naming both (before, the render stopped at the first)."""
+    pages = {
+        "index.md": "# A\n\n:::quiz\n这是问题吗？\n- [x] 是\n- [ ] 否\n:::\n",
+        "b.md": "# B\n\n:::fold\n:::\n\n:::quiz 不要标题\n问？\n- [x] 是\n答案: A\n解析: 因为。\n:::\n",
+    }
+    built = make_site(pages, CONFIG, cache=False, strict=True)
+    assert built.returncode != 0
+    assert "2 pages failed:" in built.stderr
+    assert [line.split(":")[:2] for line in _errors(built.stderr)] == [
+        ["docs/b.md", "3"],
+        ["docs/index.md", "3"],
+    ]

@@ -107,7 +107,8 @@ class Apparatus:
 
     def _read_terms(self, plans: Mapping[str, Any], log: Any) -> None:
         assert self.project is not None
-        self.terms = term_index(self.project, plans, self._title)
+        nav = [page.uri for page in self.index.nav] if self.index is not None else []
+        self.terms = term_index(self.project, plans, self._title, nav)
         for line in self.terms.summary():
             log.info(line)
         self.errors += self.terms.errors

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from llmbook.book.glossary import FILE_NAME, Entry, Glossary
 from llmbook.book.term_syntax import TermUse, find_terms
 from llmbook.errors import AuthorError
-from llmbook.project import Project, read_mkdocs_yml
+from llmbook.project import Project
 from llmbook.store import key
 
 __all__ = ["LISTING", "PageInfo", "TermIndex", "term_index"]
@@ -154,10 +153,10 @@ class TermIndex:
 
 
 def term_index(
-    project: Project, plans: Mapping[str, Any], title: Callable[[str], str]
+    project: Project, plans: Mapping[str, Any], title: Callable[[str], str], nav: list[str]
 ) -> TermIndex:
     """The build's terms: docs/glossary.yml loaded, every page of `plans` read (`title(src)`:
-    how the glossary page names a page), pages ordered as mkdocs.yml's nav lists them."""
+    how the glossary page names a page), pages ordered as `nav` (docs-relative uris) lists them."""
     path = project.docs_dir / FILE_NAME
     src = (
         path.relative_to(project.root).as_posix()
@@ -168,33 +167,11 @@ def term_index(
         glossary: Glossary | AuthorError = Glossary.load(path, src)
     except AuthorError as error:
         glossary = error
-    nav = _nav(project.root / "mkdocs.yml")
 
     def info(page: str) -> PageInfo:
         return PageInfo(page, project.uri(page), title(page))
 
-    return TermIndex.of(glossary, plans, info, _nav_uris(nav))
-
-
-def _nav(config_file: Path) -> Any:
-    """mkdocs.yml's nav, or the nav of the file it INHERITs from."""
-    for _ in range(8):  # an INHERIT chain is short; a circle is MkDocs' error, not ours
-        data = read_mkdocs_yml(config_file)
-        if "nav" in data or not isinstance(data.get("INHERIT"), str):
-            return data.get("nav")
-        config_file = (config_file.parent / data["INHERIT"]).resolve()
-    return None
-
-
-def _nav_uris(nav: Any) -> list[str]:
-    """The page paths of a nav (`- 标题: page.md`, sections nested), in order."""
-    if isinstance(nav, str):
-        return [nav]
-    if isinstance(nav, list):
-        return [uri for item in nav for uri in _nav_uris(item)]
-    if isinstance(nav, dict):
-        return [uri for value in nav.values() for uri in _nav_uris(value)]
-    return []
+    return TermIndex.of(glossary, plans, info, nav)
 
 
 def _page_terms(plan: Any) -> list[TermUse]:

@@ -29,6 +29,7 @@ from llmbook.directives.base import Directive, get_directive, known_names, regis
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.directives.tree import (
     apply_line_edits,
+    checked_structure,
     parse_directives,
     parse_structure,
     render_directives,
@@ -44,6 +45,7 @@ __all__ = [
     "get_directive",
     "known_names",
     "parse_directives",
+    "checked_structure",
     "parse_structure",
     "register",
     "render_directives",

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "apply_line_edits",
     "check_tree",
+    "checked_structure",
     "parse_directives",
     "parse_structure",
     "render_directives",
@@ -55,12 +56,18 @@ def parse_structure(lexed: Lexed, *, src: str, plain: frozenset[int] = frozenset
     )
 
 
+def checked_structure(lexed: Lexed, *, src: str, plain: frozenset[int] = frozenset()) -> Document:
+    """The page's directive tree with every directive validated: the check stage's view, so
+    a malformed block is an author error of the build's report before any page renders."""
+    doc = parse_structure(lexed, src=src, plain=plain)
+    check_tree(Context(src=src, doc=doc))
+    return doc
+
+
 def parse_directives(markdown: str, *, src: str, first: int = 1) -> Document:
     """A standalone text's directive tree (a showcase's example, a test's page, starting on file
     line `first`), every directive validated; AuthorError (`src:LINE`) otherwise."""
-    doc = parse_structure(lex(markdown, first), src=src)
-    check_tree(Context(src=src, doc=doc))
-    return doc
+    return checked_structure(lex(markdown, first), src=src)
 
 
 def render_directives(

@@ -19,6 +19,7 @@ import yaml
 
 from llmbook.editions import KINDS, Book, BookPage, book_pages, editions_dir, make_editions
 from llmbook.errors import LLMBookError
+from llmbook.nav import nav_pages
 from llmbook.store import open_store
 
 
@@ -30,22 +31,10 @@ _Loader.add_multi_constructor("", lambda loader, suffix, node: None)
 _Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
 
 
-def _nav_pages(nav: list[Any], directory_urls: bool) -> list[tuple[str, str, str]]:
-    """(source under docs, built file, title) of every page of the nav, in its order."""
-    found = []
-    for item in nav:
-        entries = item.items() if isinstance(item, dict) else [("", item)]
-        for title, target in entries:
-            if isinstance(target, list):
-                found += _nav_pages(target, directory_urls)
-            elif isinstance(target, str) and target.endswith((".md", ".ipynb")):
-                stem = target.rsplit(".", 1)[0]
-                if directory_urls and not stem.endswith("index"):
-                    url = f"{stem}/index.html"
-                else:
-                    url = f"{stem}.html"
-                found.append((target, url, str(title)))
-    return found
+def _built(uri: str, directory_urls: bool) -> str:
+    """The built file of a page (`a/b.md` → `a/b.html`, or `a/b/index.html`)."""
+    stem = uri.rsplit(".", 1)[0]
+    return f"{stem}/index.html" if directory_urls and not stem.endswith("index") else f"{stem}.html"
 
 
 def _llmbook_options(config: dict[str, Any]) -> dict[str, Any]:
@@ -66,11 +55,11 @@ def main(argv: list[str] | None = None) -> int:
     root, options = config_file.parent, _llmbook_options(config)
     docs = config.get("docs_dir") or "docs"
     site_dir = Path(args.site or root / (config.get("site_dir") or "site")).resolve()
+    directory_urls = config.get("use_directory_urls", True)
     pages = [
-        BookPage(f"{docs}/{source}", url, title)
-        for source, url, title in _nav_pages(
-            config.get("nav") or [], config.get("use_directory_urls", True)
-        )
+        BookPage(f"{docs}/{page.uri}", _built(page.uri, directory_urls), page.title)
+        for page in nav_pages(config.get("nav") or [])
+        if page.uri.endswith((".md", ".ipynb"))
     ]
     book = Book.dated(str(config.get("site_name", "")), str(config.get("site_description") or ""))
     out = editions_dir(root, options.get("editions_dir", "dist"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 
-from llmbook.directives import parse_structure
+from llmbook.directives import checked_structure
 from llmbook.errors import AuthorError, location
 from llmbook.execute.collect import PageSource
 from llmbook.execute.coverage import page_coverage
@@ -55,7 +55,8 @@ def bare_plan(page: LoadedPage, *, strict: bool) -> Plan:
 def _cover(plan: Plan, *, strict: bool, mode: Strict) -> None:
     """Sort the page's numbers; on a strict page an unaccounted one is an author error."""
     source = plan.page
-    doc, whole = mode.read(parse_structure, source.lexed, source.src)
+    # every directive validated here, before any page renders: its errors join the report
+    doc, whole = mode.read(checked_structure, source.lexed, source.src)
     if whole:  # the renderer walks this tree (the preview parses its own, with its boxes)
         plan.doc = doc
     plan.math = mode.read(math_spans, source.lexed, source.src)[0] or {}
