@@ -37,17 +37,20 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {"mkdocs": {"warm": 1.3, "edit": 1.3}, "zensical": {"warm": 1.5}}
 COPIED = ("docs/chapters/ch10-modern-llm.md", "docs/lessons/lesson03-five-upgrades.md")
 
-# In a fresh process: build once (warm), change one prose character, time the rebuild.
+# In a fresh process: build once (warm), change one prose character (the nth full stop: each
+# measurement edits another place, as an author would), time the rebuild.
 _SERVE = """
 import sys, time
 from pathlib import Path
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
-config_file, site, page = sys.argv[1:4]
+config_file, site, page, nth = sys.argv[1:5]
 build(load_config(config_file, site_dir=site))
 path = Path(page)
 text = path.read_text(encoding="utf-8")
-path.write_text(text.replace("。", "．", 1), encoding="utf-8")
+parts = text.split("。")  # the nth full stop becomes another: a new edit each time
+n = int(nth) % (len(parts) - 1) + 1
+path.write_text("。".join(parts[:n]) + "．" + "。".join(parts[n:]), encoding="utf-8")
 start = time.perf_counter()
 build(load_config(config_file, site_dir=site))
 print(f"REBUILD {time.perf_counter() - start:.4f}")
@@ -125,18 +128,20 @@ def build(engine: str, root: Path, cache: Path, config: str) -> tuple[float, int
         (root / "mkdocs.yml").write_bytes(own)
 
 
-def edit(engine: str, root: Path, cache: Path, config: str, page: str) -> float:
-    """Seconds of the rebuild after a one-character prose edit of `page`."""
+def edit(engine: str, root: Path, cache: Path, config: str, page: str, nth: int = 0) -> float:
+    """Seconds of the rebuild after a one-character prose edit of `page` (its `nth` full stop)."""
     if engine == "zensical":
         path = root / page
         text = path.read_text(encoding="utf-8")
-        path.write_text(text.replace("。", "．", 1), encoding="utf-8")
+        parts = text.split("。")
+        n = nth % (len(parts) - 1) + 1
+        path.write_text("。".join(parts[:n]) + "．" + "。".join(parts[n:]), encoding="utf-8")
         try:
             return build(engine, root, cache, config)[0]
         finally:
             path.write_text(text, encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-c", _SERVE, config, "site-edit", page],
+        [sys.executable, "-c", _SERVE, config, "site-edit", page, str(nth)],
         cwd=root,
         env=_env(root, cache),
         capture_output=True,

@@ -29,11 +29,12 @@ def measure(root: Path, repeats: int) -> dict[str, list[float]]:
     build("mkdocs", root, cache, "mkdocs.yml")  # fills the caches: every later build is warm
     build("mkdocs", root, cache, "mkdocs-plain.yml")
     runs: dict[str, list[float]] = {"warm": [], "plain": [], "edit": [], "edit_plain": []}
-    for _ in range(repeats):  # interleaved: a slow moment of the machine hits both sides
+    for n in range(repeats):  # interleaved: a slow moment of the machine hits both sides
         runs["warm"].append(build("mkdocs", root, cache, "mkdocs.yml")[0])
         runs["plain"].append(build("mkdocs", root, cache, "mkdocs-plain.yml")[0])
-        runs["edit"].append(edit("mkdocs", root, cache, "mkdocs.yml", EDITED))
-        runs["edit_plain"].append(edit("mkdocs", root, cache, "mkdocs-plain.yml", EDITED))
+        # a new place each time, so no edit finds what an earlier one left in a cache
+        runs["edit"].append(edit("mkdocs", root, cache, "mkdocs.yml", EDITED, n))
+        runs["edit_plain"].append(edit("mkdocs", root, cache, "mkdocs-plain.yml", EDITED, n))
     return runs
 
 

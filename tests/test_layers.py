@@ -34,6 +34,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook.project",
             "llmbook.assets",
             "llmbook.search_view",
+            "llmbook.search_cache",
             "llmbook.render_deps",
             "llmbook.book",
         ],

@@ -18,9 +18,10 @@ from llmbook.bindings import strip_to_written
 from llmbook.book.syntax import EQUATION_LABEL
 from llmbook.edits import LineEdits
 from llmbook.errors import AuthorError
-from llmbook.latex import FormulaError, latex_to_mathml
+from llmbook.latex import FormulaError, kept_mathml
 from llmbook.lexer import Lexed, code_spans, lex
 from llmbook.stash import Stash
+from llmbook.store import Store
 
 __all__ = ["display_lines", "math_spans", "render_math", "render_math_text"]
 
@@ -41,22 +42,24 @@ def render_math(
     stash: Stash,
     plain: frozenset[int] = frozenset(),
     equations: Mapping[str, str] | None = None,
+    store: Store | None = None,
 ) -> None:
     """Every formula outside code of the page `edits` is for becomes a stash token holding its
     MathML (a display block's token on its first line, its other lines blank). Lines in `plain`
     (file lines) hold no math: the live preview shows them as written. A display formula
-    labelled `$$ {#eq-x}` gets that id and its number from `equations` (label → "10.4")."""
+    labelled `$$ {#eq-x}` gets that id and its number from `equations` (label → "10.4").
+    `store`: where conversions are kept, so an edited page converts only its new formulas."""
     lexed = edits.lexed
     lines, first = list(lexed.lines), lexed.first
     blocks, inline = _regions(lines, src, first, plain, lexed.code_lines(quotes=True))
     for block in blocks:
         rows = _display_block(
-            lines, block, src=src, first=first, stash=stash, equations=equations or {}
+            lines, block, src=src, first=first, stash=stash, equations=equations or {}, store=store
         )
         for index, row in enumerate(rows, start=block.start):
             edits.replace_line(first + index, row)
     for index, spans in inline.items():
-        _inline(edits, first + index, spans, src=src, stash=stash)
+        _inline(edits, first + index, spans, src=src, stash=stash, store=store)
 
 
 def render_math_text(
@@ -189,6 +192,7 @@ def _display_block(
     first: int,
     stash: Stash,
     equations: Mapping[str, str],
+    store: Store | None = None,
 ) -> list[str]:
     """The replacement lines of a `$$` block: its token, padded to the block's line count."""
     start, end, prefix = block.start, block.end, block.prefix
@@ -197,7 +201,7 @@ def _display_block(
     closing = _strip_prefix(lines[end], prefix)
     body.append(_unlabelled(closing))
     tex = "\n".join(body).rstrip()[:-2]
-    html = _convert(tex, display=True, src=src, line=first + start)
+    html = _convert(tex, display=True, src=src, line=first + start, store=store)
     label = EQUATION_LABEL.match(closing)
     if label:
         html = _numbered(html, equations.get(label.group("id")))
@@ -236,14 +240,22 @@ def _strip_prefix(line: str, prefix: str) -> str:
     return line.lstrip(" \t>")
 
 
-def _inline(edits: LineEdits, line: int, spans: list[_Span], *, src: str, stash: Stash) -> None:
+def _inline(
+    edits: LineEdits,
+    line: int,
+    spans: list[_Span],
+    *,
+    src: str,
+    stash: Stash,
+    store: Store | None = None,
+) -> None:
     """Each formula of the line as MathML; `\\$` outside math and code writes a dollar."""
     text = edits.text(line)
     # A heading's text also becomes its table-of-contents label, which never sees the stash:
     # there the MathML goes in as inline HTML, whose tags the label drops ("O(n2)").
     place = _inline_html if _HEADING.match(text) else stash.put
     for span in spans:
-        html = _convert(span.tex, display=span.display, src=src, line=line)
+        html = _convert(span.tex, display=span.display, src=src, line=line, store=store)
         if span.display:
             tag = "div" if span.alone else "span"
             html = f'<{tag} class="llmbook-math llmbook-math--display">{html}</{tag}>'
@@ -269,10 +281,10 @@ def _inline_html(html: str) -> str:
     )
 
 
-def _convert(tex: str, *, display: bool, src: str, line: int) -> str:
+def _convert(tex: str, *, display: bool, src: str, line: int, store: Store | None = None) -> str:
     shown = " ".join(tex.split())
     try:
-        return latex_to_mathml(_bindings_to_written(tex), display=display)
+        return kept_mathml(_bindings_to_written(tex), display=display, store=store)
     except FormulaError as exc:
         raise AuthorError(
             src,

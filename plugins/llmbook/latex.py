@@ -12,7 +12,9 @@ import xml.etree.ElementTree as ET
 
 from latex2mathml.converter import convert
 
-__all__ = ["FormulaError", "latex_to_mathml"]
+from llmbook.store import Store, key, llmbook_hash, version
+
+__all__ = ["FormulaError", "kept_mathml", "latex_to_mathml"]
 
 _NS = "{http://www.w3.org/1998/Math/MathML}"
 
@@ -57,6 +59,19 @@ _COMMENT = re.compile(r"(?<!\\)%")
 
 class FormulaError(ValueError):
     """A formula latex2mathml cannot convert, or converts into something wrong; says why."""
+
+
+def kept_mathml(latex: str, *, display: bool, store: Store | None = None) -> str:
+    """`latex_to_mathml`, its results kept in the store's "formulas" namespace: an edited page
+    converts only its new formulas. A formula that does not convert is never kept."""
+    if store is None or not store.enabled:
+        return latex_to_mathml(latex, display=display)
+    memo = store.memo("formulas", key(latex, display, version("latex2mathml"), llmbook_hash()))
+    kept = memo.get()
+    if kept is None:
+        kept = latex_to_mathml(latex, display=display)
+        memo.put(kept)
+    return kept
 
 
 @functools.lru_cache(maxsize=4096)  # a pure function: `mkdocs serve` rebuilds reuse formulas

@@ -43,6 +43,7 @@ from llmbook.offline import check_site
 from llmbook.page_ref import PageRef
 from llmbook.preview import Preview
 from llmbook.project import Project
+from llmbook.search_cache import cache_search, defer_jieba, save_segments
 from llmbook.search_view import search_view
 from llmbook.site import Build, Site
 from llmbook.site_index import SiteIndex
@@ -77,7 +78,14 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         # The live preview renders pages with author errors (shown on them) instead of stopping.
         self.serving = command == "serve"
 
-    def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+    # First: before Material's search plugin configures jieba, which then loads only if a page
+    # must be segmented again (search_cache.py).
+    @event_priority(100)
+    def _before_search(self, config: MkDocsConfig) -> None:
+        if self.config.enabled and self.config.cache:
+            defer_jieba()
+
+    def _on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         # A new Site per build: `mkdocs serve` reuses the plugin object between builds.
         project = Project.at(self._root(config), config.docs_dir, config.site_dir)
         with _as_plugin_error():
@@ -95,7 +103,12 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         config.markdown_extensions[:] = extensions
         config.mdx_configs.pop(_EXTENSION, None)
         register_assets(config)
+        search = config.plugins.get("material/search") or config.plugins.get("search")
+        if self.config.enabled and search is not None and self.site.mode.caches_pages:
+            cache_search(search, self.site.store)
         return config
+
+    on_config = CombinedEvent(_before_search, _on_config)
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
         assert self.site is not None
@@ -214,6 +227,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
                 log.info(f"no editions from shard {shard}'s build: it left pages out")
             elif self.config.editions and not self.serving:
                 self._make_editions(config)
+            save_segments()
             if self.config.offline_check:
                 check_site(config.site_dir, self.site.store, self._sources)
         log.info(self.site.store.summary())

@@ -277,7 +277,9 @@ class Site:
                 edits, stash=stash, math=plan.math, cited_source=self.book.cited_source
             )
         equations = self.book.equations(page.src)
-        render_math(edits, src=page.src, stash=stash, plain=plain, equations=equations)
+        render_math(
+            edits, src=page.src, stash=stash, plain=plain, equations=equations, store=self.store
+        )
         glossary = self.book.put_parts_and_terms(edits, page, stash, deps, plain)
         if plan is not None:
             linked = deps.figures if deps is not None else None

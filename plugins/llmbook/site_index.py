@@ -27,7 +27,7 @@ __all__ = ["SiteIndex", "Target"]
 _DECORATION = re.compile(
     r"^\d+(?:\.\d+)*\.?\s+|[★☆\s]+$"
 )  # "10.3 RoPE：旋转位置编码 ★" → "RoPE：旋转位置编码"
-_OUTLINE_FORMAT = 2  # of the outlines kept in the store
+_OUTLINE_FORMAT = 3  # of the outlines kept in the store (3: keyed by the heading lines)
 _PARTS = re.compile(r"[：:（）()—–/→，,、]|\s-\s|\s[与和]\s")
 
 
@@ -120,7 +120,8 @@ class SiteIndex:
         if not self.store.enabled:
             return _outline(text, toc_key, _Opaque(toc))
         versions = [version("markdown"), version("pymdown-extensions")]
-        memo = self.store.memo("outlines", key(_OUTLINE_FORMAT, toc_key, versions, text))
+        # Keyed by the lines that make headings: a prose edit finds its page's outline kept.
+        memo = self.store.memo("outlines", key(_OUTLINE_FORMAT, toc_key, versions, _skeleton(text)))
         data = memo.get()
         if isinstance(data, list) and len(data) == 2 and isinstance(data[1], list):
             return str(data[0]), data[1]
@@ -145,6 +146,23 @@ class SiteIndex:
             if k in ("slugify", "separator")
         }
         return {"toc": toc}
+
+
+# A line that is, or may make, a heading: ATX (also in a quote or a list item), a setext
+# underline, an HTML block's start (Markdown inside it is no heading), front matter.
+_HEADING_LIKE = re.compile(r"^\s*(?:(?:[>*+-]|\d+[.)])\s*)*(?:#|<|=+\s*$|-+\s*$|\.\.\.\s*$)")
+
+
+def _skeleton(text: str) -> list[object]:
+    """What of a page (its code already blanked) decides its outline: its front matter (a title),
+    and each heading-like line with the line before it (a setext heading's text, or a blank)."""
+    lines = text.split("\n")
+    front = text.split("\n---", 1)[0] if text.startswith("---") else ""
+    return [front] + [
+        [lines[i - 1] if i else "", line]
+        for i, line in enumerate(lines)
+        if _HEADING_LIKE.match(line)
+    ]
 
 
 class _Opaque:

@@ -167,7 +167,9 @@ def test_the_glossary_block_has_no_body(tmp_path: Path) -> None:
     with pytest.raises(Abort) as raised:
         build(write_book(tmp_path, pages), in_process=True, cache=False)
     assert isinstance(raised.value.__context__, PluginError)
+    # checked before any page renders: one entry of the build's report
     assert str(raised.value.__context__) == (
+        "1 page failed:\n"
         "docs/glossary.md:4: :::glossary takes no body (its list comes from docs/glossary.yml) "
         "Fix: move the text above the :::glossary block, or into docs/glossary.yml"
     )

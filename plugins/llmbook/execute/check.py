@@ -4,8 +4,11 @@ bound number checked against its computation, expected outputs compared."""
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 
-from llmbook.directives import checked_structure
+from llmbook.directives import Document, parse_structure
+from llmbook.directives.base import Context
+from llmbook.directives.tree import check_tree
 from llmbook.errors import AuthorError, location
 from llmbook.execute.collect import PageSource
 from llmbook.execute.coverage import page_coverage
@@ -15,6 +18,7 @@ from llmbook.execute.numbers import check
 from llmbook.execute.plan import CheckedNumber, Plan
 from llmbook.execute.run import RunResult
 from llmbook.formulas import math_spans
+from llmbook.lexer import Lexed
 
 __all__ = ["bare_plan", "plan_page"]
 
@@ -55,10 +59,11 @@ def bare_plan(page: LoadedPage, *, strict: bool) -> Plan:
 def _cover(plan: Plan, *, strict: bool, mode: Strict) -> None:
     """Sort the page's numbers; on a strict page an unaccounted one is an author error."""
     source = plan.page
-    # every directive validated here, before any page renders: its errors join the report
-    doc, whole = mode.read(checked_structure, source.lexed, source.src)
+    doc, whole = mode.read(parse_structure, source.lexed, source.src)
     if whole:  # the renderer walks this tree (the preview parses its own, with its boxes)
-        plan.doc = doc
+        plan.doc = doc  # also the page's model for the book, even where a directive is wrong
+        # every directive validated here, before any page renders: its errors join the report
+        mode.read(_validation(doc), source.lexed, source.src)
     plan.math = mode.read(math_spans, source.lexed, source.src)[0] or {}
     plan.coverage = coverage = page_coverage(source, plan.math, doc)
     if source.strict if source.strict is not None else strict:
@@ -72,6 +77,17 @@ def _cover(plan: Plan, *, strict: bool, mode: Strict) -> None:
             )
             for u in coverage.unaccounted
         ]
+
+
+def _validation(doc: Document) -> Callable[..., None]:
+    """The validate stage of a parsed page: its tree's directives checked (the live preview's
+    retries, with lines taken as text, parse the page again)."""
+
+    def validate(lexed: Lexed, *, src: str, plain: frozenset[int] = frozenset()) -> None:
+        tree = doc if not plain else parse_structure(lexed, src=src, plain=plain)
+        check_tree(Context(src=src, doc=tree))
+
+    return validate
 
 
 def _check_outputs(source: PageSource, result: RunResult) -> None:
