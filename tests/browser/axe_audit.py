@@ -80,5 +80,10 @@ def audit_every_page(open_page: Callable[..., Page], site_dir: Path, dark: bool)
             page = open_page(rel, dark=dark)
         found += serious_violations(page, axe, rel)
         page.evaluate(USE_THE_WIDGETS)
+        # Using them may scroll the page: Material's header then fades its title in. Contrast is
+        # what the reader sees once that ends, not a frame of the fade.
+        page.wait_for_function(
+            "() => document.getAnimations().every(a => a.playState !== 'running')"
+        )
         found += serious_violations(page, axe, f"{rel} (widgets used)")
     assert not found, f"{len(found)} serious/critical axe findings:\n" + "\n".join(found)
