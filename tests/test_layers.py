@@ -64,6 +64,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook.preview",
             "llmbook.render_cache",
             "llmbook.core_extension",
+            "llmbook.annotations",
         ],
     ),
     (

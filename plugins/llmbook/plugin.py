@@ -26,6 +26,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
+from llmbook.annotations import annotated
 from llmbook.assets import add_asset_files, register_assets
 from llmbook.config import LLMBookConfig
 from llmbook.converted import ConvertedPages, unsafe_parts
@@ -127,8 +128,11 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             ]
         else:
             pages = []
-        with _as_plugin_error():
-            self.site.start(pages, SiteIndex.from_files(files, config))
+        site = self.site
+        strict, root = bool(self.config.numbers_strict), Path(self._root(config))
+        # Under GitHub Actions the report's errors are also shown on the pull request's lines.
+        with _as_plugin_error(), annotated(lambda: site.report, strict=strict, root=root):
+            site.start(pages, SiteIndex.from_files(files, config))
         return add_asset_files(files, config)
 
     def on_page_read_source(self, /, *, page: Page, config: MkDocsConfig) -> str | None:
