@@ -23,6 +23,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook",
             "llmbook.store",
             "llmbook.errors",
+            "llmbook.strings",
             "llmbook.crash",
             "llmbook.nav",
             "llmbook.lexer",
