@@ -26,6 +26,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from llmbook.book.cite_syntax import find_citations
 from llmbook.lexer import code_spans
 
 __all__ = [
@@ -126,10 +127,13 @@ def _matches(text: str, offset: int) -> list[tuple[str, str, int, int, str]]:
 
 def find_references(text: str, line: int, hidden: list[tuple[int, int]] = ()) -> list[Reference]:
     """The references of one line of prose (not a heading: a heading's number is its own).
-    `hidden`: spans that are not prose (formulas); code spans and bindings are skipped here."""
+    `hidden`: spans that are not prose (formulas); code spans, bindings and citations are skipped
+    here."""
     if _HEADING.match(text):
         return []
     skip = list(hidden) + code_spans(text) + [m.span() for m in _BINDING.finditer(text)]
+    # a citation's locator (`[@shazeer2020glu, Table 1]`) names a part of the paper, not the book's
+    skip += [(c.start, c.end) for c in find_citations(text, line, hidden)]
     found: list[Reference] = []
     links = [m for m in _LINK.finditer(text) if not _inside(m.start(), skip)]
     for link in links:
