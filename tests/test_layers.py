@@ -23,6 +23,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook",
             "llmbook.store",
             "llmbook.errors",
+            "llmbook.strings",
             "llmbook.crash",
             "llmbook.nav",
             "llmbook.lexer",
@@ -64,6 +65,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook.preview",
             "llmbook.render_cache",
             "llmbook.core_extension",
+            "llmbook.annotations",
         ],
     ),
     (

@@ -62,6 +62,9 @@ class LLMBookConfig(Config):
     # Every number of a page must be checked, cited or marked illustrative (a page can ask for it
     # with `numbers: strict` in its front matter); otherwise unaccounted ones are only reported.
     numbers_strict = c.Type(bool, default=False)
+    # The language of the text llmbook writes into pages (strings.py); empty: mkdocs.yml's
+    # `theme.language` (the adapters fill it in), Chinese when that is not set either.
+    language = c.Type(str, default="")
     # The BibTeX file cited numbers and prose cite by key (`[@key]`), relative to docs_dir;
     # used when it exists (guide/executable.md).
     bibliography = c.Type(str, default="references.bib")
@@ -97,9 +100,21 @@ def load_options(config_file: str | Path) -> LLMBookConfig:
         if isinstance(entry, dict) and "llmbook" in entry:
             found = dict(entry["llmbook"] or {})
     options = LLMBookConfig()
+    found.setdefault("language", theme_language(path))
     options.load_dict(found)
     errors, _ = options.validate()
     if errors:
         problems = "; ".join(f"{name}: {error}" for name, error in errors)
         raise LLMBookError(f"{path}: the llmbook options are invalid: {problems}")
     return options
+
+
+def theme_language(config_file: str | Path) -> str:
+    """`theme.language` as mkdocs.yml sets it (or the file it INHERITs); empty when none does."""
+    path = Path(config_file)
+    data = read_mkdocs_yml(path)
+    theme = data.get("theme")
+    language = theme.get("language") if isinstance(theme, dict) else None
+    if not language and isinstance(data.get("INHERIT"), str):
+        return theme_language(path.parent / data["INHERIT"])
+    return str(language or "")

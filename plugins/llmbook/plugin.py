@@ -26,8 +26,9 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
+from llmbook.annotations import annotated
 from llmbook.assets import add_asset_files, register_assets
-from llmbook.config import LLMBookConfig
+from llmbook.config import LLMBookConfig, theme_language
 from llmbook.converted import ConvertedPages, unsafe_parts
 from llmbook.core_extension import LLMBookExtension
 from llmbook.editions import (
@@ -47,6 +48,7 @@ from llmbook.search_cache import cache_search, defer_jieba, save_segments
 from llmbook.search_view import search_view
 from llmbook.site import Build, Site
 from llmbook.site_index import SiteIndex
+from llmbook.strings import ui
 
 __all__ = ["LLMBookPlugin", "NotebookFile"]
 
@@ -91,6 +93,9 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         with _as_plugin_error():
             # LLMBOOK_EDITIONS overrides the option; an option, it keys the pages that link them.
             self.config["editions"] = list(edition_kinds(self.config.editions))
+            # The pages' interface text follows the theme's language, where mkdocs.yml sets one.
+            language = self.config.language or theme_language(self._config_file(config))
+            self.config["language"] = language
             self.site = Site.create(self.config, project, Preview() if self.serving else Build())
         self._converted = None
         # The extension listed in mkdocs.yml (for Zensical) is replaced by one bound to this build.
@@ -127,8 +132,11 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             ]
         else:
             pages = []
-        with _as_plugin_error():
-            self.site.start(pages, SiteIndex.from_files(files, config))
+        site = self.site
+        strict, root = bool(self.config.numbers_strict), Path(self._root(config))
+        # Under GitHub Actions the report's errors are also shown on the pull request's lines.
+        with _as_plugin_error(), annotated(lambda: site.report, strict=strict, root=root):
+            site.start(pages, SiteIndex.from_files(files, config))
         return add_asset_files(files, config)
 
     def on_page_read_source(self, /, *, page: Page, config: MkDocsConfig) -> str | None:
@@ -195,10 +203,8 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
     ) -> str | None:
         if isinstance(page.file, NotebookFile):
             name = quote(Path(page.file.src_uri).name)
-            html = (
-                f'<p class="llmbook-download"><a href="{name}" download>'
-                "下载本页的 Jupyter 笔记本（.ipynb，含构建时的输出）</a></p>\n" + html
-            )
+            text = ui(self.config.language, "notebook_download")
+            html = f'<p class="llmbook-download"><a href="{name}" download>{text}</a></p>\n' + html
         return html
 
     def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> None:
@@ -247,8 +253,12 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         )
 
     @staticmethod
+    def _config_file(config: MkDocsConfig) -> str:
+        return os.path.abspath(config.config_file_path or "mkdocs.yml")
+
+    @staticmethod
     def _root(config: MkDocsConfig) -> str:
-        return os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml"))
+        return os.path.dirname(LLMBookPlugin._config_file(config))
 
     @staticmethod
     def _display_path(path: str | None, config: MkDocsConfig) -> str:

@@ -148,6 +148,11 @@ class Site:
 
     # -- the page pipeline (run by the Markdown extension) ----------------------------------------
 
+    @property
+    def language(self) -> str:
+        """The language of the text the pages get (strings.py): the `language` option."""
+        return self.options.get("language") or "zh"
+
     def render_page(self, markdown: str, page: PageRef, stash: Stash) -> str:
         """Directives checked, math as MathML, the executor's plan applied, directives rendered;
         finished HTML goes into the engine's `stash`."""
@@ -274,7 +279,11 @@ class Site:
         edits = LineEdits(lexed)
         if plan is not None:  # numbers where collect found them; formulas write their own
             plan.put_numbers(
-                edits, stash=stash, math=plan.math, cited_source=self.book.cited_source
+                edits,
+                stash=stash,
+                math=plan.math,
+                cited_source=self.book.cited_source,
+                language=self.language,
             )
         equations = self.book.equations(page.src)
         render_math(
@@ -283,7 +292,8 @@ class Site:
         glossary = self.book.put_parts_and_terms(edits, page, stash, deps, plain)
         if plan is not None:
             linked = deps.figures if deps is not None else None
-            plan.put_outputs(edits, stash=stash, file_url=self.outputs.file_url(page, linked))
+            file_url = self.outputs.file_url(page, linked)
+            plan.put_outputs(edits, stash=stash, file_url=file_url, language=self.language)
         made = self.book.put_citations(edits, page.src, stash, deps, plain)
         if self.options["editions"]:
             made = {**made, "editions": edition_links(self.options["editions"], page.url)}

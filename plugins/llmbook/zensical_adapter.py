@@ -18,6 +18,7 @@ from typing import Any
 
 from markdown import Markdown
 
+from llmbook.annotations import annotated
 from llmbook.assets import ASSETS_DIR, SITE_PREFIX, asset_paths
 from llmbook.config import load_options
 from llmbook.core_extension import OUTSIDE_A_BUILD
@@ -83,7 +84,9 @@ def _new_site(config: dict, project: Project) -> Site:
         (os.path.relpath(path, project.root).replace(os.sep, "/"), path.read_bytes())
         for path in sorted(project.docs_dir.rglob("*.md"))
     ]
-    site.start(pages, _site_index(config, project.docs_dir))
+    strict = bool(options["numbers_strict"])
+    with annotated(lambda: site.report, strict=strict, root=project.root):
+        site.start(pages, _site_index(config, project.docs_dir))
     site.outputs.figures_dir = project.site_dir
     for rel in asset_paths():
         destination = project.site_dir / SITE_PREFIX / rel

@@ -36,6 +36,7 @@ from llmbook.render_deps import Deps
 from llmbook.site_index import SiteIndex
 from llmbook.stash import Stash
 from llmbook.store import Store
+from llmbook.strings import book_language
 
 __all__ = ["Apparatus", "Example"]
 
@@ -55,6 +56,7 @@ class Apparatus:
     index: SiteIndex | None = None
     project: Project | None = None
     store: Store | None = None  # the build's: the bibliography read once per content
+    language: str = "zh"  # of the captions' labels (`图 10-3`, `Figure 10-3`)
 
     @classmethod
     def read(
@@ -97,6 +99,7 @@ class Apparatus:
             errors += caption_setup(pages, index.markdown_extensions, index.mdx_configs)
         log.info(parts.counts.summary())
         book = cls(parts, errors=errors, index=index, project=project, store=store)
+        book.language = book_language(options.get("language"))
         book._read_terms(plans, log)
         book._read_citations(plans, options, log)
         return book
@@ -153,7 +156,7 @@ class Apparatus:
         parts = self.parts.page(page.src)
         if parts is not None:
             read = deps.references if deps is not None else None
-            put_parts(edits, parts, self.parts, stash, read, plain)
+            put_parts(edits, parts, self.parts, stash, read, plain, self.language)
         glossary = self._glossary(page, stash, deps)
         if glossary is not None:
             put_terms(edits, glossary, plain)

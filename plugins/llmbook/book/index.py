@@ -124,12 +124,14 @@ class BookIndex:
         if ref.kind in _PAGE_KINDS:
             if target.page.chapter is None or target.page.chapter_kind != ref.kind:
                 return (
-                    f"the reference {link}: {target.page.src} is no {part_text(ref.kind, 'N')}",
+                    f"the reference {link}: {target.page.src} is no "
+                    f"{part_text(ref.kind, 'N', ref.language)}",
                     f"give that page `chapter: {ref.number}` in its front matter or a first "
                     f"heading `# {part_text(ref.kind, ref.number)} …`, or link the right page",
                 )
             if target.page.chapter != ref.number:
-                return self._stale(ref, link, part_text(ref.kind, target.page.chapter), target)
+                now = part_text(ref.kind, target.page.chapter, ref.language)
+                return self._stale(ref, link, now, target)
             return None
         if not anchor or target.part is None:
             return (
@@ -141,11 +143,12 @@ class BookIndex:
         if target.part.kind != ref.kind:
             return (
                 f"the reference {link}: #{anchor} is a {target.part.kind}, not a {ref.kind}",
-                f"write {part_text(target.part.kind, target.part.number)}, or link the "
+                f"write {part_text(target.part.kind, target.part.number, ref.language)}, or link the "
                 f"{ref.kind} you mean",
             )
         if target.part.number != ref.number:
-            return self._stale(ref, link, part_text(ref.kind, target.part.number), target)
+            now = part_text(ref.kind, target.part.number, ref.language)
+            return self._stale(ref, link, now, target)
         return None
 
     def _unread(self, page: PageParts, path: str) -> bool:

@@ -21,10 +21,12 @@ __all__ = ["Part", "PageParts", "page_parts"]
 
 _HEADING = re.compile(r"^ {0,3}(?P<marks>#{1,6})\s+(?P<title>.*?)\s*$")
 _SECTION_NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?(?=\s)")
-_CHAPTER_TITLE = re.compile(r"^第\s*(?P<number>\d+)\s*(?P<kind>[章课])")
+_CHAPTER_TITLE = re.compile(
+    r"^(?:第\s*(?P<number>\d+)\s*(?P<kind>[章课])|(?P<en_kind>Chapter|Lesson)\s+(?P<en_number>\d+)\b)"
+)
 _ATTRS = re.compile(r"\s*\{[^}]*\}\s*$")
 _CAPTION_END = re.compile(r"^\s*///\s*$")
-_KIND_OF_TITLE = {"章": "chapter", "课": "lesson"}
+_KIND_OF_TITLE = {"章": "chapter", "课": "lesson", "Chapter": "chapter", "Lesson": "lesson"}
 
 
 @dataclass(frozen=True)
@@ -99,8 +101,9 @@ def _read_chapter(parts: PageParts, lines: list[tuple[int, str]], chapter: str |
             parts.title = _ATTRS.sub("", heading.group("title"))
             declared = _CHAPTER_TITLE.match(parts.title)
             if declared:
-                parts.chapter = declared.group("number")
-                parts.chapter_kind = _KIND_OF_TITLE[declared.group("kind")]
+                parts.chapter = declared.group("number") or declared.group("en_number")
+                kind = declared.group("kind") or declared.group("en_kind")
+                parts.chapter_kind = _KIND_OF_TITLE[kind]
             break
     if chapter is not None:
         parts.chapter, parts.chapter_kind = chapter, "chapter"

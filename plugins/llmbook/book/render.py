@@ -32,15 +32,18 @@ def put_parts(
     stash: Stash,
     read: list[list[str]] | None = None,
     plain: frozenset[int] = frozenset(),
+    language: str = "zh",
 ) -> None:
-    """Numbers into the page's captions, titles onto its checked references' links; `read`,
-    when given, gets [target, number, title] of each target the page's render read. Lines in
-    `plain` (the live preview's) stay as written."""
+    """Numbers into the page's captions (`图 10-3`; `Figure 10-3` in English), titles onto its
+    checked references' links; `read`, when given, gets [target, number, title] of each target
+    the page's render read. Lines in `plain` (the live preview's) stay as written."""
     for part in parts.parts.values():
         if part.kind in ("figure", "table") and part.text_line not in plain:
             text = edits.text(part.text_line)
             at = len(text) - len(text.lstrip())
-            number = f'<span class="caption-prefix">{part_text(part.kind, part.number)}</span>'
+            number = (
+                f'<span class="caption-prefix">{part_text(part.kind, part.number, language)}</span>'
+            )
             edits.replace(part.text_line, at, at, stash.put(number) + " ")
     titled: set[tuple[int, int]] = set()
     for reference in parts.references:

@@ -11,7 +11,7 @@ from llmbook.directives.base import Context
 from llmbook.directives.tree import check_tree
 from llmbook.errors import AuthorError, location
 from llmbook.execute.collect import PageSource
-from llmbook.execute.coverage import page_coverage
+from llmbook.execute.coverage import Unaccounted, page_coverage
 from llmbook.execute.load import LoadedPage
 from llmbook.execute.mode import Forgiving, Strict
 from llmbook.execute.numbers import check
@@ -20,7 +20,7 @@ from llmbook.execute.run import RunResult
 from llmbook.formulas import math_spans
 from llmbook.lexer import Lexed
 
-__all__ = ["bare_plan", "plan_page"]
+__all__ = ["bare_plan", "plan_page", "unaccounted_error"]
 
 STRICT = Strict()
 
@@ -67,16 +67,19 @@ def _cover(plan: Plan, *, strict: bool, mode: Strict) -> None:
     plan.math = mode.read(math_spans, source.lexed, source.src)[0] or {}
     plan.coverage = coverage = page_coverage(source, plan.math, doc)
     if source.strict if source.strict is not None else strict:
-        plan.unaccounted = [
-            AuthorError(
-                source.src,
-                u.line,
-                f"the number {u.text} is neither checked, cited nor marked.",
-                f"bind it to its computation [[expr = {u.text}]], cite it [[{u.text} @ paper, "
-                f"table]], or mark it illustrative [[~{u.text}]]",
-            )
-            for u in coverage.unaccounted
-        ]
+        plan.unaccounted = [unaccounted_error(source.src, u) for u in coverage.unaccounted]
+
+
+def unaccounted_error(src: str, number: Unaccounted) -> AuthorError:
+    """A number of the prose that nothing accounts for: an error on a strict page, a warning
+    (annotations.py) on a page whose numbers are only reported."""
+    return AuthorError(
+        src,
+        number.line,
+        f"the number {number.text} is neither checked, cited nor marked.",
+        f"bind it to its computation [[expr = {number.text}]], cite it [[{number.text} @ paper, "
+        f"table]], or mark it illustrative [[~{number.text}]]",
+    )
 
 
 def _validation(doc: Document) -> Callable[..., None]:

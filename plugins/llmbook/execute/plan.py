@@ -31,6 +31,7 @@ from llmbook.execute.numbers import computed_text
 from llmbook.execute.run import RunResult
 from llmbook.execute.tags import TAGS
 from llmbook.stash import Stash
+from llmbook.strings import ui
 
 __all__ = ["CheckedNumber", "Plan", "shown_files"]
 
@@ -47,10 +48,7 @@ def shown_files(result: RunResult | None) -> list[tuple[bytes, str]]:
 
 _PYTHON_LANGS = ("python", "py", "python3")
 
-_NOT_RUN = {
-    "norun": "此代码仅作展示，构建时未运行",
-    "skip": "此代码已标记跳过（pytest.mark.skip），构建时未运行",
-}
+_NOT_RUN = {"norun": "not_run_norun", "skip": "not_run_skip"}  # keys of strings.py
 
 
 @dataclass(frozen=True)
@@ -97,6 +95,7 @@ class Plan:
         stash: Stash,
         math: dict[int, list[tuple[int, int]]],
         cited_source: Callable[[str], tuple[str, str] | None] | None = None,
+        language: str = "zh",
     ) -> None:
         """Each `[[…]]` of the prose becomes a checked or cited number, where the collect stage
         found it. Those inside math (`math`: spans per file line) stay: the math stage writes
@@ -104,15 +103,15 @@ class Plan:
         (text, HTML) where the bibliography names it (else it shows as written)."""
         html: dict[tuple[int, int], str] = {}
         for number in self.numbers:
-            html[(number.binding.line, number.binding.start)] = _number_html(number)
+            html[(number.binding.line, number.binding.start)] = _number_html(number, language)
         for b in self.page.bindings:
             if b.source is not None:
                 shown = cited_source(b.source) if cited_source is not None else None
-                html[(b.line, b.start)] = _cited_html(b, shown)
+                html[(b.line, b.start)] = _cited_html(b, shown, language)
             elif b.illustrative:
-                html[(b.line, b.start)] = _illustrative_html(b)
+                html[(b.line, b.start)] = _illustrative_html(b, language)
             elif self.result is None:  # the live preview of a page whose code failed
-                html[(b.line, b.start)] = _unchecked_html(b)
+                html[(b.line, b.start)] = _unchecked_html(b, language)
         for b in self.page.bindings:
             inside = any(a <= b.start < e for a, e in math.get(b.line, ()))
             if inside or (b.line, b.start) not in html:
@@ -122,7 +121,12 @@ class Plan:
             edits.replace(b.line, b.start, b.end, stash.put(html[(b.line, b.start)]))
 
     def put_outputs(
-        self, edits: LineEdits, *, stash: Stash, file_url: FileUrl | None = None
+        self,
+        edits: LineEdits,
+        *,
+        stash: Stash,
+        file_url: FileUrl | None = None,
+        language: str = "zh",
     ) -> None:
         """Outputs and figures after their fences, code and outputs removed or collapsed as their
         tags ask, blocks that did not run labelled, the page's count at its end. With `file_url`,
@@ -131,12 +135,12 @@ class Plan:
         if (edits.lexed.lines, edits.lexed.first) != (self.page.lines, self.page.first):
             raise RuntimeError(f"{self.page.src}: the plan was made for another text")
         for pos, block in enumerate(self.page.blocks):
-            self._block(pos, block, edits, stash, file_url)
-        note = self.footer()
+            self._block(pos, block, edits, stash, file_url, language)
+        note = self.footer(language)
         if note:
             edits.tail = ["", stash.put(f'<p class="llmbook-numcount">{note}</p>')]
 
-    def footer(self) -> str:
+    def footer(self, language: str = "zh") -> str:
         """The page's last line: where its numbers come from (empty when it states none)."""
         cov = self.coverage
         cited = cov.cited if cov else 0
@@ -144,14 +148,14 @@ class Plan:
         unaccounted = len(cov.unaccounted) if cov else 0
         if not (self.numbers or cited or illustrative):
             return ""
-        parts = [f"本页 {self.count} 个数字由构建时执行的代码核对"]
+        parts = [ui(language, "footer_checked", count=self.count)]
         if cited:
-            parts.append(f"{cited} 个引自文献")
+            parts.append(ui(language, "footer_cited", count=cited))
         if illustrative:
-            parts.append(f"{illustrative} 个为示意")
+            parts.append(ui(language, "footer_illustrative", count=illustrative))
         if unaccounted:
-            parts.append(f"{unaccounted} 个尚未标注来源")
-        return "，".join(parts) + "。"
+            parts.append(ui(language, "footer_unaccounted", count=unaccounted))
+        return ui(language, "footer_join").join(parts) + ui(language, "footer_end")
 
     def _block(
         self,
@@ -160,6 +164,7 @@ class Plan:
         edits: LineEdits,
         stash: Stash,
         file_url: FileUrl | None,
+        language: str,
     ) -> None:
         shown = block.display
         if block.lang not in _PYTHON_LANGS or block.mode == "prose":
@@ -170,23 +175,25 @@ class Plan:
         else:
             _plain_opening(block, edits)
             if shown.code == "hide":
-                summary = "显示单元格" if shown.cell else "显示代码"
+                summary = ui(language, "show_cell" if shown.cell else "show_code")
                 edits.before(block.line, stash.put(_details_open(summary)))
                 if not shown.cell:
                     edits.after(block.end_line, stash.put("</details>"))
-        parts = self._outputs(pos, block, file_url)
+        parts = self._outputs(pos, block, file_url, language)
         if block.mode in _NOT_RUN and shown.code != "remove":
-            parts = [f'<p class="llmbook-norun">{_NOT_RUN[block.mode]}</p>']
+            parts = [f'<p class="llmbook-norun">{ui(language, _NOT_RUN[block.mode])}</p>']
         elif shown.output == "remove":
             parts = []
         elif shown.output == "hide" and not shown.cell and parts:
-            parts = [_details_open("显示输出") + "".join(parts) + "</details>"]
+            parts = [_details_open(ui(language, "show_output")) + "".join(parts) + "</details>"]
         if shown.code == "hide" and shown.cell:
             parts.append("</details>")
         for html in parts:
             edits.after(block.end_line, stash.put(html))
 
-    def _outputs(self, pos: int, block: CodeBlock, file_url: FileUrl | None) -> list[str]:
+    def _outputs(
+        self, pos: int, block: CodeBlock, file_url: FileUrl | None, language: str
+    ) -> list[str]:
         """The block's output (with an expected exception's traceback) and figures, as HTML."""
         run = self.result.blocks.get(pos) if self.result and block.runs else None
         if run is None:
@@ -195,14 +202,14 @@ class Plan:
         pieces = interleave(run.output, run.displays)
         for piece in pieces[:-1]:  # printed text and displays, in the order the block made them
             if isinstance(piece, str) and piece.rstrip() and block.expects is None:
-                parts.append(text_html(piece.rstrip()))
+                parts.append(text_html(piece.rstrip(), language=language))
             elif not isinstance(piece, str):
-                parts.append(display_html(piece, file_url))
+                parts.append(display_html(piece, file_url, language))
         text = pieces[-1].rstrip()
         if run.error is not None:
             text = "\n".join([*([text] if text else []), *run.error[2]])
         if text and block.expects is None:
-            parts.append(text_html(text, _cut_note(run.cut)))
+            parts.append(text_html(text, _cut_note(run.cut, language), language=language))
         for figure in run.figures:
             shown = figure.svg
             if file_url is not None:
@@ -229,46 +236,44 @@ def _details_open(summary: str) -> str:
     return f'<details class="llmbook-hide"><summary>{summary}</summary>'
 
 
-def _number_html(number: CheckedNumber) -> str:
+def _number_html(number: CheckedNumber, language: str) -> str:
     b = number.binding
     if number.mismatch:
-        title = f"与计算不符：{number.mismatch}"
+        title = ui(language, "drift_title", mismatch=number.mismatch)
         cls = "llmbook-num llmbook-num-drift"
     else:
-        title = f"{b.expr} = {computed_text(number.value)}（构建时计算并核对）"
+        title = ui(language, "checked_title", expr=b.expr, value=computed_text(number.value))
         cls = "llmbook-num"
     return f'<span class="{cls}" title="{escape(title)}">{escape(b.written)}</span>'
 
 
-def _unchecked_html(b: RawBinding) -> str:
-    title = f"未核对：本页代码运行失败，{b.expr} 没有算出来"
+def _unchecked_html(b: RawBinding, language: str) -> str:
+    title = ui(language, "unchecked_title", expr=b.expr)
     return (
         f'<span class="llmbook-num llmbook-num-unchecked" title="{escape(title)}">'
         f"{escape(b.written)}</span>"
     )
 
 
-def _cited_html(b: RawBinding, shown: tuple[str, str] | None = None) -> str:
+def _cited_html(b: RawBinding, shown: tuple[str, str] | None, language: str) -> str:
     text, html = shown if shown is not None else (b.source or "", escape(b.source or ""))
+    title = escape(ui(language, "cited_title", source=text))
     return (
-        f'<span class="llmbook-num llmbook-cited" title="{escape("引用值，未经计算：" + text)}">'
-        f"{escape(b.written)}</span>"
-        f'<span class="llmbook-source">（{html}）</span>'
+        f'<span class="llmbook-num llmbook-cited" title="{title}">{escape(b.written)}</span>'
+        f'<span class="llmbook-source">{ui(language, "cited_source", source=html)}</span>'
     )
 
 
-def _cut_note(cut: int) -> str:
+def _cut_note(cut: int, language: str) -> str:
     if not cut:
         return ""
-    return (
-        f'<p class="llmbook-output-cut">输出过长，后面的 {cut:,} 个字符未显示'
-        "（上限见 mkdocs.yml 的 execute_output_limit）。</p>"
-    )
+    return f'<p class="llmbook-output-cut">{ui(language, "output_cut", count=f"{cut:,}")}</p>'
 
 
-def _illustrative_html(b: RawBinding) -> str:
-    title = "示意数字：用来说明道理，不是计算或测量的结果"
+def _illustrative_html(b: RawBinding, language: str) -> str:
+    title = ui(language, "illustrative_title")
     return (
         f'<span class="llmbook-num llmbook-illustrative" title="{escape(title)}">'
-        f'{escape(b.written)}</span><span class="llmbook-illustrative-label">示意</span>'
+        f'{escape(b.written)}</span><span class="llmbook-illustrative-label">'
+        f"{ui(language, 'illustrative')}</span>"
     )

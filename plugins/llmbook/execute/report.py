@@ -8,9 +8,9 @@ from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.notebook import Notebook
 from llmbook.execute.plan import Plan
 
-__all__ = ["BuildFailed", "DriftError", "Report"]
+__all__ = ["FIX_DRIFT", "BuildFailed", "DriftError", "Report"]
 
-_FIX_DRIFT = (
+FIX_DRIFT = (
     "Fix: correct the written values, or run `nox -s update_numbers` to rewrite them to the "
     "computed ones and review the diff."
 )
@@ -25,7 +25,7 @@ class DriftError(LLMBookError):
         head = (
             f"{count} written number{'s differ' if count > 1 else ' differs'} from the computation:"
         )
-        super().__init__("\n".join([head, *self.mismatches, _FIX_DRIFT]))
+        super().__init__("\n".join([head, *self.mismatches, FIX_DRIFT]))
 
 
 class BuildFailed(LLMBookError):

@@ -1,0 +1,86 @@
+"""An English book is a first-class book: its pages' interface text is English (strings.py,
+from `theme.language`), its references are written and checked in English forms."""
+
+from __future__ import annotations
+
+from llmbook.book.syntax import find_references, part_text
+from llmbook.strings import STRINGS, ui
+
+CONFIG = {
+    "site_name": "t",
+    "use_directory_urls": False,
+    "theme": {"name": "mkdocs", "language": "en"},
+    "plugins": [{"llmbook": {"offline_check": False}}],
+    "markdown_extensions": [
+        "llmbook.extension",
+        "pymdownx.superfences",
+        {"pymdownx.blocks.caption": {"auto": False}},
+        "attr_list",
+    ],
+}
+INTEREST = """# Interest
+
+## 1. Simple {#simple}
+
+```python
+rate = 0.05
+years = 14
+```
+
+## 2. Doubling {#doubling}
+
+Money doubles in about [[round((1 + rate) ** years, 2) = 1.98]] times.
+
+![a curve](curve.png)
+
+/// figure-caption | #fig-curve
+Growth over time.
+///
+"""
+
+
+def _index(reference: str) -> str:
+    return f"# Home\n\nSee {reference}.\n"
+
+
+def test_both_languages_have_every_string() -> None:
+    assert STRINGS["zh"].keys() == STRINGS["en"].keys()
+    assert ui("en-US", "output") == "Output" and ui("zh", "output") == "输出"
+
+
+def test_english_references_are_read_with_their_language() -> None:
+    text = "[Section 2](a.md#x), [Chapter 10](b.md), [Figure 10-3](#f), [Table 3-1](#t), "
+    text += "[Equation (10.4)](#e), [Lesson 3](c.md) and Section 4.1"
+    found = [(r.kind, r.number, r.bound, r.language) for r in find_references(text, 1)]
+    assert found == [
+        ("section", "2", True, "en"),
+        ("chapter", "10", True, "en"),
+        ("figure", "10-3", True, "en"),
+        ("table", "3-1", True, "en"),
+        ("equation", "10.4", True, "en"),
+        ("lesson", "3", True, "en"),
+        ("section", "4.1", False, "en"),
+    ]
+    assert part_text("equation", "10.4", "en") == "Equation (10.4)"
+    assert part_text("section", "2", "en") == "Section 2"
+
+
+def test_a_stale_english_reference_fails_at_its_line(make_site) -> None:
+    pages = {"index.md": _index("[Section 1](interest.md#doubling)"), "interest.md": INTEREST}
+    built = make_site(pages, CONFIG, cache=False, strict=True)
+    assert built.returncode == 1
+    assert (
+        "docs/index.md:3: written Section 1, the target is now Section 2 (Doubling): "
+        "[Section 1](interest.md#doubling) Fix: write Section 2, or link the section you mean"
+    ) in built.stderr
+
+
+def test_an_english_site_shows_english_text(make_site) -> None:
+    pages = {"index.md": _index("[Section 2](interest.md#doubling)"), "interest.md": INTEREST}
+    pages["curve.png"] = b"\x89PNG"
+    built = make_site(pages, CONFIG, cache=False, strict=True).ok()
+    page = built.page("interest.html")
+    assert '<span class="caption-prefix">Figure 1</span>' in page
+    assert "(computed and checked at build time)" in page
+    assert "1 numbers on this page are checked by code run at build time." in page
+    assert "输出" not in page and "本页" not in page and "核对" not in page
