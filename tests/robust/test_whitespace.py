@@ -89,3 +89,26 @@ def test_a_notebook_whose_first_lines_mkdocs_would_take_as_metadata(first: str, 
         {"index.ipynb": json.dumps(notebook)}, CONFIG, in_process=True, cache=False, strict=True
     )
     assert 'title="x = 3（构建时计算并核对）">3</span>' in built.page()
+
+
+@pytest.mark.timing
+@pytest.mark.parametrize("run", ["[[", "[", "`", "$", "字", "ab "])
+def test_a_very_long_line_reads_in_linear_time(run: str) -> None:
+    """A 400,000-character line of one token (found by the fuzzer: a line of `[[` hung the build
+    in the bindings, then in the book's references, each of which tried every `[[` to the line's
+    end). Each reader of a prose line finishes in well under a second."""
+    import time
+
+    from llmbook.book.cite_syntax import find_citations
+    from llmbook.book.syntax import find_references
+    from llmbook.book.term_syntax import find_terms
+    from llmbook.execute.collect import collect_page
+    from llmbook.lexer import lex
+
+    line = run * (400_000 // len(run))
+    start = time.perf_counter()
+    find_references(line, 1)
+    find_citations(line, 1)
+    find_terms(line, 1)
+    collect_page(lex(f"# x\n\n{line}\n"), src="docs/x.md", meta={})
+    assert time.perf_counter() - start < 3.0

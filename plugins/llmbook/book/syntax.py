@@ -26,6 +26,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from llmbook.bindings import spans as binding_spans
 from llmbook.book.cite_syntax import find_citations
 from llmbook.lexer import code_spans
 
@@ -62,7 +63,6 @@ _FORMS = [
 ]
 _REFERENCE = re.compile("|".join(f"(?:{pattern})" for _, _, _, pattern in _FORMS))
 _LINK = re.compile(r"(?<!!)\[(?P<text>[^\]\[]*)\]\((?P<href>[^()\s]*)(?P<title>\s+\"[^\"]*\")?\)")
-_BINDING = re.compile(r"\[\[.+?\]\](?!\])")
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s")
 
 # `/// figure-caption | #fig-rope` (pymdownx.blocks.caption), its label in the argument or in an
@@ -131,7 +131,7 @@ def find_references(text: str, line: int, hidden: list[tuple[int, int]] = ()) ->
     here."""
     if _HEADING.match(text):
         return []
-    skip = list(hidden) + code_spans(text) + [m.span() for m in _BINDING.finditer(text)]
+    skip = list(hidden) + code_spans(text) + [(a, b) for a, b, _ in binding_spans(text)]
     # a citation's locator (`[@shazeer2020glu, Table 1]`) names a part of the paper, not the book's
     skip += [(c.start, c.end) for c in find_citations(text, line, hidden)]
     found: list[Reference] = []
