@@ -295,10 +295,15 @@ def _read_block(
         raise AuthorError(
             page.src,
             line,
-            f"code block opened with {fence.fence} is never closed",
-            f"close it with a line {fence.fence}",
+            f"code block opened with {_shown_fence(fence.fence)} is never closed",
+            f"close it with a line {_shown_fence(fence.fence)}",
         )
     return CodeBlock(line, page.first + end, lang, info, code, indent, mode, display=display)
+
+
+def _shown_fence(fence: str) -> str:
+    """A fence as a message shows it: a long one by its length (a line of 400,000 backticks)."""
+    return fence if len(fence) <= 10 else f"{fence[:3]}… ({len(fence):,} {fence[0]} characters)"
 
 
 def _link_expected_outputs(page: PageSource) -> None:
