@@ -54,7 +54,7 @@ def test_one_digit_changed_fails_with_the_exact_message(make_executor) -> None:
     assert str(DriftError(plan.mismatches)).split("\n") == [
         "1 written number differs from the computation:",
         "docs/chapters/x.md:7: written 2.2, computed 2.1474836 (rounds to 2.1)",
-        "Fix: correct the written values, or run `nox -s update_numbers` to rewrite them to the "
+        "Fix: correct the written values, or run `python -m llmbook update-numbers` to rewrite them to the "
         "computed ones and review the diff.",
     ]
 

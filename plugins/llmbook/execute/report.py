@@ -11,7 +11,7 @@ from llmbook.execute.plan import Plan
 __all__ = ["BuildFailed", "DriftError", "Report"]
 
 _FIX_DRIFT = (
-    "Fix: correct the written values, or run `nox -s update_numbers` to rewrite them to the "
+    "Fix: correct the written values, or run `python -m llmbook update-numbers` to rewrite them to the "
     "computed ones and review the diff."
 )
 
