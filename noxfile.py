@@ -2,7 +2,7 @@
 speed_guard, update_numbers.
 
 Every install goes through constraints.txt, which pins torch to the CPU wheel this project is
-tested with; pyproject.toml declares the real range (torch>=2.4) for users with CUDA builds.
+tested with; pyproject.toml (llmkit's) declares the real range (torch>=2.5) for users with CUDA builds.
 """
 
 from __future__ import annotations
@@ -19,8 +19,20 @@ CONSTRAINTS = ("-c", "constraints.txt")
 PYTHON = os.environ.get("LLMBOOK_PYTHON", "python3")
 
 
-def _install(session: nox.Session, extra: str) -> None:
-    session.install(*CONSTRAINTS, "-e", f".[{extra}]")
+# Two distributions from this repository: the plugin (plugins/pyproject.toml, no torch) and llmkit
+# with the book's own extras (pyproject.toml). Each kind of session: (the plugin's extras, llmkit's).
+EXTRAS = {
+    "docs": ("", "docs"),
+    "editions": ("editions", "docs"),
+    "zensical": ("zensical", "docs"),
+    "test": ("editions,cluster,zensical", "test"),
+}
+
+
+def _install(session: nox.Session, kind: str) -> None:
+    plugin, book = EXTRAS[kind]
+    plugin_spec = f"./plugins[{plugin}]" if plugin else "./plugins"
+    session.install(*CONSTRAINTS, "-e", plugin_spec, "-e", f".[{book}]")
 
 
 def _smollm2(session: nox.Session) -> None:
@@ -175,7 +187,7 @@ def update_numbers(session: nox.Session) -> None:
     """Rewrite drifted bound numbers to the computed values (same precision); prints the diff."""
     _install(session, "docs")
     _smollm2(session)
-    session.run("python", "-m", "llmbook.execute.update", *session.posargs)
+    session.run("python", "-m", "llmbook", "update-numbers", *session.posargs)
 
 
 @nox.session(python=PYTHON)

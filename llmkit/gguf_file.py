@@ -88,7 +88,7 @@ def read_gguf(path: str | Path) -> tuple[dict, list[GGUFTensor]]:
         from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
     except ImportError as error:
         raise ImportError(
-            "reading a GGUF file needs ggml's gguf package: pip install 'llmbook[gguf]'"
+            "reading a GGUF file needs ggml's gguf package: pip install 'llmkit[gguf]'"
         ) from error
 
     with open(path, "rb") as handle:

@@ -108,6 +108,7 @@ def build(
     args: Sequence[str] = (),
     script: str | None = None,
     command: str | None = None,
+    python: Path | None = None,
 ) -> Built:
     """Build `config_file` into `site` (None: the config's own site_dir).
 
@@ -117,14 +118,17 @@ def build(
     after the engine's command, or `script` run by Python with argv [config_file, site] instead
     of the engine's CLI.
     In process only: `command` ("serve", default "build") is passed to the plugins' on_startup.
+    python: the interpreter of a subprocess build (default: this one), e.g. a fresh venv's.
     """
     if engine not in ENGINES:
         raise ValueError(f"engine {engine!r} is not one of {ENGINES}")
     variables = {**QUIET, **_cache_env(cache), **(env or {})}
     cwd = cwd or config_file.parent
     if in_process:
-        if engine != "mkdocs" or script is not None or args:
-            raise ValueError("in-process builds run MkDocs' own build: no engine, script or args")
+        if engine != "mkdocs" or script is not None or args or python is not None:
+            raise ValueError(
+                "in-process builds run MkDocs' own build: no engine, script, args or python"
+            )
         return _build_in_process(config_file, site, strict, cache, cwd, variables, command)
     if command is not None:
         raise ValueError("`command` (the on_startup event) applies to in-process builds only")
@@ -136,7 +140,12 @@ def build(
     for name in _removed(cache):
         environ.pop(name, None)
     done = subprocess.run(
-        [sys.executable, *argv], cwd=cwd, env=environ, capture_output=True, text=True, timeout=900
+        [str(python or sys.executable), *argv],
+        cwd=cwd,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     return Built(site or config_file.parent / "site", done.returncode, done.stdout, done.stderr)
 

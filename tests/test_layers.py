@@ -79,6 +79,10 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook.extension",
             "llmbook.pytest_plugin",
             "llmbook.execute.update",
+            # `llmbook new` and the command line: on top of everything they may call.
+            "llmbook.scaffold",
+            "llmbook.cli",
+            "llmbook.__main__",
         ],
     ),
 ]

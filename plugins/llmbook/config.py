@@ -43,8 +43,9 @@ class LLMBookConfig(Config):
     execute_cluster_wait = c.Type((int, float), default=300)
 
     # What a page starts with and what its process may do (docs/guide/executable.md).
-    # Python run in each executed page's namespace before its first block.
-    execute_preamble = c.Type(str, default="import llmkit\nfrom llmkit import *\n")
+    # Python run in each executed page's namespace before its first block (this book's mkdocs.yml
+    # imports llmkit there; the plugin itself imports no package of any book).
+    execute_preamble = c.Type(str, default="")
     # Guards on page code (execute/guards.py): writes to its scratch, temp and cache folders, no
     # reads in the home folders, no internet sockets. `auto` applies what the machine has (said
     # once in the log where not), `required` fails without any of them, `off` applies none.

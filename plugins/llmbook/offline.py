@@ -252,10 +252,27 @@ def check_site(
         more = f"\n  … and {len(loads) - 50} more" if len(loads) > 50 else ""
         raise LLMBookError(
             f"The site loads {len(loads)} resource(s) from outside site/, so it would not work "
-            f"offline or from a sub-path:\n{listing}{more}\n"
-            "Fix: ship the file under plugins/llmbook/assets/ (or docs/) and refer to it by a "
-            "relative path; only <a href> links may point outside the site."
+            f"offline or from a sub-path:\n{listing}{more}\n{_fix(loads)}"
         )
+
+
+# Material links Google Fonts unless the theme says not to: the one fix is in mkdocs.yml.
+_GOOGLE_FONTS = ("//fonts.googleapis.com", "//fonts.gstatic.com")
+_FIX_FONTS = (
+    "Fix: set `font: false` under `theme:` in mkdocs.yml (Material then uses the system's fonts "
+    "instead of loading Google Fonts)."
+)
+_FIX_FILES = (
+    "Fix: ship the file under docs/ (or the plugin's assets) and refer to it by a relative "
+    "path; only <a href> links may point outside the site."
+)
+
+
+def _fix(loads: list[ExternalLoad]) -> str:
+    fonts = [load for load in loads if any(host in load.url for host in _GOOGLE_FONTS)]
+    if not fonts:
+        return _FIX_FILES
+    return _FIX_FONTS if len(fonts) == len(loads) else f"{_FIX_FONTS}\n{_FIX_FILES}"
 
 
 if __name__ == "__main__":  # `python -m llmbook.offline site`: the check for engines without hooks

@@ -44,14 +44,35 @@ class Project:
 
 
 def read_mkdocs_yml(path: Path) -> dict[str, Any]:
-    """mkdocs.yml as plain data ({} when missing); MkDocs' own tags (!ENV, !!python/…) read as None."""
+    """mkdocs.yml as plain data ({} when missing): `!ENV` resolved as MkDocs resolves it (so a CI
+    can set an option, e.g. `execute_sandbox: !ENV [LLMBOOK_SANDBOX, auto]`); MkDocs' other tags
+    (!relative, !!python/…) read as None."""
     import yaml
 
     class Loader(yaml.SafeLoader):
         pass
 
+    Loader.add_constructor("!ENV", _environment_value)
     Loader.add_multi_constructor("", lambda loader, suffix, node: None)
     if not path.is_file():
         return {}
     data = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
     return data if isinstance(data, dict) else {}
+
+
+def _environment_value(loader: Any, node: Any) -> Any:
+    """`!ENV NAME` or `!ENV [NAME, OTHER, default]`: the first variable set, else the default (the
+    last item, parsed as YAML as MkDocs' pyyaml_env_tag does; None when it is a variable too)."""
+    import os
+
+    import yaml
+
+    if isinstance(node, yaml.ScalarNode):
+        names, default = [loader.construct_scalar(node)], None
+    else:
+        items = [loader.construct_object(child) for child in node.value]
+        names, default = items[:-1] or items, items[-1] if len(items) > 1 else None
+    for name in names:
+        if isinstance(name, str) and name in os.environ:
+            return yaml.safe_load(os.environ[name])
+    return default

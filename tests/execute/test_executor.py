@@ -11,7 +11,7 @@ from llmbook.store import read_entry
 
 import llmkit
 
-from .conftest import SEED_000
+from .conftest import BOOK_PREAMBLE, SEED_000
 
 KV_PAGE = """\
 # KV cache
@@ -54,7 +54,7 @@ def test_one_digit_changed_fails_with_the_exact_message(make_executor) -> None:
     assert str(DriftError(plan.mismatches)).split("\n") == [
         "1 written number differs from the computation:",
         "docs/chapters/x.md:7: written 2.2, computed 2.1474836 (rounds to 2.1)",
-        "Fix: correct the written values, or run `nox -s update_numbers` to rewrite them to the "
+        "Fix: correct the written values, or run `python -m llmbook update-numbers` to rewrite them to the "
         "computed ones and review the diff.",
     ]
 
@@ -244,7 +244,8 @@ def test_a_fully_cached_page_does_not_import_torch(make_executor, tmp_path: Path
         "from llmbook.config import LLMBookConfig\n"
         "from llmbook.execute import Executor\n"
         "from llmbook.project import Project\n"
-        "options = LLMBookConfig(); options.load_dict({}); options.validate()\n"
+        f"options = LLMBookConfig(); options.load_dict({{'execute_preamble': {BOOK_PREAMBLE!r}}})\n"
+        "options.validate()\n"
         f"executor = Executor(options, Project.at({str(tmp_path)!r}))\n"
         f"plan = executor.run_page({PAGE!r}, src='docs/p.md')\n"
         "print(executor.executed, plan.count, 'torch' in sys.modules)\n"

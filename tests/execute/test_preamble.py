@@ -10,9 +10,23 @@ from llmbook.errors import AuthorError
 EXECUTE = Path(__file__).resolve().parents[2] / "plugins" / "llmbook" / "execute"
 
 
-def test_the_default_preamble_gives_llmkit_and_its_names(run_md) -> None:
+def test_the_books_preamble_gives_llmkit_and_its_names(run_md) -> None:
     plan = run_md("```python\nprint(llmkit.__name__)\n```\n\n[[kv_cache_bytes(1, 1, 1, 1) = 4]]\n")
     assert plan.result.blocks[0].output == "llmkit\n" and plan.mismatches == []
+
+
+def test_the_plugins_default_preamble_is_empty() -> None:
+    # The plugin names no package of any book: a site without the option starts with nothing.
+    from llmbook.config import LLMBookConfig
+
+    assert dict(LLMBookConfig._schema)["execute_preamble"].default == ""
+
+
+def test_this_books_mkdocs_yml_sets_its_preamble() -> None:
+    from llmbook.config import load_options
+
+    options = load_options(Path(__file__).resolve().parents[2] / "mkdocs.yml")
+    assert options.execute_preamble == "import llmkit\nfrom llmkit import *\n"
 
 
 def test_a_preamble_of_the_site_replaces_it(run_md) -> None:

@@ -1,4 +1,4 @@
-"""`nox -s update_numbers`: drifted written values become the computed ones, with a diff."""
+"""`python -m llmbook update-numbers`: drifted written values become the computed ones, with a diff."""
 
 from __future__ import annotations
 

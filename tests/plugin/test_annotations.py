@@ -16,8 +16,8 @@ from llmbook.execute.report import BuildFailed, DriftError, Report
 from llmbook.lexer import lex
 
 FIX = (
-    "Fix: correct the written values, or run `nox -s update_numbers` to rewrite them to the "
-    "computed ones and review the diff."
+    "Fix: correct the written values, or run `python -m llmbook update-numbers` to rewrite them "
+    "to the computed ones and review the diff."
 )
 DRIFT = "docs/a.md:12: written 12.5, computed 13.2 (rounds to 13.2)"
 FAILING = AuthorError(

@@ -40,3 +40,21 @@ def test_an_image_by_url_is_reported_at_its_line_and_cell(make_site) -> None:
     assert "  docs/sub/nb.ipynb:cell 2, line 3: <img src> https://example.org/logo.png" in (
         built.stderr
     )
+
+
+def test_material_google_fonts_say_to_switch_them_off(tmp_path) -> None:
+    # Material links Google Fonts unless `theme.font: false`: the fix names that setting.
+    import pytest
+    from llmbook.errors import LLMBookError
+    from llmbook.offline import check_site
+
+    font = "https://fonts.googleapis.com/css?family=Roboto"
+    (tmp_path / "index.html").write_text(f'<link rel="stylesheet" href="{font}">', "utf-8")
+    with pytest.raises(LLMBookError) as error:
+        check_site(tmp_path)
+    assert str(error.value) == (
+        "The site loads 1 resource(s) from outside site/, so it would not work offline or from "
+        f"a sub-path:\n  index.html: <link rel=stylesheet> {font}\n"
+        "Fix: set `font: false` under `theme:` in mkdocs.yml (Material then uses the system's "
+        "fonts instead of loading Google Fonts)."
+    )

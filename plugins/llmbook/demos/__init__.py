@@ -14,6 +14,6 @@ the plot's map (`data-plot`); it moves the marks Python drew (`data-mark`) and p
 
 from __future__ import annotations
 
-from llmbook.demos.base import Demo, get_demo, known_ids, register
+from llmbook.demos.base import Demo, DemoNeeds, get_demo, known_ids, register
 
-__all__ = ["Demo", "get_demo", "known_ids", "register"]
+__all__ = ["Demo", "DemoNeeds", "get_demo", "known_ids", "register"]

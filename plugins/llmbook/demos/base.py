@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from llmbook.demos.catalog import MODULES
 
-__all__ = ["Demo", "get_demo", "known_ids", "register"]
+__all__ = ["Demo", "DemoNeeds", "get_demo", "known_ids", "register"]
 
 _REGISTRY: dict[str, type[Demo]] = {}
 
@@ -56,12 +56,28 @@ def register(cls: type[Demo]) -> type[Demo]:
     return cls
 
 
+class DemoNeeds(ImportError):
+    """A demo's module imports a package this environment lacks (the plugin installs no torch and
+    no llmkit: the built-in demos compute with both)."""
+
+    def __init__(self, demo_id: str, package: str) -> None:
+        super().__init__(f"demo {demo_id!r} needs the package {package!r}, which is not installed")
+        self.demo_id = demo_id
+        self.package = package
+
+
 def get_demo(demo_id: str) -> Demo | None:
-    """An instance of the demo `demo_id`, importing its module on first use; None if unknown."""
+    """An instance of the demo `demo_id`, importing its module on first use; None if unknown.
+    DemoNeeds when its module imports a package that is not installed."""
     module = MODULES.get(demo_id)
     if module is None:
         return None
-    importlib.import_module(module)
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name is None or error.name.split(".")[0] == "llmbook":
+            raise  # a broken plugin, not a missing dependency
+        raise DemoNeeds(demo_id, error.name.split(".")[0]) from None
     cls = _REGISTRY.get(demo_id)
     if cls is None:
         raise RuntimeError(f"{module} does not register the demo {demo_id!r} the catalog names")

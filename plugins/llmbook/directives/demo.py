@@ -8,6 +8,13 @@ from llmbook.directives.nodes import Block
 
 __all__ = ["DemoDirective"]
 
+# How to install what a built-in demo imports: llmkit is the llmbook repository's own distribution
+# (not on PyPI), and it brings torch.
+_INSTALL = {
+    "torch": "torch (`pip install torch`)",
+    "llmkit": "llmkit (`pip install -e .` in the llmbook repository's root; it brings torch)",
+}
+
 
 @register
 class DemoDirective(Directive):
@@ -39,10 +46,22 @@ class DemoDirective(Directive):
     def render(self, node: Block, ctx: Context) -> list[str]:
         demo_id, title = self._resolve(node, ctx)
         description = ctx.fragment("\n".join(line for _, line in node.text_lines()))
-        if ctx.demo_cache is not None:
-            frame = ctx.demo_cache.render(demo_id, title, description)
-        else:
-            demo = demos.get_demo(demo_id)
-            assert demo is not None  # known_ids() listed it
-            frame = demo.render_html(title, description)
+        try:
+            frame = self._frame(demo_id, title, description, ctx)
+        except demos.DemoNeeds as missing:
+            # The plugin ships without torch and llmkit; the built-in demos compute with both.
+            raise ctx.error(
+                node.line,
+                f":::demo {demo_id} computes with {missing.package}, which is not installed",
+                f"install {_INSTALL.get(missing.package, f'`{missing.package}`')} beside llmbook, "
+                "or remove the demo",
+            ) from None
         return ctx.single(node, frame)
+
+    @staticmethod
+    def _frame(demo_id: str, title: str, description: str, ctx: Context) -> str:
+        if ctx.demo_cache is not None:
+            return ctx.demo_cache.render(demo_id, title, description)
+        demo = demos.get_demo(demo_id)
+        assert demo is not None  # known_ids() listed it
+        return demo.render_html(title, description)

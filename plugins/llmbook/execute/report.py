@@ -11,8 +11,8 @@ from llmbook.execute.plan import Plan
 __all__ = ["FIX_DRIFT", "BuildFailed", "DriftError", "Report"]
 
 FIX_DRIFT = (
-    "Fix: correct the written values, or run `nox -s update_numbers` to rewrite them to the "
-    "computed ones and review the diff."
+    "Fix: correct the written values, or run `python -m llmbook update-numbers` to rewrite them "
+    "to the computed ones and review the diff."
 )
 
 

@@ -22,8 +22,10 @@ __all__ = ["describe", "lacking", "local_check", "machine_resources"]
 @functools.cache  # the machine does not change while a build runs
 def _cuda_devices() -> int:
     # torch only for a page that asks for a GPU: a build without one never imports it
-    import torch
-
+    try:
+        import torch
+    except ImportError:  # no torch, no GPU it could see
+        return 0
     return torch.cuda.device_count()
 
 

@@ -100,14 +100,14 @@ def run_blocks(
     (magics, `display()`); without, as plain Python. With `native_output` (a page's own
     process), what file descriptors 1 and 2 receive is the blocks' output too.
     """
-    import torch
-
     namespace = _fresh_namespace(page, seed, preamble, path)
     result = RunResult(values=[None] * len(page.bound))
-    # One thread: reductions then sum in one order on every machine (byte-identical pages), and
-    # the chapters' tiny tensors run faster without a thread pool fighting other processes.
-    torch.set_num_threads(1)
-    torch.use_deterministic_algorithms(True)
+    torch = _torch()
+    if torch is not None:
+        # One thread: reductions then sum in one order on every machine (byte-identical pages),
+        # and the chapters' tiny tensors run faster without a thread pool fighting other processes.
+        torch.set_num_threads(1)
+        torch.use_deterministic_algorithms(True)
     linecache.cache[page.src] = (
         0,
         None,
@@ -135,7 +135,6 @@ def _fresh_namespace(
     import random
 
     import numpy
-    import torch
 
     namespace: dict[str, object] = {"__name__": "__main__", "__builtins__": builtins}
     if path is not None:
@@ -155,8 +154,22 @@ def _fresh_namespace(
     # The seeds after the preamble: every page starts from the same random state, whatever it did.
     random.seed(seed)
     numpy.random.seed(seed)
-    torch.manual_seed(seed)
+    torch = _torch()
+    if torch is not None:
+        torch.manual_seed(seed)
     return namespace
+
+
+def _torch():  # noqa: ANN202 (the torch module, or None)
+    """torch where it is installed (a book that computes with it), else None: the plugin runs
+    pure-Python and NumPy pages without it, and never imports it when it is absent."""
+    from importlib.util import find_spec
+
+    if find_spec("torch") is None:
+        return None
+    import torch
+
+    return torch
 
 
 def _run_block(

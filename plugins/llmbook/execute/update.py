@@ -1,6 +1,6 @@
-"""`nox -s update_numbers`: rewrite drifted written numbers to the computed ones, print the diff.
+"""`python -m llmbook update-numbers` (or `llmbook update-numbers`): rewrite drifted written numbers to the computed ones, print the diff.
 
-    python -m llmbook.execute.update [PATH ...]     (default: every docs/**/*.md)
+    python -m llmbook update-numbers [PATH ...]     (default: every docs/**/*.md)
 
 Each value keeps its written precision and style (decimals, %, e-notation, separators), so an
 intended change (a new formula in the book's package, a new preset) is one reviewed command.

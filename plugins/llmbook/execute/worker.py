@@ -1,6 +1,7 @@
 """The worker process side: one page per process, forked from a server that preloaded torch.
 
-The forkserver imports the heavy, unchanging libraries once (torch, numpy, matplotlib, IPython); every
+The forkserver imports the heavy, unchanging libraries once (numpy, matplotlib, IPython, and torch
+where it is installed); every
 page then starts from a fork of that clean state, so nothing one page does (default dtype, seeds,
 module state, cwd, environment) reaches another. What the page imports itself (the preamble's
 packages too) is imported in the page's process, so an edit during `mkdocs serve` is seen by the
@@ -22,7 +23,11 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg", force=True)
 import matplotlib.pyplot  # noqa: E402,F401
 import numpy  # noqa: E402,F401
-import torch  # noqa: E402
+
+try:  # torch only where the book computes with it: the plugin itself never needs it
+    import torch
+except ImportError:
+    torch = None
 
 from llmbook.execute.fonts import register_fonts  # noqa: E402
 
@@ -37,7 +42,8 @@ register_fonts()  # the book's CJK font, by path: every forked page draws with i
 
 # Every page runs with deterministic algorithms; switching them on imports torch._inductor (~3 s),
 # so it is done once, here, and every forked page starts with it on.
-torch.use_deterministic_algorithms(True)
+if torch is not None:
+    torch.use_deterministic_algorithms(True)
 
 __all__ = ["main"]
 

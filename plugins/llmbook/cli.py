@@ -1,0 +1,47 @@
+"""The `llmbook` command (also `python -m llmbook`):
+
+llmbook new DIR [--language en|zh]   a new book that builds with `mkdocs build --strict`
+llmbook update-numbers [PATH ...]    rewrite drifted [[… = number]] to the computed values
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+__all__ = ["main"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="llmbook", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    new = commands.add_parser("new", help="write a new book into an empty or new folder")
+    new.add_argument("folder", type=Path)
+    new.add_argument("--language", choices=("en", "zh"), default="en")
+    update = commands.add_parser(
+        "update-numbers", help="rewrite drifted bound numbers to the computed ones, print the diff"
+    )
+    update.add_argument("paths", nargs="*", default=["docs"], help="pages or folders")
+    args = parser.parse_args(argv)
+    if args.command == "new":
+        return _new(args.folder, args.language)
+    from llmbook.execute.update import main as update_numbers
+
+    return update_numbers(args.paths)
+
+
+def _new(folder: Path, language: str) -> int:
+    from llmbook.scaffold import NotEmpty, new_book
+
+    try:
+        new_book(folder, language)
+    except NotEmpty as error:
+        print(f"llmbook new: {error}", file=sys.stderr)
+        return 2  # argparse's status for a usage error
+    print(f"llmbook new: a book in {folder}. Build it: cd {folder} && mkdocs build --strict")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
