@@ -112,10 +112,6 @@ def load_options(config_file: str | Path) -> LLMBookConfig:
 
 def theme_language(config_file: str | Path) -> str:
     """`theme.language` as mkdocs.yml sets it (or the file it INHERITs); empty when none does."""
-    path = Path(config_file)
-    data = read_mkdocs_yml(path)
-    theme = data.get("theme")
+    theme = read_mkdocs_yml(Path(config_file)).get("theme")  # INHERIT merged
     language = theme.get("language") if isinstance(theme, dict) else None
-    if not language and isinstance(data.get("INHERIT"), str):
-        return theme_language(path.parent / data["INHERIT"])
     return str(language or "")

@@ -44,9 +44,10 @@ class Project:
 
 
 def read_mkdocs_yml(path: Path) -> dict[str, Any]:
-    """mkdocs.yml as plain data ({} when missing): `!ENV` resolved as MkDocs resolves it (so a CI
-    can set an option, e.g. `execute_sandbox: !ENV [LLMBOOK_SANDBOX, auto]`); MkDocs' other tags
-    (!relative, !!python/…) read as None."""
+    """mkdocs.yml as plain data ({} when missing), merged over the files it INHERITs as MkDocs
+    merges them: `!ENV` resolved as MkDocs resolves it (so a CI can set an option, e.g.
+    `execute_sandbox: !ENV [LLMBOOK_SANDBOX, auto]`); MkDocs' other tags (!relative,
+    !!python/…) read as None."""
     import yaml
 
     class Loader(yaml.SafeLoader):
@@ -54,10 +55,30 @@ def read_mkdocs_yml(path: Path) -> dict[str, Any]:
 
     Loader.add_constructor("!ENV", _environment_value)
     Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    if not path.is_file():
-        return {}
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
-    return data if isinstance(data, dict) else {}
+    seen: list[Path] = []
+    merged: dict[str, Any] = {}
+    while path.is_file() and path not in seen and len(seen) < 8:  # INHERIT: parent first
+        seen.append(path)
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
+        data = data if isinstance(data, dict) else {}
+        merged = _merged(data, merged)
+        parent = data.get("INHERIT")
+        if not isinstance(parent, str):
+            break
+        path = (path.parent / parent).resolve()
+    return merged
+
+
+def _merged(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """`child` over `parent` as MkDocs merges an INHERITed config: mappings merged key by key,
+    everything else (lists included) replaced."""
+    result = dict(parent)
+    for key, value in child.items():
+        if isinstance(value, dict) and isinstance(result.get(key), dict):
+            result[key] = _merged(result[key], value)
+        else:
+            result[key] = value
+    return result
 
 
 def _environment_value(loader: Any, node: Any) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from llmbook.config import load_options
 from llmbook.errors import AuthorError
 from llmbook.execute.pages import glob_regex, page_selector
 from llmbook.project import Project
@@ -50,8 +51,23 @@ def test_the_project_folders_from_mkdocs_yml(tmp_path: Path) -> None:
     config.write_text("site_name: x\ndocs_dir: book\nsite_dir: !ENV [OUT, out]\n", encoding="utf-8")
     project = Project.from_config_file(config)
     assert project.docs_dir == tmp_path.resolve() / "book"
-    assert project.site_dir == tmp_path.resolve() / "site"  # a tag MkDocs resolves: its default
+    # `!ENV` read as MkDocs reads it: the variable, else its default
+    assert project.site_dir == tmp_path.resolve() / "out"
     assert Project.at(tmp_path, tmp_path / "src").docs_dir == tmp_path.resolve() / "src"
+
+
+def test_an_inherited_config_is_merged_as_mkdocs_merges_it(tmp_path: Path) -> None:
+    (tmp_path / "base.yml").write_text(
+        "docs_dir: book\ntheme: {name: material, language: en}\n"
+        "plugins: [search, {llmbook: {execute_seed: 7}}]\n",
+        encoding="utf-8",
+    )
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("INHERIT: base.yml\ntheme: {font: false}\n", encoding="utf-8")
+    assert Project.from_config_file(config).docs_dir == tmp_path.resolve() / "book"
+    assert load_options(config).execute_seed == 7 and load_options(config).language == "en"
+    config.write_text("INHERIT: base.yml\nplugins: [llmbook]\n", encoding="utf-8")  # replaced
+    assert load_options(config).execute_seed == 0
 
 
 def test_no_page_runs_with_an_empty_list(run_md) -> None:
