@@ -312,4 +312,5 @@ class Site:
             example=self.book.example(page.src, stash),
             glossary=glossary,
             made=made,
+            language=str(self.options.get("language") or ""),
         )

@@ -37,6 +37,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "quiz_answer_summary": "答案与解析",
         "quiz_key": "答案：",
         "card_done": "标记为已完成",
+        "progress": "卡片完成进度",
+        "progress_done": "卡片已完成",
+        "box_warning": "注意",
+        "box_background": "知识背景",
+        "box_hint": "提示",
+        "box_answer": "查看答案",
     },
     "en": {
         "output": "Output",
@@ -71,6 +77,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "quiz_answer_summary": "Answer and explanation",
         "quiz_key": "Answer: ",
         "card_done": "Mark as done",
+        "progress": "Cards done",
+        "progress_done": "cards done",
+        "box_warning": "Note",
+        "box_background": "Background",
+        "box_hint": "Hint",
+        "box_answer": "Show the answer",
     },
 }
 

@@ -84,3 +84,40 @@ def test_an_english_site_shows_english_text(make_site) -> None:
     assert "(computed and checked at build time)" in page
     assert "1 numbers on this page are checked by code run at build time." in page
     assert "输出" not in page and "本页" not in page and "核对" not in page
+
+
+QUIZ_AND_CARDS = """\
+# Widgets
+
+:::quiz
+Which cache grows with the context?
+A. The KV cache
+B. The weights
+Answer: A
+Explanation: one key and one value per token and layer.
+:::
+
+:::warning
+Mind the memory.
+:::
+
+:::card 1 One card
+Its text.
+:::
+
+:::progress
+:::
+"""
+
+
+def test_an_english_site_writes_its_widgets_in_english(make_site) -> None:
+    """The quiz (with `Answer:`/`Explanation:`), a box without a title, a card and the progress
+    line follow `theme.language`; the Chinese forms stay the book's."""
+    built = make_site({"index.md": QUIZ_AND_CARDS}, CONFIG, cache=False, strict=True).ok()
+    page = built.page("index.html")
+    assert '<p class="admonition-title">Quiz</p>' in page
+    assert "<summary>Answer and explanation</summary>" in page
+    assert '<p class="llmbook-quiz__key">Answer: <strong>A</strong></p>' in page
+    assert '<p class="admonition-title">Note</p>' in page
+    assert ">Mark as done</button>" in page and "/ 1 cards done" in page
+    assert not any(word in page for word in ("小测验", "答案", "注意", "标记为已完成", "卡片"))

@@ -17,6 +17,7 @@ from llmbook.directives.nodes import Block, Document, Text
 from llmbook.errors import AuthorError
 from llmbook.fragments import FragmentRenderer
 from llmbook.page_ref import PageRef
+from llmbook.strings import ui
 
 if TYPE_CHECKING:
     from llmbook.demos.cache import DemoCache
@@ -144,7 +145,12 @@ class Context:
     # equation numbers); None outside a build.
     example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None
     glossary: GlossaryView | None = None  # None: a text rendered without the book
+    language: str = "zh"  # the site's `theme.language`: the text directives write (strings.py)
     _fragments: FragmentRenderer | None = field(default=None, repr=False)
+
+    def ui(self, key: str, **fields: object) -> str:
+        """Interface text in the site's language."""
+        return ui(self.language, key, **fields)
 
     def error(self, line: int, message: str, fix: str | None = None) -> AuthorError:
         """The author error at file line `line` of the page."""

@@ -44,7 +44,11 @@ class BoxDirective(Directive):
     DEFAULT_TITLE: ClassVar[str] = ""
 
     def render(self, node: Block, ctx: Context) -> list[str]:
-        title = ctx.inline(node.arg) if node.arg else self.DEFAULT_TITLE
+        title = (
+            ctx.inline(node.arg)
+            if node.arg
+            else (ctx.ui(self.DEFAULT_TITLE) if self.DEFAULT_TITLE else "")
+        )
         extra = f"llmbook-{self.NAME}"
         return ctx.wrap(
             node,
@@ -67,7 +71,7 @@ class BoxType:
     purpose: str  # what an author uses it for (the table documents the directives)
     collapse: str | None = None
     argument: str = REQUIRED
-    default_title: str = ""  # shown when the optional title is left out
+    default_title: str = ""  # the strings.py key of the title shown when none is written
     example: str = ""  # an opener line that error fixes quote
     parents: tuple[str, ...] | None = None
 
@@ -94,7 +98,7 @@ BOX_TYPES: tuple[BoxType, ...] = (
         "warning",
         "a warning",
         argument=OPTIONAL,
-        default_title="注意",
+        default_title="box_warning",
     ),
     BoxType(
         "unfold",
@@ -116,7 +120,7 @@ BOX_TYPES: tuple[BoxType, ...] = (
         "the knowledge a card builds on",
         collapse="open",
         argument=OPTIONAL,
-        default_title="知识背景",
+        default_title="box_background",
     ),
     BoxType(
         "fold",
@@ -131,7 +135,7 @@ BOX_TYPES: tuple[BoxType, ...] = (
         "a card's hint, collapsed so that the reader thinks first",
         collapse="closed",
         argument=OPTIONAL,
-        default_title="提示",
+        default_title="box_hint",
     ),
     BoxType(
         "answer",
@@ -139,7 +143,7 @@ BOX_TYPES: tuple[BoxType, ...] = (
         "the answer to an interview question, behind a toggle",
         collapse="closed",
         argument=FORBIDDEN,
-        default_title="查看答案",
+        default_title="box_answer",
         parents=("interview",),
     ),
 )

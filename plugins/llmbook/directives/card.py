@@ -53,6 +53,6 @@ class Card(Directive):
         )
         closing = (
             '<footer class="llmbook-card__footer"><button type="button" class="md-button llmbook-card__done"'
-            ' aria-pressed="false" hidden>标记为已完成</button></footer></section>'
+            f' aria-pressed="false" hidden>{ctx.ui("card_done")}</button></footer></section>'
         )
         return ctx.wrap(node, opening, closing, ctx.children(node))

@@ -30,8 +30,8 @@ class Progress(Directive):
         total = self._total(ctx)
         html_text = (
             f'<div class="llmbook-progress" data-llmbook-progress="{escape(ctx.page_key)}" data-total="{total}">'
-            f'<progress class="llmbook-progress__bar" max="{total}" value="0" aria-label="卡片完成进度"></progress>'
-            f'<span class="llmbook-progress__text" role="status"><span class="llmbook-progress__done">0</span> / {total} 卡片已完成</span>'
+            f'<progress class="llmbook-progress__bar" max="{total}" value="0" aria-label="{ctx.ui("progress")}"></progress>'
+            f'<span class="llmbook-progress__text" role="status"><span class="llmbook-progress__done">0</span> / {total} {ctx.ui("progress_done")}</span>'
             "</div>"
         )
         return ctx.single(node, html_text)

@@ -17,8 +17,9 @@ from llmbook.directives.nodes import Block
 __all__ = ["Quiz", "QuizData", "parse_quiz"]
 
 _OPTION = re.compile(r"^\s*(?P<letter>[A-Z])[.．、]\s*(?P<text>.*)$")
-_ANSWER = re.compile(r"^\s*答案\s*[:：]\s*(?P<letter>.*?)\s*$")
-_EXPLANATION = re.compile(r"^\s*解析\s*[:：]\s*(?P<text>.*)$")
+# `答案: B` / `解析: …`, or in an English book `Answer: B` / `Explanation: …`
+_ANSWER = re.compile(r"^\s*(?:答案|Answer)\s*[:：]\s*(?P<letter>.*?)\s*$")
+_EXPLANATION = re.compile(r"^\s*(?:解析|Explanation)\s*[:：]\s*(?P<text>.*)$")
 _LETTERS = "ABCDEF"
 
 
@@ -130,7 +131,7 @@ class Quiz(Directive):
         quiz_id = f"llmbook-quiz-{ctx.unique()}"
         head = (
             f'<div class="admonition question llmbook-quiz" id="{quiz_id}" data-llmbook-quiz'
-            f' data-answer="{escape(data.answer)}"><p class="admonition-title">小测验</p>'
+            f' data-answer="{escape(data.answer)}"><p class="admonition-title">{ctx.ui("quiz")}</p>'
             '<div class="llmbook-quiz__question">'
         )
         options = "".join(
@@ -140,10 +141,12 @@ class Quiz(Directive):
             for letter, text, _ in data.options
         )
         tail = (
-            f'</div><ol class="llmbook-quiz__options" aria-label="选项">{options}</ol>'
+            f'</div><ol class="llmbook-quiz__options" aria-label="{ctx.ui("quiz_options")}">'
+            f"{options}</ol>"
             '<p class="llmbook-quiz__feedback" role="status" aria-live="polite"></p>'
-            '<details class="llmbook-quiz__answer" data-search-exclude><summary>答案与解析</summary>'
-            f'<p class="llmbook-quiz__key">答案：<strong>{escape(data.answer)}</strong></p>'
+            '<details class="llmbook-quiz__answer" data-search-exclude>'
+            f"<summary>{ctx.ui('quiz_answer_summary')}</summary>"
+            f'<p class="llmbook-quiz__key">{ctx.ui("quiz_key")}<strong>{escape(data.answer)}</strong></p>'
             f'<div class="llmbook-quiz__explanation">{ctx.fragment(chr(10).join(data.explanation))}</div>'
             "</details></div>"
         )

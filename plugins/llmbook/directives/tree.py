@@ -138,6 +138,7 @@ def render_tree(
     example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None,
     glossary: GlossaryView | None = None,
     made: Mapping[str, str] | None = None,
+    language: str = "zh",
 ) -> str:
     """The page's Markdown from its parsed tree, as the later stages left its lines: every
     directive validated (keeping what it parsed on its node), then rendered, once. `example`:
@@ -153,6 +154,7 @@ def render_tree(
         made=made or {},
         example=example,
         glossary=glossary,
+        language=language,
     )
     check_tree(ctx)
     return "\n".join(ctx.children(doc))

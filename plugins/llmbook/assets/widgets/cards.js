@@ -19,7 +19,9 @@
     var button = card.querySelector(".llmbook-card__done");
     card.classList.toggle("is-done", done);
     button.setAttribute("aria-pressed", done ? "true" : "false");
-    button.textContent = done ? "✓ 已完成（点击撤销）" : "标记为已完成";
+    var zh = /^zh/i.test(document.documentElement.lang || "zh");  // Material's theme.language
+    var undo = zh ? "✓ 已完成（点击撤销）" : "✓ Done (click to undo)";
+    button.textContent = done ? undo : (zh ? "标记为已完成" : "Mark as done");
   }
 
   function update() {

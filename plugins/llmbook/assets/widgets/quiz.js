@@ -3,6 +3,11 @@
    list and the answer with its explanation sits in a closed <details>. Plain JS, no network. */
 (window.llmbookWidgets = window.llmbookWidgets || []).push(["quiz", function () {
   "use strict";
+  // The page's language (Material writes theme.language into <html lang>): Chinese, else English.
+  var zh = /^zh/i.test(document.documentElement.lang || "zh");
+  var text = zh
+    ? { right: "：正确", wrong: "：不对", solved: "✓ 回答正确：", tryAgain: " 不对，再想想。" }
+    : { right: ": correct", wrong: ": wrong", solved: "✓ Correct: ", tryAgain: " is wrong, think again." };
 
   function choose(quiz, option) {
     var answer = quiz.getAttribute("data-answer");
@@ -12,9 +17,9 @@
     if (quiz.classList.contains("is-solved") || option.classList.contains("is-wrong")) return;
     if (letter === answer) {
       option.classList.add("is-correct");
-      button.setAttribute("aria-label", letter + "：正确");
+      button.setAttribute("aria-label", letter + text.right);
       quiz.classList.add("is-solved");
-      feedback.textContent = "✓ 回答正确：" + letter;
+      feedback.textContent = text.solved + letter;
       feedback.className = "llmbook-quiz__feedback is-correct";
       quiz.querySelectorAll(".llmbook-quiz__option button").forEach(function (b) {
         b.setAttribute("aria-disabled", "true");
@@ -24,8 +29,8 @@
     } else {
       option.classList.add("is-wrong");
       button.setAttribute("aria-disabled", "true");
-      button.setAttribute("aria-label", letter + "：不对");
-      feedback.textContent = "✗ " + letter + " 不对，再想想。";
+      button.setAttribute("aria-label", letter + text.wrong);
+      feedback.textContent = "✗ " + letter + text.tryAgain;
       feedback.className = "llmbook-quiz__feedback is-wrong";
     }
   }
