@@ -296,7 +296,8 @@ class Site:
             plan.put_outputs(edits, stash=stash, file_url=file_url, language=self.language)
         made = self.book.put_citations(edits, page.src, stash, deps, plain)
         if self.options["editions"]:
-            made = {**made, "editions": edition_links(self.options["editions"], page.url)}
+            links = edition_links(self.options["editions"], page.url, self.options["language"])
+            made = {**made, "editions": links}
         if errors:
             place_boxes(doc, edits, errors, stash.put)
         index = self.index

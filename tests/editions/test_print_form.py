@@ -9,7 +9,7 @@ from llmbook.editions import edition_kinds
 from llmbook.editions.article import book_articles, page_key
 from llmbook.editions.links import edition_links
 from llmbook.editions.model import BookPage
-from llmbook.editions.print_form import ONLINE_NOTE, print_form
+from llmbook.editions.print_form import print_form
 from llmbook.errors import AuthorError, LLMBookError
 
 QUIZ = """<div class="admonition question llmbook-quiz" data-answer="{answer}"><p class="admonition-title">小测验</p>
@@ -73,7 +73,7 @@ def test_a_demo_is_its_drawing_under_a_caption_with_a_note() -> None:
     soup = BeautifulSoup(printed.html, "html.parser")
     assert [img["src"] for img in soup.select("img")] == ["drawing-1.svg"]
     assert not soup.select(".llmbook-widget")
-    assert soup.select_one("figcaption").get_text() == f"交互：旋转 {ONLINE_NOTE}"
+    assert soup.select_one("figcaption").get_text() == "交互：旋转 交互版本见本书网站。"
     assert 'viewBox="0 0 10 10"' in printed.svgs["drawing-1.svg"]
     assert "currentColor" not in printed.svgs["drawing-1.svg"]
 
@@ -158,3 +158,16 @@ def test_a_site_without_editions_never_loads_their_tools() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout == "[]\n"
+
+
+def test_an_english_book_prints_its_answers_in_english() -> None:
+    quiz = (
+        '<div class="admonition question llmbook-quiz" data-llmbook-quiz data-answer="B">'
+        '<p class="admonition-title">Quiz</p><div class="llmbook-quiz__question"><p>Which?</p>'
+        '</div><ol class="llmbook-quiz__options"><li>A</li><li>B</li></ol>'
+        '<details class="llmbook-quiz__answer"><summary>Answer and explanation</summary>'
+        '<div class="llmbook-quiz__explanation"><p>Because.</p></div></details></div>'
+    )
+    html = print_form(quiz, language="en").html
+    assert "Quiz 1" in html and "Answers to the quizzes" in html and "Quiz 1: B" in html
+    assert "小测验" not in html and "第 1 题" not in html

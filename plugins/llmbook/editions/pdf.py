@@ -8,6 +8,7 @@ come from the headings. A glyph that no font has is an error, as in figures.
 from __future__ import annotations
 
 import posixpath
+import re
 import shutil
 from pathlib import Path
 
@@ -72,9 +73,15 @@ def printed_pages(built: list[tuple[BookPage, str]], site_dir: Path, work: Path)
     """Each built page's article in print form, with the book's anchors, its images in `work`."""
     articles = book_articles(built)
     return [
-        page_images(print_form(article), page, site_dir, work, f"p{number}")
-        for number, ((page, _), article) in enumerate(zip(built, articles, strict=True), start=1)
+        page_images(print_form(article, _language(html)), page, site_dir, work, f"p{number}")
+        for number, ((page, html), article) in enumerate(zip(built, articles, strict=True), 1)
     ]
+
+
+def _language(page_html: str) -> str:
+    """The built page's language, as Material writes `theme.language` into `<html lang>`."""
+    found = re.search(r"<html[^>]*\slang=\"([^\"]+)\"", page_html[:2000])
+    return found.group(1) if found else "zh"
 
 
 def compile_typst(source: str, work: Path, fonts: list[str], *, out: Path) -> list[str]:

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from bs4 import BeautifulSoup, Tag
 
 from llmbook.book.syntax import names_a_part
+from llmbook.strings import ui
 
 __all__ = ["PrintPage", "fragment_html", "parse_fragment", "print_form"]
 
-ONLINE_NOTE = "交互版本见本书网站。"
 _BOX_KINDS = ("note", "tip", "info", "warning", "danger", "question", "example", "success",
               "abstract", "quote", "bug", "failure")  # fmt: skip
 
@@ -28,6 +28,10 @@ _BOX_KINDS = ("note", "tip", "info", "warning", "danger", "question", "example",
 class PrintPage:
     html: str  # the page's article in print form
     svgs: dict[str, str] = field(default_factory=dict)  # file name → an inline drawing's SVG
+    language: str = "zh"  # the site's `theme.language`: the text the print form adds
+
+    def ui(self, key: str, **fields: object) -> str:
+        return ui(self.language, key, **fields)
 
 
 def _new(soup: BeautifulSoup, name: str, text: str = "", **attrs: str) -> Tag:
@@ -75,7 +79,7 @@ def _folds(soup: BeautifulSoup, page: PrintPage) -> None:
             tag.unwrap()
             continue
         if "llmbook-answer" in tag.get("class", []):
-            label = _new(soup, "strong", "答：")
+            label = _new(soup, "strong", page.ui("print_answer"))
             first = tag.find("p")
             if first is not None:
                 first.insert(0, label)
@@ -93,7 +97,8 @@ def _quizzes(soup: BeautifulSoup, page: PrintPage) -> None:
         answer = quiz.select_one(".llmbook-quiz__answer")
         explanation = quiz.select_one(".llmbook-quiz__explanation")
         item = _new(soup, "li")
-        item.append(_new(soup, "strong", f"第 {number} 题：{quiz.get('data-answer', '')}"))
+        answer_text = page.ui("print_key_item", number=number, answer=quiz.get("data-answer", ""))
+        item.append(_new(soup, "strong", answer_text))
         if explanation is not None:
             item.extend(list(explanation.extract().contents))
         key.append(item)
@@ -102,9 +107,9 @@ def _quizzes(soup: BeautifulSoup, page: PrintPage) -> None:
                 gone.decompose()
         title = quiz.find("p", class_="admonition-title")
         if title is not None:
-            title.string = f"小测验 {number}"
+            title.string = page.ui("print_quiz", number=number)
     if key:
-        box = _box(soup, "success", "小测验答案")
+        box = _box(soup, "success", page.ui("print_key"))
         box["class"] = ["llmbook-box", "llmbook-answer-key"]
         answers = _new(soup, "ol")
         answers.extend(key)
@@ -133,7 +138,7 @@ def _demos(soup: BeautifulSoup, page: PrintPage) -> None:
         caption = demo.find("figcaption")
         if caption is not None:
             demo.append(caption.extract())  # under the drawing, as every figure's
-            caption.append(f" {ONLINE_NOTE}")
+            caption.append(f" {page.ui('print_online')}")
 
 
 def _inline_svgs(soup: BeautifulSoup, page: PrintPage) -> None:
@@ -199,10 +204,11 @@ STEPS: list[Callable[[BeautifulSoup, PrintPage], None]] = [
 ]  # fmt: skip
 
 
-def print_form(article_html: str) -> PrintPage:
-    """The print form of a page's article (its HTML between the site's chrome)."""
+def print_form(article_html: str, language: str = "zh") -> PrintPage:
+    """The print form of a page's article (its HTML between the site's chrome); `language`: the
+    site's, for the text the print form adds (answer labels, the answer key)."""
     soup = parse_fragment(article_html)
-    page = PrintPage("")
+    page = PrintPage("", language=language)
     for step in STEPS:
         step(soup, page)
     page.html = fragment_html(soup)
