@@ -91,6 +91,26 @@ def test_an_english_site_builds_with_the_wheel(python: Path, tmp_path: Path) -> 
     config = write_config(tmp_path, CONFIG)
     built = build(config, strict=True, cache=False, python=python, env={"PYTHONPATH": ""}).ok()
     assert "Two is" in built.page() and "llmbook: checked 1 numbers" in built.stderr
+    page = built.page()
+    assert "(computed and checked at build time)" in page and ">Output<" in page
+    assert "输出" not in page and "本页" not in page
+
+
+def test_a_stale_english_reference_fails_with_the_wheel(python: Path, tmp_path: Path) -> None:
+    pages = {
+        "index.md": PAGE + "\nSee [Section 1](more.md#doubling).\n",
+        "more.md": "# More\n\n## 1 Start {#start}\n\nText.\n\n## 2 Doubling {#doubling}\n\nMore.\n",
+    }
+    write_pages(tmp_path / "docs", pages)
+    config = write_config(
+        tmp_path, {**CONFIG, "markdown_extensions": [*CONFIG["markdown_extensions"], "attr_list"]}
+    )
+    built = build(config, strict=True, cache=False, python=python)
+    assert built.returncode == 1
+    assert (
+        "docs/index.md:13: written Section 1, the target is now Section 2 (Doubling): "
+        "[Section 1](more.md#doubling) Fix: write Section 2, or link the section you mean"
+    ) in built.stderr
 
 
 def test_a_wrong_number_fails_there_at_its_line(python: Path, tmp_path: Path) -> None:
