@@ -26,11 +26,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-import yaml
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "benchmarks")]
-from compare_mkdocs_jupyter import VENV, run_build  # noqa: E402
+from compare_mkdocs_jupyter import VENV, cold_and_warm  # noqa: E402
 from notebooks.jupyter_corpus import fetch  # noqa: E402
 from notebooks.test_tutorial_corpus import BUILT, COLLECTIONS, CONFIG, lay_out  # noqa: E402
 from notebooks.tutorial_corpus import ENV, PINS  # noqa: E402
@@ -55,16 +53,7 @@ def time_collection(name: str, folder: Path, work: Path, venv: Path) -> dict:
     for tool, config, pages in tools:
         root = work / name / tool
         shutil.rmtree(root, ignore_errors=True)
-        config_file = lay_out(folder, pages, root)
-        config_file.write_text(yaml.safe_dump(config), encoding="utf-8")
-        cold = run_build(tool, config_file, root / "site", venv, None)
-        warm_config = json.loads(json.dumps(config))
-        if tool == "mkdocs-jupyter":
-            warm_config["plugins"][0]["mkdocs-jupyter"]["cache"] = True
-        config_file.write_text(yaml.safe_dump(warm_config), encoding="utf-8")
-        cache = root / "cache"
-        run_build(tool, config_file, root / "site", venv, cache)  # fills the cache
-        warm = run_build(tool, config_file, root / "site", venv, cache)
+        cold, warm = cold_and_warm(tool, config, lay_out(folder, pages, root), venv)
         result[tool] = {
             "cold": round(cold[0], 2),
             "warm": round(warm[0], 2),

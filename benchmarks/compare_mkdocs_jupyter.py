@@ -205,18 +205,24 @@ def together(names: list[tuple[str, Path]], work: Path, venv: Path) -> dict:
             seen.add(slug(name))
             lay_out(source.parent, source.name, root / "one" / slug(name))
             shutil.copytree(root / "one" / slug(name) / "docs", docs, dirs_exist_ok=True)
-        config_file = root / "mkdocs.yml"
-        config_file.write_text(yaml.safe_dump(config), encoding="utf-8")
-        cold = run_build(tool, config_file, root / "site", venv, None)
-        warm_config = json.loads(json.dumps(config))
-        if tool == "mkdocs-jupyter":
-            warm_config["plugins"][0]["mkdocs-jupyter"]["cache"] = True
-            config_file.write_text(yaml.safe_dump(warm_config), encoding="utf-8")
-        cache = root / "cache"
-        run_build(tool, config_file, root / "site", venv, cache)  # fills the cache
-        warm = run_build(tool, config_file, root / "site", venv, cache)
+        cold, warm = cold_and_warm(tool, config, root / "mkdocs.yml", venv)
         times[tool] = {"cold": round(cold[0], 2), "warm": round(warm[0], 2), "ok": cold[1] == 0}
     return times
+
+
+def cold_and_warm(tool: str, config: dict, config_file: Path, venv: Path) -> tuple[tuple, tuple]:
+    """(cold, warm) `run_build` results of one tool on `config`, written to `config_file`: cold
+    without a cache, warm after a build that filled it (mkdocs-jupyter's own `cache` on)."""
+    root = config_file.parent
+    config_file.write_text(yaml.safe_dump(config), encoding="utf-8")
+    cold = run_build(tool, config_file, root / "site", venv, None)
+    warm_config = json.loads(json.dumps(config))
+    if tool == "mkdocs-jupyter":
+        warm_config["plugins"][0]["mkdocs-jupyter"]["cache"] = True
+        config_file.write_text(yaml.safe_dump(warm_config), encoding="utf-8")
+    cache = root / "cache"
+    run_build(tool, config_file, root / "site", venv, cache)  # fills the cache
+    return cold, run_build(tool, config_file, root / "site", venv, cache)
 
 
 def main() -> None:
