@@ -23,7 +23,7 @@ from llmbook.book.cite_render import put_citations as put_page_citations
 from llmbook.book.cite_render import still_true as citations_still_true
 from llmbook.book.cite_syntax import cited_key
 from llmbook.book.index import BookIndex, caption_setup
-from llmbook.book.parts import page_parts
+from llmbook.book.parts import PageParts, page_parts
 from llmbook.book.render import equation_numbers, put_parts, render_example
 from llmbook.book.render import still_true as references_still_true
 from llmbook.book.term_render import PageGlossary, put_terms, site_urls
@@ -35,7 +35,7 @@ from llmbook.project import Project
 from llmbook.render_deps import Deps
 from llmbook.site_index import SiteIndex
 from llmbook.stash import Stash
-from llmbook.store import Store
+from llmbook.store import Store, key, llmbook_hash
 from llmbook.strings import book_language
 
 __all__ = ["Apparatus", "Example"]
@@ -45,6 +45,38 @@ Example = Callable[[str, int], tuple[str, dict[str, str]]]
 
 def _no_headings(text: str) -> list[dict[str, Any]]:
     return []
+
+
+def _page_parts(
+    plan: Any, src: str, uri: str, index: SiteIndex | None, store: Store | None
+) -> PageParts:
+    """A page's numbered parts, kept in the store's "parts" namespace under a key of everything
+    they are read from: an unchanged page is not read again."""
+
+    def read() -> PageParts:
+        return page_parts(
+            plan.page.lexed,
+            src=src,
+            uri=uri,
+            chapter=plan.page.chapter,
+            math=plan.math,
+            headings=index.headings if index is not None else _no_headings,
+            doc=plan.doc,
+        )
+
+    if store is None or not store.enabled:
+        return read()
+    settings = index.settings() if index is not None else ""
+    math = sorted(plan.math.items())
+    page = plan.page
+    parts_key = key(page.text, page.first, src, uri, page.chapter, math, plan.doc is not None,
+                    settings, llmbook_hash())  # fmt: skip
+    memo = store.memo("parts", parts_key, codec="pickle")
+    kept = memo.get()
+    if kept is None:
+        kept = read()
+        memo.put(kept)
+    return kept
 
 
 @dataclass
@@ -72,20 +104,8 @@ class Apparatus:
     ) -> Apparatus:
         """The apparatus of the pages' `plans` (src → Plan); its errors in `errors`, its
         counts logged. `unread`: pages that could not be read (their error is reported)."""
-        headings = index.headings if index is not None else _no_headings
         parts = BookIndex.of(
-            [
-                page_parts(
-                    plan.page.lexed,
-                    src=src,
-                    uri=project.uri(src),
-                    chapter=plan.page.chapter,
-                    math=plan.math,
-                    headings=headings,
-                    doc=plan.doc,
-                )
-                for src, plan in plans.items()
-            ],
+            [_page_parts(plan, src, project.uri(src), index, store) for src, plan in plans.items()],
             unread=frozenset(project.uri(src) for src in unread),
         )
         default = bool(options["numbers_strict"])

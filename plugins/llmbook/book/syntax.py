@@ -62,6 +62,8 @@ _FORMS = [
     ("en_equation", "equation", "en", r"\bEquation\s+\((?P<en_equation>\d+(?:\.\d+)?)\)"),
 ]
 _REFERENCE = re.compile("|".join(f"(?:{pattern})" for _, _, _, pattern in _FORMS))
+# What every form contains: a line without any has no reference (most lines; checked first).
+_MARKER = re.compile(r"[节章课图表式]|Section|Chapter|Lesson|Figure|Table|Equation")
 _LINK = re.compile(r"(?<!!)\[(?P<text>[^\]\[]*)\]\((?P<href>[^()\s]*)(?P<title>\s+\"[^\"]*\")?\)")
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s")
 
@@ -129,7 +131,7 @@ def find_references(text: str, line: int, hidden: list[tuple[int, int]] = ()) ->
     """The references of one line of prose (not a heading: a heading's number is its own).
     `hidden`: spans that are not prose (formulas); code spans, bindings and citations are skipped
     here."""
-    if _HEADING.match(text):
+    if _HEADING.match(text) or not _MARKER.search(text):
         return []
     skip = list(hidden) + code_spans(text) + [(a, b) for a, b, _ in binding_spans(text)]
     # a citation's locator (`[@shazeer2020glu, Table 1]`) names a part of the paper, not the book's
