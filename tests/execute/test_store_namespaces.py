@@ -60,6 +60,7 @@ NAMESPACES = {
     "converted": "MkDocs conversions (converted.py)",
     "demos": "demo frames (demos/cache.py)",
     "outlines": "heading outlines for :::related (site_index.py)",
+    "parts": "each page's numbered parts for the book's references (book/apparatus.py)",
     "notebooks": "executed notebooks for the download (execute/notebook.py)",
     "offline": "what each built file loads (offline.py)",
 }
