@@ -121,3 +121,24 @@ def test_an_english_site_writes_its_widgets_in_english(make_site) -> None:
     assert '<p class="admonition-title">Note</p>' in page
     assert ">Mark as done</button>" in page and "/ 1 cards done" in page
     assert not any(word in page for word in ("小测验", "答案", "注意", "标记为已完成", "卡片"))
+
+
+def test_a_notebook_figure_without_a_title_is_described_in_english(make_site) -> None:
+    """Jupyter asks no alt text: a title-less figure is described by its cell and axes, in the
+    site's language (the worker writes it; the results are keyed on the language)."""
+    import json
+
+    code = "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.xlabel('time')\nplt.show()"
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": "# Plot"},
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "execution_count": None,
+            "outputs": [],
+            "source": code,
+        },
+    ]
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
+    built = make_site({"index.ipynb": json.dumps(notebook)}, CONFIG, cache=False, strict=True).ok()
+    assert 'alt="Figure drawn by cell 2; x axis: time"' in built.page()

@@ -43,12 +43,14 @@ def page_key(
     show_last: bool = False,
     ipython: bool = True,
     output_limit: int = 100_000,
+    language: str = "zh",
 ) -> str:
     """The key of a page's results; `env`: the variables passed to it by name, whose values
     the code may read (kept only as part of the key's digest); `output_limit`: where a block's
     output was cut (`execute_output_limit`)."""
     parts = {
         "output_limit": output_limit,
+        "language": language,  # a notebook figure's fallback alt text is in it
         "env": sorted((env or {}).items()),
         "format": _FORMAT,
         "src": page.src,

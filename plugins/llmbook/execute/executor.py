@@ -234,6 +234,7 @@ class Executor:
             show_last=spec.show_last,
             ipython=spec.ipython,
             output_limit=spec.limits.output_limit,
+            language=spec.language,
         )
         page.result = self.cache.load(source.src, page.key)
         if page.result is not None and not self._hashes.unchanged(page.result.used):

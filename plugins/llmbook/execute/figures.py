@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from llmbook.execute.fonts import glyphs_checked, register_fonts
+from llmbook.strings import ui
 
 __all__ = ["Figure", "figure_context", "is_figure", "show_again", "take_figures"]
 
@@ -80,7 +81,7 @@ def _alt(fig: object) -> str:
     return "；".join(t for t in [suptitle, *titles] if t)
 
 
-def take_figures(salt: str, fallback_alt: str = "") -> list[Figure] | str:
+def take_figures(salt: str, fallback_alt: str = "", language: str = "zh") -> list[Figure] | str:
     """Render and close the open figures; returns an error text if one has no alt text (none of
     its own and no `fallback_alt`), raises `fonts.MissingGlyph` if one draws a character no figure
     font has."""
@@ -92,7 +93,7 @@ def take_figures(salt: str, fallback_alt: str = "") -> list[Figure] | str:
     figures = []
     for number in plt.get_fignums():
         fig = plt.figure(number)
-        alt = _alt(fig) or _described(fig, fallback_alt)
+        alt = _alt(fig) or _described(fig, fallback_alt, language)
         if not alt:
             plt.close("all")
             return "a figure has no alt text (no label, no title)"
@@ -108,17 +109,18 @@ def take_figures(salt: str, fallback_alt: str = "") -> list[Figure] | str:
     return figures
 
 
-def _described(fig: object, fallback: str) -> str:
-    """`fallback` (a notebook's figure: which cell drew it) with what the axes are labelled."""
+def _described(fig: object, fallback: str, language: str = "zh") -> str:
+    """`fallback` (a notebook's figure: which cell drew it) with what the axes are labelled, in
+    the site's `language`."""
     if not fallback:
         return ""
     labels = [
-        f"{name} 轴：{text}"
+        ui(language, "figure_axis", name=name, text=text)
         for ax in fig.get_axes()
         for name, text in (("x", ax.get_xlabel().strip()), ("y", ax.get_ylabel().strip()))
         if text
     ]
-    return "；".join([fallback, *labels])
+    return ui(language, "figure_join").join([fallback, *labels])
 
 
 def _clean(svg: str, alt: str) -> str:
