@@ -80,9 +80,15 @@ class Segments:
 
     def __init__(self, store: Store, dictionaries: list) -> None:
         self._memo = store.memo(_NAMESPACE, key(_FORMAT, "runs", version("jieba"), dictionaries))
-        kept = self._memo.get() or {}
-        self.runs: dict[bytes, list[str]] = {k.encode("utf-8"): v for k, v in kept.items()}
-        self._new = False
+        self._runs: dict[bytes, list[str]] | None = None  # read on the first cut: a warm build
+        self._new = False  # whose pages all come from their kept entries cuts nothing
+
+    @property
+    def runs(self) -> dict[bytes, list[str]]:
+        if self._runs is None:
+            kept = self._memo.get() or {}
+            self._runs = {k.encode("utf-8"): v for k, v in kept.items()}
+        return self._runs
 
     def add(self, run: bytes, words: list[str]) -> None:
         self.runs[run] = words
@@ -133,8 +139,9 @@ def save_segments() -> None:
 
 
 def _page_key(page: Any) -> str:
-    import jieba
+    import sys
 
+    jieba = sys.modules.get("jieba")  # the search plugin imports it where it is installed
     return key(
         _FORMAT,
         page.content,
