@@ -55,6 +55,8 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("directives", ["llmbook.directives", "llmbook.directives.*"]),
     ("execute", ["llmbook.execute", "llmbook.execute.*"]),
     ("book", ["llmbook.book.*"]),
+    # Translations checked against their sources: pages' models, results; no engine.
+    ("translate", ["llmbook.translate", "llmbook.translate.*"]),
     # The editions read the built site's HTML: they know no engine and no stage of the build.
     ("editions", ["llmbook.editions", "llmbook.editions.*"]),
     (
@@ -82,6 +84,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             # `llmbook new` and the command line: on top of everything they may call.
             "llmbook.scaffold",
             "llmbook.cli",
+            "llmbook.translate.__main__",
             "llmbook.__main__",
         ],
     ),

@@ -66,6 +66,12 @@ class LLMBookConfig(Config):
     # The language of the text llmbook writes into pages (strings.py); empty: mkdocs.yml's
     # `theme.language` (the adapters fill it in), Chinese when that is not set either.
     language = c.Type(str, default="")
+    # The book's languages, its own first (`[zh, en]`): a page `x.en.md` beside `x.md` is its
+    # English edition, built by a build whose `language` is `en` (translate/). Empty: one language.
+    languages = c.ListOfItems(c.Type(str), default=[])
+    # A translation whose source changed since it was marked (`python -m llmbook.translate mark`)
+    # fails the build; otherwise it is a warning (a change of the source's prose only: logged).
+    translations_strict = c.Type(bool, default=False)
     # The BibTeX file cited numbers and prose cite by key (`[@key]`), relative to docs_dir;
     # used when it exists (guide/executable.md).
     bibliography = c.Type(str, default="references.bib")

@@ -49,6 +49,7 @@ from llmbook.search_view import search_view
 from llmbook.site import Build, Site
 from llmbook.site_index import SiteIndex
 from llmbook.strings import ui
+from llmbook.translate.book import Translations
 
 __all__ = ["LLMBookPlugin", "NotebookFile"]
 
@@ -117,6 +118,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
         assert self.site is not None
+        site = self.site
         if self.config.enabled:
             for file in [f for f in files if f.src_uri.endswith(".ipynb")]:
                 files.remove(file)
@@ -125,6 +127,8 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
                 )
                 notebook.inclusion = file.inclusion
                 files.append(notebook)
+            if site.translations is not None:
+                _translated_files(files, site.translations, self._root(config))
             pages = [
                 (self._display_path(f.abs_src_path, config), f.content_bytes)
                 for f in files.documentation_pages(inclusion=lambda i: not i.is_excluded())
@@ -132,7 +136,6 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             ]
         else:
             pages = []
-        site = self.site
         strict, root = bool(self.config.numbers_strict), Path(self._root(config))
         # Under GitHub Actions the report's errors are also shown on the pull request's lines.
         with _as_plugin_error(), annotated(lambda: site.report, strict=strict, root=root):
@@ -264,6 +267,21 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
     def _display_path(path: str | None, config: MkDocsConfig) -> str:
         """The page as an author finds it: `docs/chapters/x.md`, relative to mkdocs.yml."""
         return os.path.relpath(path or "", LLMBookPlugin._root(config)).replace(os.sep, "/")
+
+
+def _translated_files(files: Files, translations: Translations, root: str) -> None:
+    """Translations leave the files (never pages of their own); in a translating build, a page
+    with a translation into its language is read from it (`x.en.md` built as `x.html`)."""
+    for file in list(files.documentation_pages()):
+        if file.abs_src_path is None:
+            continue
+        src = os.path.relpath(file.abs_src_path, root).replace(os.sep, "/")
+        if translations.is_translation(src):
+            files.remove(file)
+            continue
+        built = translations.built_from(src)
+        if built != src:
+            file.abs_src_path = os.path.join(root, built)
 
 
 def _plugin_error(error: LLMBookError) -> PluginError:

@@ -19,6 +19,9 @@ class Project:
     root: Path  # the folder of mkdocs.yml; pages are named relative to it (`docs/x.md`)
     docs_dir: Path
     site_dir: Path
+    # A translating build's language ("en"): its pages `x.en.md` are the pages `x.md` of the
+    # book (translate/), named so by `uri`.
+    translating: str = ""
 
     @classmethod
     def at(cls, root: str | Path, docs_dir: str | Path = "docs", site_dir: str | Path = "site"):
@@ -40,7 +43,12 @@ class Project:
 
     def uri(self, src: str) -> str:
         """A page named as errors name it (`docs/chapters/x.md`) → relative to the docs folder."""
-        return (self.root / src).resolve().relative_to(self.docs_dir).as_posix()
+        uri = (self.root / src).resolve().relative_to(self.docs_dir).as_posix()
+        if self.translating:
+            stem, _, ext = uri.rpartition(".")
+            if stem.endswith("." + self.translating):
+                return f"{stem[: -len(self.translating) - 1]}.{ext}"
+        return uri
 
 
 def read_mkdocs_yml(path: Path) -> dict[str, Any]:

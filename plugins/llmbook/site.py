@@ -11,6 +11,7 @@ notebooks) and runs the offline check.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 from collections.abc import Mapping
@@ -40,6 +41,7 @@ from llmbook.render_cache import Deps, RenderCache, Rendered, replay, result_dig
 from llmbook.site_index import SiteIndex
 from llmbook.stash import Stash
 from llmbook.store import Store, open_store
+from llmbook.translate.book import Translations
 
 __all__ = ["Build", "Site"]
 
@@ -69,6 +71,7 @@ class Site:
     outputs: BuildOutputs  # the figures and notebook downloads the build writes
     index: SiteIndex | None = None
     demo_cache: DemoCache | None = None
+    translations: Translations | None = None  # the `languages` option names more than one
     report: Report = field(default_factory=Report)
     # numbered parts, references, glossary, bibliography: read from every page at the start
     book: Apparatus = field(default_factory=Apparatus)
@@ -88,10 +91,23 @@ class Site:
         forget_line_maps()
         mode = mode if mode is not None else Build()
         store = open_store(project.root, enabled=options["cache"], folder=options["cache_dir"])
-        executor = Executor(options, project, mode, store=store)
+        translations = Translations.from_options(options, project)
+        if translations is not None and translations.languages.translating:
+            project = dataclasses.replace(project, translating=translations.languages.current)
+            translations.project = project
+        executor = Executor(options, project, mode, store=store, companion=translations)
         demo_cache = DemoCache(store) if store.enabled else None
         outputs = BuildOutputs(project, store)
-        return cls(options, project, executor, mode, store, outputs, demo_cache=demo_cache)
+        return cls(
+            options,
+            project,
+            executor,
+            mode,
+            store,
+            outputs,
+            demo_cache=demo_cache,
+            translations=translations,
+        )
 
     def start(self, pages: list[tuple[str, bytes]], index: SiteIndex) -> None:
         """The build's start, whatever the engine: the site index pages render against, and
@@ -128,6 +144,13 @@ class Site:
                 )
         except InternalError as error:
             self.book = Apparatus(errors=[error])
+        if self.translations is not None:
+            try:
+                with self._guard(docs, "checking the translations against their sources"):
+                    sources = {p.page.src: p.page for p in report.plans.values()}
+                    self.book.errors += self.translations.check(sources, log)
+            except InternalError as error:
+                self.book.errors.append(error)
         # Each error once, where it is, in the order of the pages and their lines.
         unique = {(e.src, e.line, str(e)): e for e in own + self.book.errors}
         report.failures = sorted(unique.values(), key=lambda e: (e.src, e.line))
@@ -303,7 +326,7 @@ class Site:
         index = self.index
         if index is not None and deps is not None:
             index = index.recording(deps.lookups)
-        return render_tree(
+        rendered = render_tree(
             apply_line_edits(doc, edits),
             src=page.src,
             stash=stash,
@@ -315,3 +338,15 @@ class Site:
             made=made,
             language=str(self.options.get("language") or ""),
         )
+        if self.translations is None:
+            return rendered
+        return _after_title(rendered, stash.put(self.translations.banner(page.src, page.url)))
+
+
+def _after_title(markdown: str, block: str) -> str:
+    """`block` after the page's title (its first line, when a `# ` heading: MkDocs takes the
+    title from the first element), else first."""
+    lines = markdown.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    at = first + 1 if lines and lines[first].startswith("# ") else 0
+    return "\n".join([*lines[:at], "", block, "", *lines[at:]])

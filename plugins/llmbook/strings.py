@@ -33,6 +33,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "image_alt": "代码输出的图像",
         "notebook_download": "下载本页的 Jupyter 笔记本（.ipynb，含构建时的输出）",
         "quiz": "小测验",
+        "languages": "语言",
+        "untranslated": "本页还没有中文译本：下面是它的原文。",
         "quiz_options": "选项",
         "quiz_answer_summary": "答案与解析",
         "quiz_key": "答案：",
@@ -84,6 +86,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "notebook_download": "Download this page's Jupyter notebook (.ipynb, with the build's "
         "outputs)",
         "quiz": "Quiz",
+        "languages": "Languages",
+        "untranslated": "This page has not been translated into English yet: it is shown in Chinese, the language it was written in.",
         "quiz_options": "Options",
         "quiz_answer_summary": "Answer and explanation",
         "quiz_key": "Answer: ",

@@ -158,6 +158,9 @@ def term_index(
     """The build's terms: docs/glossary.yml loaded, every page of `plans` read (`title(src)`:
     how the glossary page names a page), pages ordered as `nav` (docs-relative uris) lists them."""
     path = project.docs_dir / FILE_NAME
+    translated = path.with_suffix(f".{project.translating}.yml")
+    if project.translating and translated.is_file():  # a translating build's own (translate/)
+        path = translated
     src = (
         path.relative_to(project.root).as_posix()
         if path.is_relative_to(project.root)

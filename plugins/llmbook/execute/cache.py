@@ -50,7 +50,9 @@ def page_key(
     output was cut (`execute_output_limit`)."""
     parts = {
         "output_limit": output_limit,
-        "language": language,  # a notebook figure's fallback alt text is in it
+        # a notebook figure's fallback alt text is in it; a Markdown page's results are the same
+        # in every language (a translation runs as its source: translate/results.py)
+        "language": language if page.cells is not None else "",
         "env": sorted((env or {}).items()),
         "format": _FORMAT,
         "src": page.src,

@@ -25,6 +25,7 @@ from llmbook.execute.cache import FileHashes, PageCache, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
 from llmbook.execute.cluster import ClusterEngine
 from llmbook.execute.collect import PageSource
+from llmbook.execute.companion import Companion
 from llmbook.execute.coverage import Coverage
 from llmbook.execute.engine import PageOutcome
 from llmbook.execute.engine_options import engine_from_options, spec_from_options
@@ -55,16 +56,19 @@ class Executor:
         mode: Strict | None = None,
         *,
         store: Store | None = None,
+        companion: Companion | None = None,
     ) -> None:
+        # A translating build's translations (translate/book.py): each runs as its source.
+        self.companion = companion
         # The build's way with author errors, or the live preview's (execute/mode.py).
         self.mode = mode if mode is not None else Strict()
         self.root = str(project.root)
         self.cache_dir = str(plugin_config["cache_dir"])  # crash files go there too
         self.execute = bool(plugin_config["execute"]) and not switched_off("LLMBOOK_EXECUTE")
         docs_dir = str(project.docs_dir)
-        self.runs_page = page_selector(
-            plugin_config["execute_pages"], root=self.root, docs_dir=docs_dir
-        )
+        selector = page_selector(plugin_config["execute_pages"], root=self.root, docs_dir=docs_dir)
+        runs_as = companion.runs if companion is not None else str
+        self.runs_page = lambda src: selector(runs_as(src))
         # CI sharding (shard.py): only this shard's pages run; the others are left out.
         self.shard = read_shard(plugin_config["execute_shard"], os.environ.get("LLMBOOK_SHARD"))
         self._docs_path = docs_relative(root=self.root, docs_dir=docs_dir)
@@ -97,7 +101,10 @@ class Executor:
         start = time.perf_counter()
         report = Report()
         loaded = self._load_all(pages, report)
-        waiting = self._this_shards(loaded, self._uncached(loaded, report), sharded=sharded)
+        sources = self._sources_of_translations(loaded, report)
+        runnable = [p for p in loaded if p.source.src not in sources]
+        runnable += list({id(s): s for s in sources.values() if s is not None}.values())
+        waiting = self._this_shards(runnable, self._uncached(runnable, report), sharded=sharded)
         outcomes = self._run([p.source for p in waiting])
         for page, outcome in zip(waiting, outcomes, strict=True):
             self.executed.append(page.source.src)
@@ -110,6 +117,8 @@ class Executor:
                 page.result = outcome.result
                 self.cache.store(page.source.src, page.key, page.result)
         for page in loaded:
+            if page.source.src in sources:
+                self._translated(page, sources[page.source.src])
             self._plan_into(report, page)
             self._log_page(page, report.plans.get(page.source.src))
         report.failures.sort(key=lambda e: (e.src, e.line))
@@ -172,6 +181,40 @@ class Executor:
                 report.notebooks[src] = page.notebook
             loaded.append(page)
         return loaded
+
+    def _sources_of_translations(
+        self, loaded: list[LoadedPage], report: Report
+    ) -> dict[str, LoadedPage | None]:
+        """{translation: its source, loaded} for the translations among `loaded`: the source's
+        code is what runs (once, cached as the source's). A translation that does not
+        correspond to its source is reported; its source is None (it gets no results)."""
+        if self.companion is None:
+            return {}
+        found: dict[str, LoadedPage | None] = {}
+        for page in loaded:
+            src = page.source.src
+            source_file = self.companion.source_file(src)
+            if source_file is None:
+                continue
+            found[src] = None
+            try:
+                with self._guard(src, "reading its source"):
+                    source = self.stages.load(*source_file, execute=self.runs_page(src))
+                    errors = self.companion.pair(page.source, source.source)
+            except AuthorError as error:
+                report.failures.append(error)
+                continue
+            report.failures.extend(errors)
+            if not errors:
+                found[src] = source
+        return found
+
+    def _translated(self, page: LoadedPage, source: LoadedPage | None) -> None:
+        """The translation's results: its source's, block by block and number by number."""
+        assert self.companion is not None
+        if source is None or source.result is None:
+            return  # the source failed: reported at its own line
+        page.result = self.companion.result(page.source, source.source, source.result)
 
     def _uncached(self, loaded: list[LoadedPage], report: Report) -> list[LoadedPage]:
         """The pages of `loaded` the cache cannot answer; a page that cannot run (execution

@@ -1,0 +1,258 @@
+"""The build's translations (`Translations`): which files the build renders, each translation
+checked against its source (code, numbers, structure), given its source's results, stale when
+its source moved since it was marked; the language switcher and a fallback's note on each page.
+
+Made by the site when the `languages` option names more than one language; the executor asks it
+for a translation's source (`source_file`), pairs them (`pair`) and maps the source's results
+(`result`); the site asks for the book-wide checks (`check`) and each page's banner (`banner`).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from llmbook.book.glossary import FILE_NAME as GLOSSARY
+from llmbook.book.glossary import Glossary
+from llmbook.errors import AuthorError, location
+from llmbook.execute.collect import PageSource, split_front_matter
+from llmbook.execute.run import RunResult
+from llmbook.project import Project
+from llmbook.strings import ui
+from llmbook.translate.correspond import Correspondence, correspond
+from llmbook.translate.fingerprint import Fingerprint, fingerprint
+from llmbook.translate.layout import Languages
+from llmbook.translate.record import RECORD_KEY, Change, changes
+from llmbook.translate.results import translated_result
+
+__all__ = ["NAMES", "Translations", "read_record"]
+
+NAMES = {"zh": "中文", "en": "English", "ja": "日本語", "fr": "Français", "de": "Deutsch"}
+
+
+class Translations:
+    def __init__(self, languages: Languages, project: Project, *, strict: bool) -> None:
+        self.languages = languages
+        self.project = project
+        self.strict = strict
+        self._pairs: dict[str, Correspondence] = {}
+        self._fingerprints: dict[str, tuple[PageSource, Fingerprint]] = {}
+        self.stale: dict[str, list[Change]] = {}  # translation → what changed (the last check)
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any], project: Project) -> Translations | None:
+        languages = tuple(options.get("languages") or ())
+        if len(languages) < 2:
+            return None
+        current = str(options.get("language") or languages[0])
+        strict = bool(options.get("translations_strict"))
+        return cls(Languages(languages, current), project, strict=strict)
+
+    # -- which files -----------------------------------------------------------------------------
+
+    def is_translation(self, src: str) -> bool:
+        return self.languages.language_of(src) is not None
+
+    def translations(self) -> list[str]:
+        """Every translation file in the docs folder (project-relative, sorted)."""
+        docs = self.project.docs_dir
+        found = [
+            self._src(path)
+            for pattern in ("*.md", "*.ipynb")
+            for path in docs.rglob(pattern)
+            if self.languages.language_of(path.name)
+        ]
+        return sorted(found)
+
+    def built_from(self, source: str) -> str:
+        """The file this build renders for the page of `source`: its translation into this
+        build's language when there is one (a translating build), else the source itself."""
+        if not self.languages.translating:
+            return source
+        translated = self.languages.translation_of(source)
+        return translated if (self.project.root / translated).is_file() else source
+
+    # -- the executor's companion ----------------------------------------------------------------
+
+    def source_file(self, src: str) -> tuple[str, bytes] | None:
+        """A translation's source (its path, its file), when this build renders `src` as one."""
+        if (
+            not self.languages.translating
+            or self.languages.language_of(src) != self.languages.current
+        ):
+            return None
+        source = self.languages.source_of(src)
+        path = self.project.root / source
+        return (source, path.read_bytes()) if path.is_file() else None
+
+    def runs(self, src: str) -> str:
+        """The path whose `execute_pages` patterns decide whether `src` runs: its source's."""
+        return self.languages.source_of(src)
+
+    def pair(self, translation: PageSource, source: PageSource) -> list[AuthorError]:
+        """The translation checked against its source; the pairing kept for `result`."""
+        theirs = self._fingerprint(source)
+        found = self._pairs[translation.src] = correspond(fingerprint(translation), theirs)
+        return found.errors
+
+    def result(self, translation: PageSource, source: PageSource, result: RunResult) -> RunResult:
+        return translated_result(translation, source, result, self._pairs[translation.src].pairs)
+
+    def _fingerprint(self, source: PageSource) -> Fingerprint:
+        """The source's fingerprint, made once per loaded source."""
+        kept = self._fingerprints.get(source.src)
+        if kept is None or kept[0] is not source:
+            kept = self._fingerprints[source.src] = (source, fingerprint(source))
+        return kept[1]
+
+    # -- the book ------------------------------------------------------------------------------
+
+    def check(self, sources: Mapping[str, PageSource], log: logging.LoggerAdapter | logging.Logger):
+        """Every translation's staleness (and a translation without a source): errors under
+        `translations_strict` (a prose-only change is logged), else warnings; the errors."""
+        errors: list[AuthorError] = self.check_glossary()
+        self.stale = {}
+        for src in self.translations():
+            source = self.languages.source_of(src)
+            if not (self.project.root / source).is_file():
+                errors.append(_orphan(src, source))
+                continue
+            page = sources.get(source)
+            kept = self._fingerprints.get(source)
+            theirs = self._fingerprint(page) if page is not None else kept and kept[1]
+            if theirs is None:
+                continue  # it failed to load: reported there
+            record, line = read_record(self.project.root / src)
+            found = changes(record, theirs)
+            if not found:
+                continue
+            self.stale[src] = found
+            error = _stale(src, line, source, found)
+            if all(c.prose_only for c in found):
+                log.info(f"{location(src, line)}: {error.problem} (prose only: not an error)")
+            elif self.strict:
+                errors.append(error)
+            else:
+                log.warning(str(error))
+        return errors
+
+    def check_glossary(self) -> list[AuthorError]:
+        """Each translated glossary (`glossary.en.yml`) has its source's entries, in order,
+        with the same terms and aliases (only the definitions are translated)."""
+        source = self.project.docs_dir / GLOSSARY
+        errors: list[AuthorError] = []
+        for language in self.languages.all[1:]:
+            path = source.with_suffix(f".{language}.yml")
+            if not path.is_file() or not source.is_file():
+                continue
+            try:
+                theirs = Glossary.load(source, self._src(source))
+                ours = Glossary.load(path, self._src(path))
+            except AuthorError as error:
+                errors.append(error)
+                continue
+            errors += _glossary_errors(ours, theirs)
+        return errors
+
+    # -- a page --------------------------------------------------------------------------------
+
+    def banner(self, src: str, url: str) -> str:
+        """The language switcher (relative links: it works from file://), and on a page shown
+        untranslated, a note saying so."""
+        here = self.languages.current
+        links = []
+        for language in self.languages.all:
+            name = html.escape(NAMES.get(language, language))
+            if language == here:
+                links.append(
+                    f'<span class="llmbook-languages__current" lang="{language}">{name}</span>'
+                )
+            else:
+                href = html.escape(self.languages.link(url, language))
+                links.append(f'<a href="{href}" hreflang="{language}" lang="{language}">{name}</a>')
+        label = html.escape(ui(here, "languages"))
+        out = f'<nav class="llmbook-languages" aria-label="{label}">{" · ".join(links)}</nav>'
+        written_in = self.languages.written_in(src)
+        if self.languages.translating and not self.is_translation(src) and written_in != here:
+            out += f'<p class="llmbook-untranslated">{html.escape(ui(here, "untranslated"))}</p>'
+        return out
+
+    def _src(self, path: Path) -> str:
+        return path.relative_to(self.project.root).as_posix()
+
+
+def read_record(path: Path) -> tuple[Any, int]:
+    """A translation's record and the line it is on (1 when it has none)."""
+    text = path.read_text(encoding="utf-8-sig")
+    if path.suffix == ".ipynb":
+        try:
+            meta = json.loads(text).get("metadata", {}).get("llmbook", {})
+        except (ValueError, AttributeError):
+            return None, 1
+        return meta.get(RECORD_KEY), 1
+    meta, _, _ = split_front_matter(text)
+    lines = text.splitlines()
+    line = next((i + 1 for i, t in enumerate(lines[:400]) if t.startswith(f"{RECORD_KEY}:")), 1)
+    return meta.get(RECORD_KEY), line
+
+
+def _glossary_errors(ours: Glossary, theirs: Glossary) -> list[AuthorError]:
+    errors = []
+    for i, entry in enumerate(theirs.entries):
+        mine = ours.entries[i] if i < len(ours.entries) else None
+        line = mine.line if mine is not None else (ours.entries[-1].line if ours.entries else 1)
+        if mine is None or (mine.term, mine.aliases) != (entry.term, entry.aliases):
+            errors.append(
+                AuthorError(
+                    ours.src,
+                    line,
+                    f"entry {i + 1} does not translate {theirs.src}'s entry {entry.term!r} "
+                    f"({location(theirs.src, entry.line)}): a translated glossary has its "
+                    "source's entries in order, with the same term and aliases",
+                    f"give it `term: {entry.term}`"
+                    + (f" and `aliases: [{', '.join(entry.aliases)}]`" if entry.aliases else "")
+                    + "; translate only its definition",
+                )
+            )
+            break  # the rest are shifted: one error says where it starts
+    if not errors and len(ours.entries) > len(theirs.entries):
+        extra = ours.entries[len(theirs.entries)]
+        errors.append(
+            AuthorError(
+                ours.src,
+                extra.line,
+                f"the entry {extra.term!r} is not in {theirs.src}",
+                "add it to the source glossary first, or remove it",
+            )
+        )
+    return errors
+
+
+def _orphan(src: str, source: str) -> AuthorError:
+    return AuthorError(
+        src,
+        1,
+        f"this translation's source {source} does not exist",
+        "rename the translation after its source (x.md → x.en.md), or remove it",
+    )
+
+
+def _stale(src: str, line: int, source: str, found: list[Change]) -> AuthorError:
+    if found[0].kind == "unmarked":
+        return AuthorError(
+            src,
+            line,
+            f"the translation of {source} records no source: {found[0].text}",
+            f"once it says what its source says, run `python -m llmbook.translate mark {src}`",
+        )
+    return AuthorError(
+        src,
+        line,
+        f"stale translation: its source {source} changed since it was marked: "
+        + "; ".join(c.text for c in found),
+        f"bring the translation up to date, then run `python -m llmbook.translate mark {src}`",
+    )
