@@ -91,12 +91,18 @@ def _browser(session: nox.Session) -> None:
     )
 
 
+# The book's editions by language: the Chinese one at site/, the English one (mkdocs.en.yml,
+# `INHERIT`ing mkdocs.yml) at site/en/, built second (a build empties its own site folder).
+LANGUAGE_CONFIGS = ("mkdocs.yml", "mkdocs.en.yml")
+
+
 @nox.session(python=PYTHON)
 def docs(session: nox.Session) -> None:
-    """Build the site into site/ (strict: any warning fails)."""
+    """Build the site into site/, its English edition into site/en/ (strict: any warning fails)."""
     _install(session, "docs")
     _smollm2(session)
-    session.run("mkdocs", "build", "--strict", *session.posargs)
+    for config in LANGUAGE_CONFIGS:
+        session.run("mkdocs", "build", "--strict", "-f", config, *session.posargs)
 
 
 def _edition(session: nox.Session, kind: str) -> None:
