@@ -206,7 +206,12 @@ class Apparatus:
             return None
         headings = self.index.headings if self.index is not None else _no_headings
         return functools.partial(
-            render_example, page=parts, book=self.parts, stash=stash, headings=headings
+            render_example,
+            page=parts,
+            book=self.parts,
+            stash=stash,
+            headings=headings,
+            language=self.language,
         )
 
     def still_true(self, src: str, deps: Deps) -> bool:

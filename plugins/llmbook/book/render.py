@@ -81,6 +81,7 @@ def render_example(
     book: BookIndex,
     stash: Stash,
     headings: Callable[[str], list[dict[str, Any]]],
+    language: str = "zh",
 ) -> tuple[str, dict[str, str]]:
     """A guide's example (a `:::showcase` fence's text, from file line `first` of `page`) as a
     page of its own: its parts numbered, its references checked (the first false one raised)
@@ -95,5 +96,5 @@ def render_example(
     if errors:
         raise errors[0]
     edits = LineEdits(lexed)
-    put_parts(edits, example, view, stash)
+    put_parts(edits, example, view, stash, language=language)
     return edits.markdown(), equation_numbers(example)

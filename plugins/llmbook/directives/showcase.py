@@ -63,6 +63,7 @@ class Showcase(Directive):
             site=ctx.site,
             page=ctx.page,
             demo_cache=ctx.demo_cache,
+            language=ctx.language,
         )
         body = ctx.children(node)
         return [

@@ -79,13 +79,16 @@ def render_directives(
     page: PageRef | None = None,
     demo_cache: DemoCache | None = None,
     first: int = 1,
+    language: str = "zh",
 ) -> str:
     """A standalone text (starting on file line `first`) with every directive block replaced by
     Material HTML (via `stash`) around its body."""
     if ":::" not in markdown:
         return markdown
     doc = parse_structure(lex(markdown, first), src=src)
-    return render_tree(doc, src=src, stash=stash, site=site, page=page, demo_cache=demo_cache)
+    return render_tree(
+        doc, src=src, stash=stash, site=site, page=page, demo_cache=demo_cache, language=language
+    )
 
 
 def apply_line_edits(doc: Document, edits: LineEdits) -> Document:
