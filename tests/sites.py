@@ -219,7 +219,10 @@ def build_project_site(site_dir: Path) -> Path:
         "LLMBOOK_EDITIONS_DIR": str(site_dir.parent / "dist"),
     }
     cache = site_dir.parent / "cache"
-    for language, config, site in (("zh", "mkdocs.yml", site_dir), ("en", "mkdocs.en.yml", site_dir / "en")):
+    for language, config, site in (
+        ("zh", "mkdocs.yml", site_dir),
+        ("en", "mkdocs.en.yml", site_dir / "en"),
+    ):
         built = build(ROOT / config, site=site, strict=True, cache=cache, cwd=ROOT, env=env).ok()
         (site_dir.parent / f"build.{language}.log").write_text(built.stderr, encoding="utf-8")
     return site_dir

@@ -91,7 +91,7 @@ class Site:
         forget_line_maps()
         mode = mode if mode is not None else Build()
         store = open_store(project.root, enabled=options["cache"], folder=options["cache_dir"])
-        translations = Translations.from_options(options, project)
+        translations = Translations.from_options(options, project, store)
         if translations is not None and translations.languages.translating:
             project = dataclasses.replace(project, translating=translations.languages.current)
             translations.project = project

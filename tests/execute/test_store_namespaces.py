@@ -49,6 +49,7 @@ PAGES = {
         :::
         """,
     "two.md": "# 第二页\n\n## 细节\n\n正文。\n",
+    "two.en.md": "# Page two\n\n## Details\n\nText.\n",  # its translation (its staleness kept)
     "nb.ipynb": json.dumps(NOTEBOOK, ensure_ascii=False),
 }
 
@@ -63,6 +64,7 @@ NAMESPACES = {
     "parts": "each page's numbered parts for the book's references (book/apparatus.py)",
     "notebooks": "executed notebooks for the download (execute/notebook.py)",
     "offline": "what each built file loads (offline.py)",
+    "translations": "what changed in each translation's source (translate/book.py)",
 }
 
 
@@ -86,7 +88,7 @@ def _build(root: Path, site: str = "site") -> dict[str, bytes]:
         "site_dir": site,
         "use_directory_urls": False,
         "theme": {"name": "mkdocs", "highlightjs": False},
-        "plugins": [{"llmbook": {"offline_check": True}}],
+        "plugins": [{"llmbook": {"offline_check": True, "languages": ["zh", "en"]}}],
         "markdown_extensions": ["llmbook.extension", "pymdownx.superfences"],
     }
     (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")

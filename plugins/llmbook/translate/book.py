@@ -22,6 +22,7 @@ from llmbook.errors import AuthorError, location
 from llmbook.execute.collect import PageSource, split_front_matter
 from llmbook.execute.run import RunResult
 from llmbook.project import Project
+from llmbook.store import Store, bytes_digest, key, llmbook_hash
 from llmbook.strings import ui
 from llmbook.translate.correspond import Correspondence, correspond
 from llmbook.translate.fingerprint import Fingerprint, fingerprint
@@ -35,22 +36,27 @@ NAMES = {"zh": "中文", "en": "English", "ja": "日本語", "fr": "Français", 
 
 
 class Translations:
-    def __init__(self, languages: Languages, project: Project, *, strict: bool) -> None:
+    def __init__(
+        self, languages: Languages, project: Project, *, strict: bool, store: Store | None = None
+    ) -> None:
         self.languages = languages
         self.project = project
         self.strict = strict
+        self.store = store if store is not None else Store(None)
         self._pairs: dict[str, Correspondence] = {}
         self._fingerprints: dict[str, tuple[PageSource, Fingerprint]] = {}
         self.stale: dict[str, list[Change]] = {}  # translation → what changed (the last check)
 
     @classmethod
-    def from_options(cls, options: Mapping[str, Any], project: Project) -> Translations | None:
+    def from_options(
+        cls, options: Mapping[str, Any], project: Project, store: Store | None = None
+    ) -> Translations | None:
         languages = tuple(options.get("languages") or ())
         if len(languages) < 2:
             return None
         current = str(options.get("language") or languages[0])
         strict = bool(options.get("translations_strict"))
-        return cls(Languages(languages, current), project, strict=strict)
+        return cls(Languages(languages, current), project, strict=strict, store=store)
 
     # -- which files -----------------------------------------------------------------------------
 
@@ -121,13 +127,11 @@ class Translations:
             if not (self.project.root / source).is_file():
                 errors.append(_orphan(src, source))
                 continue
-            page = sources.get(source)
             kept = self._fingerprints.get(source)
-            theirs = self._fingerprint(page) if page is not None else kept and kept[1]
-            if theirs is None:
+            page = sources.get(source) or (kept[0] if kept is not None else None)
+            if page is None:
                 continue  # it failed to load: reported there
-            record, line = read_record(self.project.root / src)
-            found = changes(record, theirs)
+            found, line = self._changes(src, page)
             if not found:
                 continue
             self.stale[src] = found
@@ -140,6 +144,21 @@ class Translations:
                 log.warning(str(error))
         return errors
 
+    def _changes(self, src: str, source: PageSource) -> tuple[list[Change], int]:
+        """What changed in `source` since translation `src` was marked, and the record's line:
+        kept in the store by the two texts (a warm build reads no record, digests no code)."""
+        raw = (self.project.root / src).read_bytes()
+        entry = key(
+            "stale", source.lexed.text, source.lexed.first, bytes_digest(raw), llmbook_hash()
+        )
+        memo = self.store.memo("translations", entry, codec="pickle")
+        kept = memo.get()
+        if kept is None:
+            record, line = read_record(self.project.root / src)
+            kept = (changes(record, self._fingerprint(source)), line)
+            memo.put(kept)
+        return kept
+
     def check_glossary(self) -> list[AuthorError]:
         """Each translated glossary (`glossary.en.yml`) has its source's entries, in order,
         with the same terms and aliases (only the definitions are translated)."""
@@ -149,13 +168,19 @@ class Translations:
             path = source.with_suffix(f".{language}.yml")
             if not path.is_file() or not source.is_file():
                 continue
-            try:
-                theirs = Glossary.load(source, self._src(source))
-                ours = Glossary.load(path, self._src(path))
-            except AuthorError as error:
-                errors.append(error)
-                continue
-            errors += _glossary_errors(ours, theirs)
+            digests = [bytes_digest(p.read_bytes()) for p in (source, path)]
+            memo = self.store.memo(
+                "translations", key("glossary", *digests, llmbook_hash()), codec="pickle"
+            )
+            found = memo.get()
+            if found is None:
+                try:
+                    theirs = Glossary.load(source, self._src(source))
+                    found = _glossary_errors(Glossary.load(path, self._src(path)), theirs)
+                except AuthorError as error:
+                    found = [error]
+                memo.put(found)
+            errors += found
         return errors
 
     # -- a page --------------------------------------------------------------------------------
