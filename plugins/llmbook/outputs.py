@@ -70,7 +70,7 @@ class BuildOutputs:
                     figures = [(f.svg, f.alt) for f in run.figures]
                     displays = [[d.at, d.data, d.metadata, d.kind] for d in run.displays]
                     outputs[cell] = (run.output, figures, run.error, displays)
-            target = site_dir / (self.project.root / src).resolve().relative_to(docs)
+            target = site_dir / self.project.uri(src)  # a translation's: where its source's is
             target.parent.mkdir(parents=True, exist_ok=True)
             text = executed_notebook(notebook, outputs, store=self.store)
             target.write_text(text, encoding="utf-8")

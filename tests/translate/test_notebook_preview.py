@@ -1,0 +1,84 @@
+"""A translated notebook (`x.en.ipynb`) is proven like a translated page, and the live preview
+of the English edition shows a translation's errors on its page instead of stopping."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sites import build, write_config, write_pages
+
+pytestmark = pytest.mark.slow
+
+
+def _notebook(title: str, code: str, text: str) -> str:
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": [title]},
+        {"cell_type": "code", "metadata": {}, "source": [code], "outputs": [], "execution_count": None},
+        {"cell_type": "markdown", "metadata": {}, "source": [text]},
+    ]
+    kernel = {"kernelspec": {"name": "python3", "display_name": "Python 3"}}
+    return json.dumps({"cells": cells, "metadata": kernel, "nbformat": 4, "nbformat_minor": 5})
+
+
+def _book(root: Path, pages: dict[str, str]) -> Path:
+    """A two-language book: mkdocs.yml (Chinese) and mkdocs.en.yml (English, into site/en)."""
+    write_pages(root / "docs", pages)
+    options = {"languages": ["zh", "en"], "translations_strict": True}
+    config = {
+        "site_name": "t",
+        "use_directory_urls": False,
+        "theme": {"name": "mkdocs", "highlightjs": False, "language": "zh"},
+        "plugins": [{"llmbook": options}],
+        "markdown_extensions": ["llmbook.extension", "pymdownx.superfences"],
+    }
+    write_config(root, config)
+    english = {"INHERIT": "mkdocs.yml", "theme": {"language": "en"}, "site_dir": "site/en"}
+    (root / "mkdocs.en.yml").write_text(json.dumps(english), encoding="utf-8")
+    return root / "mkdocs.en.yml"
+
+
+def test_a_translated_notebook_runs_as_its_source_and_drifts_at_its_cell(tmp_path: Path) -> None:
+    english = _book(
+        tmp_path,
+        {
+            "nb.ipynb": _notebook("# 笔记本", "x = 2 * 3  # 乘法\nprint(x)", "结果是 [[x = 6]]。"),
+            "nb.en.ipynb": _notebook("# Notebook", "x = 2 * 3  # product\nprint(x)", "The result is [[x = 7]]."),
+        },
+    )
+    from llmbook.translate.__main__ import main as translate
+
+    config = str(tmp_path / "mkdocs.yml")
+    # It corresponds (the same code, the same bound expression): marked; the build checks values.
+    assert translate(["-f", config, "mark", str(tmp_path / "docs/nb.en.ipynb")]) == 0
+    built = build(english, strict=True, cache=False)
+    assert built.returncode != 0
+    assert "docs/nb.en.ipynb:cell 3, line 1: written 7, computed 6" in built.stderr
+
+    text = (tmp_path / "docs/nb.en.ipynb").read_text(encoding="utf-8").replace("[[x = 7]]", "[[x = 6]]")
+    (tmp_path / "docs/nb.en.ipynb").write_text(text, encoding="utf-8")
+    build(tmp_path / "mkdocs.yml", strict=True, cache=False).ok()
+    build(english, strict=True, cache=False).ok()
+    page = (tmp_path / "site/en/nb.html").read_text(encoding="utf-8")
+    assert "The result is" in page and "# product" in page and "6" in page
+    assert '<a href="nb.ipynb" download>' in page  # the translated notebook, with its outputs:
+    download = json.loads((tmp_path / "site/en/nb.ipynb").read_text(encoding="utf-8"))
+    assert "".join(download["cells"][1]["source"]) == "x = 2 * 3  # product\nprint(x)"
+    assert download["cells"][1]["outputs"][0]["text"] == ["6\n"]
+    assert not (tmp_path / "site/nb.en.html").exists()  # the Chinese site leaves translations out
+
+
+def test_the_live_preview_shows_a_translations_error_on_its_page(tmp_path: Path) -> None:
+    english = _book(
+        tmp_path,
+        {
+            "a.md": "# 页\n\n```python\nx = 2\n```\n\n值是 [[x = 2]]。\n",
+            "a.en.md": "# Page\n\n```python\nx = 3\n```\n\nThe value is [[x = 2]].\n",
+        },
+    )
+    build(english, in_process=True, command="serve", cache=False)
+    page = (tmp_path / "site/en/a.html").read_text(encoding="utf-8")
+    assert "this python block differs from its source&#x27;s (docs/a.md:3)" in page or (
+        "this python block differs from its source's (docs/a.md:3)" in page
+    )
