@@ -56,7 +56,7 @@ class BuildOutputs:
 
     def write(self, report: Report) -> None:
         """The figures, and each notebook page's download: the notebook with this build's outputs."""
-        site_dir, docs = self.project.site_dir, self.project.docs_dir
+        site_dir = self.project.site_dir
         for path, content in sorted(self.figures.items()):
             target = site_dir / path
             target.parent.mkdir(parents=True, exist_ok=True)

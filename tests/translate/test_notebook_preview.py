@@ -15,7 +15,13 @@ pytestmark = pytest.mark.slow
 def _notebook(title: str, code: str, text: str) -> str:
     cells = [
         {"cell_type": "markdown", "metadata": {}, "source": [title]},
-        {"cell_type": "code", "metadata": {}, "source": [code], "outputs": [], "execution_count": None},
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "source": [code],
+            "outputs": [],
+            "execution_count": None,
+        },
         {"cell_type": "markdown", "metadata": {}, "source": [text]},
     ]
     kernel = {"kernelspec": {"name": "python3", "display_name": "Python 3"}}
@@ -44,7 +50,9 @@ def test_a_translated_notebook_runs_as_its_source_and_drifts_at_its_cell(tmp_pat
         tmp_path,
         {
             "nb.ipynb": _notebook("# 笔记本", "x = 2 * 3  # 乘法\nprint(x)", "结果是 [[x = 6]]。"),
-            "nb.en.ipynb": _notebook("# Notebook", "x = 2 * 3  # product\nprint(x)", "The result is [[x = 7]]."),
+            "nb.en.ipynb": _notebook(
+                "# Notebook", "x = 2 * 3  # product\nprint(x)", "The result is [[x = 7]]."
+            ),
         },
     )
     from llmbook.translate.__main__ import main as translate
@@ -56,7 +64,11 @@ def test_a_translated_notebook_runs_as_its_source_and_drifts_at_its_cell(tmp_pat
     assert built.returncode != 0
     assert "docs/nb.en.ipynb:cell 3, line 1: written 7, computed 6" in built.stderr
 
-    text = (tmp_path / "docs/nb.en.ipynb").read_text(encoding="utf-8").replace("[[x = 7]]", "[[x = 6]]")
+    text = (
+        (tmp_path / "docs/nb.en.ipynb")
+        .read_text(encoding="utf-8")
+        .replace("[[x = 7]]", "[[x = 6]]")
+    )
     (tmp_path / "docs/nb.en.ipynb").write_text(text, encoding="utf-8")
     build(tmp_path / "mkdocs.yml", strict=True, cache=False).ok()
     build(english, strict=True, cache=False).ok()

@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from llmbook.errors import location
 from llmbook.translate.fingerprint import GROUPS, Fingerprint
 
 __all__ = ["Change", "changes", "make_record", "with_record"]
@@ -65,7 +66,7 @@ def changes(record: Any, source: Fingerprint) -> list[Change]:
         return []
     old = [s for s in record["sections"] if isinstance(s, dict)]
     new = [
-        {"heading": s.heading, **{g: s.digest(g) for g in (*GROUPS, "prose")}}
+        {"heading": s.heading, **{g: s.digest(g) for g in (*GROUPS, "prose")}, "at": s.line}
         for s in source.sections
     ]
     found: list[Change] = []
@@ -73,22 +74,25 @@ def changes(record: Any, source: Fingerprint) -> list[Change]:
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal" or (op == "replace" and i2 - i1 == j2 - j1):
             for a, b in zip(old[i1:i2], new[j1:j2], strict=True):
-                found += _section_changes(a, b)
+                found += _section_changes(a, b, source.src)
             continue
         found += [Change("removed", f"section removed: {_title(a)}") for a in old[i1:i2]]
-        found += [Change("added", f"section added: {_title(b)}") for b in new[j1:j2]]
+        found += [
+            Change("added", f"section added: {_title(b)} ({location(source.src, b['at'])})")
+            for b in new[j1:j2]
+        ]
     if not found:  # the digest moved, no section did (the page's start, say)
         found.append(Change("prose", "prose changed"))
     return found
 
 
-def _section_changes(a: dict, b: dict) -> list[Change]:
-    found = []
+def _section_changes(a: dict, b: dict, src: str) -> list[Change]:
+    found, where = [], location(src, b["at"])
     if a.get("heading") != b["heading"]:
-        found.append(Change("renamed", f"section renamed: {_title(a)} → {_title(b)}"))
+        found.append(Change("renamed", f"section renamed: {_title(a)} → {_title(b)} ({where})"))
     for group in (*GROUPS, "prose"):
         if a.get(group) != b[group]:
-            found.append(Change(group, f"{_GROUP_NAMES[group]} in {_title(b)}"))
+            found.append(Change(group, f"{_GROUP_NAMES[group]} in {_title(b)} ({where})"))
     return found
 
 
