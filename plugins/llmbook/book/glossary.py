@@ -11,6 +11,7 @@ write. A malformed entry stops the build at its line in glossary.yml (PyYAML's n
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ class Entry:
     definition: str
     aliases: tuple[str, ...] = ()
     line: int = 0  # in glossary.yml
+    english: bool = False  # from a translated glossary (`glossary.en.yml`): its definition is English
 
     @property
     def slug(self) -> str:
@@ -44,6 +46,8 @@ class Entry:
     @property
     def title(self) -> str:
         """What a term's link shows on hover: `分组查询注意力：把查询头分成…`."""
+        if self.english:
+            return f"{self.term} ({self.zh}): {self.definition}"
         return f"{self.zh}：{self.definition}"
 
 
@@ -73,8 +77,9 @@ class Glossary:
             raise AuthorError(
                 src, _line(root), "glossary.yml is a list of entries", f"write each as {_EXAMPLE}"
             )
+        english = path.name != FILE_NAME and not path.name.endswith(".zh.yml")
         for node in root.value:
-            glossary.add(_entry(src, node))
+            glossary.add(dataclasses.replace(_entry(src, node), english=english))
         return glossary
 
     def add(self, entry: Entry) -> None:
