@@ -52,9 +52,16 @@ class Mark:
     """One thing of a section its translation carries over unchanged."""
 
     kind: str  # a key of KINDS
-    value: str  # what must be equal (a code digest, `expr = written`, a label, a key)
+    value: str  # what it is, as the record digests it (a code digest, `expr = written`, a key)
     line: int  # its file line
     shown: str = ""  # how a message shows it (the code's first line, the binding as written)
+    # What its translation's counterpart must equal, when not all of `value`: a bound number's
+    # expression (the number it writes is checked against the computed one, at its own line).
+    match: str = ""
+
+    @property
+    def same(self) -> str:
+        return self.match or self.value
 
 
 @dataclass
@@ -188,7 +195,7 @@ def _line_marks(
         section.marks.append(Mark("label", f"equation #{equation.group('id')}", line, text.strip()))
     for b in bindings:
         value = f"{b.expr} = {b.written}" if b.expr is not None else b.body
-        section.marks.append(Mark("number", value.strip(), line, f"[[{b.body}]]"))
+        section.marks.append(Mark("number", value.strip(), line, f"[[{b.body}]]", b.expr or ""))
     for citation in find_citations(text, line):
         for cite in citation.cites:
             section.marks.append(Mark("citation", cite.key, line, f"[@{cite.key}]"))
