@@ -127,9 +127,10 @@ def _mark(book: Languages, root: Path, paths: list[Path]) -> int:
             print(f"{src}: already current (source {source}, digest {theirs.digest})")
             continue
         name = os.path.relpath(root / source, (root / src).parent).replace(os.sep, "/")
-        text = (root / src).read_text(encoding="utf-8-sig")
+        # As bytes: read_text and write_text would turn a CRLF file's line endings into LF.
+        text = (root / src).read_bytes().decode("utf-8-sig")
         marked = with_record(text, make_record(theirs, name), notebook=src.endswith(".ipynb"))
-        (root / src).write_text(marked, encoding="utf-8")
+        (root / src).write_bytes(marked.encode("utf-8"))
         print(f"{src}: marked (source {source}, digest {theirs.digest})")
     return 1 if failed else 0
 

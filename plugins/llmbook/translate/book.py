@@ -225,22 +225,37 @@ def read_record(path: Path) -> tuple[Any, int]:
     return meta.get(RECORD_KEY), line
 
 
+_GLOSSARY_RULE = (
+    "a translated glossary has its source's entries in order, with the same term and aliases"
+)
+
+
 def _glossary_errors(ours: Glossary, theirs: Glossary) -> list[AuthorError]:
     errors = []
     for i, entry in enumerate(theirs.entries):
         mine = ours.entries[i] if i < len(ours.entries) else None
-        line = mine.line if mine is not None else (ours.entries[-1].line if ours.entries else 1)
-        if mine is None or (mine.term, mine.aliases) != (entry.term, entry.aliases):
+        same = f"`term: {entry.term}`" + (
+            f" and `aliases: [{', '.join(entry.aliases)}]`" if entry.aliases else ""
+        )
+        if mine is None:  # the translation ends before its source: add it after its last entry
             errors.append(
                 AuthorError(
                     ours.src,
-                    line,
+                    ours.entries[-1].line if ours.entries else 1,
+                    f"{theirs.src}'s entry {entry.term!r} ({location(theirs.src, entry.line)}) "
+                    f"is missing: {_GLOSSARY_RULE}",
+                    f"add it after this entry, with {same}; translate only its definition",
+                )
+            )
+            break
+        if (mine.term, mine.aliases) != (entry.term, entry.aliases):
+            errors.append(
+                AuthorError(
+                    ours.src,
+                    mine.line,
                     f"entry {i + 1} does not translate {theirs.src}'s entry {entry.term!r} "
-                    f"({location(theirs.src, entry.line)}): a translated glossary has its "
-                    "source's entries in order, with the same term and aliases",
-                    f"give it `term: {entry.term}`"
-                    + (f" and `aliases: [{', '.join(entry.aliases)}]`" if entry.aliases else "")
-                    + "; translate only its definition",
+                    f"({location(theirs.src, entry.line)}): {_GLOSSARY_RULE}",
+                    f"give it {same}; translate only its definition",
                 )
             )
             break  # the rest are shifted: one error says where it starts
@@ -271,7 +286,7 @@ def _stale(src: str, line: int, source: str, found: list[Change]) -> AuthorError
         return AuthorError(
             src,
             line,
-            f"the translation of {source} records no source: {found[0].text}",
+            f"the translation of {source} records no source (it was never marked)",
             f"once it says what its source says, run `python -m llmbook.translate mark {src}`",
         )
     return AuthorError(

@@ -1,7 +1,8 @@
 """A translation checked against its source, section by section: the same headings (level,
 section number, explicit id), and in each section the same code (only comments may change), the
-same bound numbers, labelled parts, directives, quiz answers, citations and terms. Each missing
-or extra one is an error at the translation's line, naming the source's."""
+same bound numbers (their expressions: the number each writes is checked against the computed
+value, a drift at the translation's line), labelled parts, directives, quiz answers, citations
+and terms. Each missing or extra one is an error at the translation's line, naming the source's."""
 
 from __future__ import annotations
 
@@ -34,16 +35,22 @@ def correspond(translation: Fingerprint, source: Fingerprint) -> Correspondence:
                     found.errors.append(_heading_error(translation.src, t, source.src, s))
                 found.pairs.append((s, t))
             continue
+        # Where it goes: before the translation's next section, else after its last one.
+        if j1 < len(ours):
+            here, where = ours[j1].line, "here (before this line)"
+        else:
+            here, where = (
+                (ours[-1].line, "after this section, at the page's end") if ours else (1, "here")
+            )
         for s in theirs[i1:i2]:
-            here = ours[j1].line if j1 < len(ours) else (ours[-1].line if ours else 1)
             found.errors.append(
                 AuthorError(
                     translation.src,
                     here,
                     f"the source's section {_quoted(s.title)} ({location(source.src, s.line)}) "
                     "has no counterpart in the translation",
-                    "translate it here (before this line), with the source's heading level, "
-                    "section number and {#id}",
+                    f"translate it {where}, with the source's heading level, section number "
+                    "and {#id}",
                 )
             )
         for t in ours[j1:j2]:
@@ -117,7 +124,9 @@ def _code(src: str, t: Section, source: str, s: Section) -> list[AuthorError]:
 
 
 def _marks(kind: str, src: str, t: Section, source: str, s: Section) -> list[AuthorError]:
-    """One kind of mark, as a multiset: English may order a section's sentences its own way."""
+    """One kind of mark, as a multiset: English may order a section's sentences its own way. A
+    bound number pairs by its expression: what it writes is checked against the computed value
+    (a drift, at the translation's line)."""
     ours, theirs = t.of(kind), s.of(kind)
     missing = Counter(m.value for m in theirs) - Counter(m.value for m in ours)
     extra = Counter(m.value for m in ours) - Counter(m.value for m in theirs)

@@ -52,7 +52,7 @@ class Mark:
     """One thing of a section its translation carries over unchanged."""
 
     kind: str  # a key of KINDS
-    value: str  # what must be equal (a code digest, `expr = written`, a label, a key)
+    value: str  # what must be equal (a code digest, a bound number's expression, a label, a key)
     line: int  # its file line
     shown: str = ""  # how a message shows it (the code's first line, the binding as written)
     # what a record's digest keeps besides `value`: a bound number's written value (checked
