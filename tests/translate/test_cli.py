@@ -29,8 +29,8 @@ def test_status_names_what_changed_in_a_stale_translations_source(book: Book) ->
     assert book.cli("status")[1] == (
         "docs/index.en.md  missing\n"
         "docs/x.en.md      stale\n"
-        '    code changed in "## 1. 简单 {#simple}"\n'
-        '    section added: "## 3. 三倍 {#tripling}"\n'
+        '    code changed in "## 1. 简单 {#simple}" (docs/x.md:3)\n'
+        '    section added: "## 3. 三倍 {#tripling}" (docs/x.md:16)\n'
         "0 current, 1 stale, 0 unmarked, 1 missing\n"
     )
 
@@ -71,7 +71,7 @@ def test_mark_brings_a_stale_translation_up_to_date(book: Book) -> None:
     book.write({"x.md": book.read("docs/x.md").replace("结果是", "结果等于")})
     assert book.cli("status")[1].splitlines()[1:3] == [
         "docs/x.en.md      stale",
-        '    prose changed in "## 1. 简单 {#simple}"',
+        '    prose changed in "## 1. 简单 {#simple}" (docs/x.md:3)',
     ]
     status, out, _ = book.cli("mark", "docs/x.en.md")
     assert (status, out.split(" (")[0]) == (0, "docs/x.en.md: marked")

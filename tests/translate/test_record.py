@@ -39,6 +39,7 @@ B. 省计算
 {term}`GQA` 让几个查询头共用 K/V。
 """
 CACHE, GROUPS = '"## 10.1 缓存 {#cache}"', '"## 10.2 分组 {#groups}"'
+AT_CACHE, AT_GROUPS = "(docs/x.md:3)", "(docs/x.md:20)"  # where each section now is
 PARTS = "parts changed (labels, directives, quiz answers, citations or terms)"
 
 
@@ -55,7 +56,7 @@ def _changes(old: str, new: str) -> list[Change]:
     [
         pytest.param(
             lambda t: t + "\n## 10.3 旋转 {#rope}\n\n按位置旋转。\n",
-            [("added", 'section added: "## 10.3 旋转 {#rope}"')],
+            [("added", 'section added: "## 10.3 旋转 {#rope}" (docs/x.md:24)')],
             id="section added",
         ),
         pytest.param(
@@ -65,38 +66,38 @@ def _changes(old: str, new: str) -> list[Change]:
         ),
         pytest.param(
             lambda t: t.replace("## 10.2 分组 {#groups}", "## 10.2 分组查询 {#groups}"),
-            [("renamed", f'section renamed: {GROUPS} → "## 10.2 分组查询 {{#groups}}"')],
+            [("renamed", f'section renamed: {GROUPS} → "## 10.2 分组查询 {{#groups}}" {AT_GROUPS}')],
             id="section renamed",
         ),
         pytest.param(
             lambda t: t.replace("x = 1 + 1", "x = 1 + 2"),
-            [("code", f"code changed in {CACHE}")],
+            [("code", f"code changed in {CACHE} {AT_CACHE}")],
             id="code changed",
         ),
         pytest.param(
             lambda t: t.replace("[[x = 2]]", "[[x = 2.0]]"),
-            [("numbers", f"numbers changed in {CACHE}")],
+            [("numbers", f"numbers changed in {CACHE} {AT_CACHE}")],
             id="numbers changed",
         ),
         # A citation or a quiz answer is a part; its line is prose too.
         pytest.param(
             lambda t: t.replace("[@vaswani2017]", "[@shazeer2019]"),
-            [("parts", f"{PARTS} in {CACHE}"), ("prose", f"prose changed in {CACHE}")],
+            [("parts", f"{PARTS} in {CACHE} {AT_CACHE}"), ("prose", f"prose changed in {CACHE} {AT_CACHE}")],
             id="citation changed",
         ),
         pytest.param(
             lambda t: t.replace("答案: B", "答案: A"),
-            [("parts", f"{PARTS} in {CACHE}"), ("prose", f"prose changed in {CACHE}")],
+            [("parts", f"{PARTS} in {CACHE} {AT_CACHE}"), ("prose", f"prose changed in {CACHE} {AT_CACHE}")],
             id="quiz answer changed",
         ),
         pytest.param(
             lambda t: t.replace("{term}`GQA`", "{term}`MQA`"),
-            [("parts", f"{PARTS} in {GROUPS}"), ("prose", f"prose changed in {GROUPS}")],
+            [("parts", f"{PARTS} in {GROUPS} {AT_GROUPS}"), ("prose", f"prose changed in {GROUPS} {AT_GROUPS}")],
             id="term changed",
         ),
         pytest.param(
             lambda t: t.replace("缓存省下", "缓存能省下"),
-            [("prose", f"prose changed in {CACHE}")],
+            [("prose", f"prose changed in {CACHE} {AT_CACHE}")],
             id="prose changed",
         ),
         # Comments are not compared: a translation translates them.
@@ -135,7 +136,7 @@ def test_the_record_is_the_sources_sections() -> None:
 
 STALE_CODE = (
     "docs/x.en.md:2: stale translation: its source docs/x.md changed since it was marked: "
-    'code changed in "## 1. 简单 {#simple}" Fix: bring the translation up to date, then run '
+    'code changed in "## 1. 简单 {#simple}" (docs/x.md:3) Fix: bring the translation up to date, then run '
     "`python -m llmbook.translate mark docs/x.en.md`"
 )
 
@@ -168,7 +169,7 @@ def test_a_prose_only_change_is_logged_not_failed(book: Book) -> None:
         book.build("zh").ok()
     assert [r.getMessage() for r in book.caplog.records if "stale" in r.getMessage()] == [
         "llmbook: docs/x.en.md:2: stale translation: its source docs/x.md changed since it was "
-        'marked: prose changed in "## 1. 简单 {#simple}" (prose only: not an error)'
+        'marked: prose changed in "## 1. 简单 {#simple}" (docs/x.md:3) (prose only: not an error)'
     ]
 
 

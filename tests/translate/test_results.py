@@ -68,11 +68,6 @@ def test_the_english_build_runs_no_page_after_the_chinese_one(book: Book) -> Non
     assert "# the curve" in ours and "# 曲线" in theirs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="execute/executor.py `_log_page` looks the translation up in `executed`, which holds "
-    "its source (what ran): a cold English build logs it as 'results from the cache'",
-)
 def test_a_cold_english_build_says_the_translations_source_ran(book: Book) -> None:
     with book.caplog.at_level(logging.INFO):
         book.build("en").ok()

@@ -339,9 +339,10 @@ class Executor:
     def _log_page(self, page: LoadedPage, plan: Plan | None) -> None:
         """The page's one line in the build log: where its results came from, its numbers."""
         source = page.source
-        if source.src in self.placed:
-            how = f"ran on the cluster's worker {self.placed[source.src]}"
-        elif source.src in self.executed:
+        ran = self.companion.runs(source.src) if self.companion is not None else source.src
+        if ran in self.placed:  # a translation's code ran as its source's
+            how = f"ran on the cluster's worker {self.placed[ran]}"
+        elif ran in self.executed:
             how = "ran in a worker process"
         elif source.src in self.left_out and self.shard is not None:
             owner = shard_number(self._docs_path(source.src), self.shard.count)
