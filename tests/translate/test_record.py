@@ -66,7 +66,12 @@ def _changes(old: str, new: str) -> list[Change]:
         ),
         pytest.param(
             lambda t: t.replace("## 10.2 分组 {#groups}", "## 10.2 分组查询 {#groups}"),
-            [("renamed", f'section renamed: {GROUPS} → "## 10.2 分组查询 {{#groups}}" {AT_GROUPS}')],
+            [
+                (
+                    "renamed",
+                    f'section renamed: {GROUPS} → "## 10.2 分组查询 {{#groups}}" {AT_GROUPS}',
+                )
+            ],
             id="section renamed",
         ),
         pytest.param(
@@ -82,17 +87,26 @@ def _changes(old: str, new: str) -> list[Change]:
         # A citation or a quiz answer is a part; its line is prose too.
         pytest.param(
             lambda t: t.replace("[@vaswani2017]", "[@shazeer2019]"),
-            [("parts", f"{PARTS} in {CACHE} {AT_CACHE}"), ("prose", f"prose changed in {CACHE} {AT_CACHE}")],
+            [
+                ("parts", f"{PARTS} in {CACHE} {AT_CACHE}"),
+                ("prose", f"prose changed in {CACHE} {AT_CACHE}"),
+            ],
             id="citation changed",
         ),
         pytest.param(
             lambda t: t.replace("答案: B", "答案: A"),
-            [("parts", f"{PARTS} in {CACHE} {AT_CACHE}"), ("prose", f"prose changed in {CACHE} {AT_CACHE}")],
+            [
+                ("parts", f"{PARTS} in {CACHE} {AT_CACHE}"),
+                ("prose", f"prose changed in {CACHE} {AT_CACHE}"),
+            ],
             id="quiz answer changed",
         ),
         pytest.param(
             lambda t: t.replace("{term}`GQA`", "{term}`MQA`"),
-            [("parts", f"{PARTS} in {GROUPS} {AT_GROUPS}"), ("prose", f"prose changed in {GROUPS} {AT_GROUPS}")],
+            [
+                ("parts", f"{PARTS} in {GROUPS} {AT_GROUPS}"),
+                ("prose", f"prose changed in {GROUPS} {AT_GROUPS}"),
+            ],
             id="term changed",
         ),
         pytest.param(

@@ -8,8 +8,6 @@ from __future__ import annotations
 import logging
 import re
 
-import pytest
-
 from .conftest import Book
 
 # A block with an output and a figure, the same in both (only comments are translated).

@@ -36,7 +36,9 @@ class Entry:
     definition: str
     aliases: tuple[str, ...] = ()
     line: int = 0  # in glossary.yml
-    english: bool = False  # from a translated glossary (`glossary.en.yml`): its definition is English
+    english: bool = (
+        False  # from a translated glossary (`glossary.en.yml`): its definition is English
+    )
 
     @property
     def slug(self) -> str:
