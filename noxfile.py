@@ -106,23 +106,25 @@ def docs(session: nox.Session) -> None:
 
 
 def _edition(session: nox.Session, kind: str) -> None:
-    """The site's build (the same proven pages, the same cache), then the edition from it:
-    dist/llmbook.<kind>, also copied into site/ for the home page's download link."""
+    """Each language's site build (the same proven pages, the same cache), then its edition:
+    dist/llmbook.<kind> (Chinese) and dist/llmbook.en.<kind>, each also copied into its site
+    (site/, site/en/) for the home page's download link."""
     _install(session, "editions")
     _smollm2(session)
     env = {"LLMBOOK_EDITIONS": kind}
-    session.run("mkdocs", "build", "--strict", *session.posargs, env=env)
+    for config in LANGUAGE_CONFIGS:
+        session.run("mkdocs", "build", "--strict", "-f", config, *session.posargs, env=env)
 
 
 @nox.session(python=PYTHON)
 def pdf(session: nox.Session) -> None:
-    """The book as an A4 PDF (Typst): dist/llmbook.pdf."""
+    """The book as an A4 PDF (Typst): dist/llmbook.pdf and dist/llmbook.en.pdf."""
     _edition(session, "pdf")
 
 
 @nox.session(python=PYTHON)
 def epub(session: nox.Session) -> None:
-    """The book as an EPUB 3: dist/llmbook.epub."""
+    """The book as an EPUB 3: dist/llmbook.epub and dist/llmbook.en.epub."""
     _edition(session, "epub")
 
 

@@ -90,7 +90,8 @@ class LLMBookConfig(Config):
     offline_check = c.Type(bool, default=True)
     # The book's editions beside the site (llmbook/editions/): `pdf`, `epub`; LLMBOOK_EDITIONS
     # (`pdf,epub`) overrides. Written to `editions_dir` (from mkdocs.yml's folder;
-    # LLMBOOK_EDITIONS_DIR overrides) and into the site, where `:::editions` links them. Pages
+    # LLMBOOK_EDITIONS_DIR overrides) and into the site, where `:::editions` links them: named
+    # llmbook.pdf in the book's own language, llmbook.<language>.pdf in another (links.py). Pages
     # matching an `editions_skip` pattern (relative to docs_dir) are left out of them.
     editions = c.ListOfItems(c.Type(str), default=[])
     editions_dir = c.Type(str, default="dist")

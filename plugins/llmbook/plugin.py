@@ -251,8 +251,9 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             site_dir=Path(config.site_dir),
             out_dir=editions_dir(Path(self._root(config)), self.config.editions_dir),
             store=self.site.store,
-            book=Book.dated(config.site_name, config.site_description or ""),
+            book=Book.dated(config.site_name, config.site_description or "", self.config.language),
             log=log.info,
+            languages=self.config.languages,
         )
 
     @staticmethod

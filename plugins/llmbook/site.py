@@ -319,7 +319,12 @@ class Site:
             plan.put_outputs(edits, stash=stash, file_url=file_url, language=self.language)
         made = self.book.put_citations(edits, page.src, stash, deps, plain)
         if self.options["editions"]:
-            links = edition_links(self.options["editions"], page.url, self.options["language"])
+            links = edition_links(
+                self.options["editions"],
+                page.url,
+                self.options["language"],
+                self.options.get("languages") or (),
+            )
             made = {**made, "editions": links}
         if errors:
             place_boxes(doc, edits, errors, stash.put)

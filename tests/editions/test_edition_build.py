@@ -107,3 +107,52 @@ def test_the_command_says_when_the_site_is_not_built(tmp_path, capsys) -> None:
         f"Error: editions: {tmp_path}/site/index.html is missing (1 of the book's pages are not "
         "built). Fix: build the site first, then make the editions from it\n"
     )
+
+
+TRANSLATED = """\
+# Chapter 1 · A small book
+
+## 1.1 A section
+
+```python
+x = 6 * 7
+```
+
+The answer is [[x = 42]].
+
+$$
+E = mc^2
+$$
+"""
+
+
+def test_another_languages_build_writes_its_own_editions_in_english(
+    make_site, tmp_path, monkeypatch
+) -> None:
+    """The English build of a Chinese book (`languages: [zh, en]`) writes llmbook.en.pdf and
+    llmbook.en.epub (the build, and `python -m llmbook.editions` after it), links them, and
+    leaves the book's own llmbook.pdf as it was; its PDF speaks English in Typst's Latin font."""
+    import pypdf
+    from ebooklib import epub
+    from llmbook.editions.__main__ import main
+
+    options = {"editions": ["pdf", "epub"], "offline_check": False}
+    options |= {"language": "en", "languages": ["zh", "en"]}
+    config = {**CONFIG, "site_name": "A small book", "plugins": [{"llmbook": options}]}
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist" / "llmbook.pdf").write_bytes(b"the Chinese edition")
+    pages = {"index.md": PAGE.format(written=42), "index.en.md": TRANSLATED}
+    built = make_site(pages, config, in_process=True).ok()
+    assert (tmp_path / "dist" / "llmbook.pdf").read_bytes() == b"the Chinese edition"
+    assert (built.site / "llmbook.en.pdf").exists() and not (built.site / "llmbook.pdf").exists()
+    pdf = pypdf.PdfReader(tmp_path / "dist" / "llmbook.en.pdf")
+    assert pdf.metadata.title == "A small book"
+    assert pdf.pages[1].extract_text().startswith("Contents")
+    assert "Chapter 1 · A small book" in pdf.pages[2].extract_text()
+    fonts = {str(f.get_object()["/BaseFont"]) for f in pdf.pages[2]["/Resources"]["/Font"].values()}
+    assert any("LibertinusSerif" in name for name in fonts), fonts
+    book = epub.read_epub(str(tmp_path / "dist" / "llmbook.en.epub"))
+    assert book.get_metadata("DC", "language")[0][0] == "en"
+    monkeypatch.setenv("LLMBOOK_EDITIONS_DIR", str(tmp_path / "out"))
+    assert main(["epub", "-f", str(tmp_path / "mkdocs.yml")]) == 0
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["llmbook.en.epub"]

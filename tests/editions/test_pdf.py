@@ -1,6 +1,7 @@
 """The PDF edition of the project's book, opened with pypdf: chapter 10's headings and checked
 numbers as the site shows them, every font embedded (one of them the CJK font), bookmarks for
-every chapter and section, internal links that land on pages, the quiz key, hidden code hidden."""
+every chapter and section, internal links that land on pages, the quiz key, hidden code hidden;
+the English edition (llmbook.en.pdf) beside it, in English, in Typst's own Latin fonts."""
 
 from __future__ import annotations
 
@@ -31,6 +32,11 @@ def _reader(path: Path) -> pypdf.PdfReader:
 @pytest.fixture
 def pdf(editions) -> pypdf.PdfReader:
     return _reader(editions[1] / "llmbook.pdf")
+
+
+@pytest.fixture
+def english_pdf(editions) -> pypdf.PdfReader:
+    return _reader(editions[1] / "llmbook.en.pdf")
 
 
 def _squeeze(text: str) -> str:
@@ -96,7 +102,8 @@ def test_a_cross_reference_prints_the_page_its_target_is_on(pdf) -> None:
     assert f"10.2节（第{section - first + 1}页）" in text
 
 
-def test_every_font_is_embedded_and_one_is_the_cjk_font(pdf) -> None:
+def _fonts(pdf: pypdf.PdfReader) -> dict[str, bool]:
+    """Every font of the PDF: whether it is embedded."""
     fonts = {}
     for page in pdf.pages:
         for font in (page["/Resources"].get_object().get("/Font") or {}).values():
@@ -107,6 +114,11 @@ def test_every_font_is_embedded_and_one_is_the_cjk_font(pdf) -> None:
             described = described.get_object()
             files = ("/FontFile", "/FontFile2", "/FontFile3")
             fonts[str(font["/BaseFont"])] = any(key in described for key in files)
+    return fonts
+
+
+def test_every_font_is_embedded_and_one_is_the_cjk_font(pdf) -> None:
+    fonts = _fonts(pdf)
     assert fonts and all(fonts.values()), fonts
     assert any("NotoSansCJK" in name for name in fonts)
     assert all(re.match(r"/[A-Z]{6}\+", name) for name in fonts)  # subsets
@@ -160,3 +172,40 @@ def test_demos_are_their_drawing_and_a_note_and_hidden_code_stays_hidden(edition
     assert text.count("交互版本见本书网站。") >= demos > 0
     assert "kv_7b_4096=kv_cache_bytes_for" not in text  # the home page's `python hidden` block
     assert "标记为已完成" not in text  # a card's button is the site's only
+
+
+def test_each_language_has_its_own_pdf_and_its_site_links_it(editions, pdf) -> None:
+    site, dist = editions
+    names = ["llmbook.en.epub", "llmbook.en.pdf", "llmbook.epub", "llmbook.pdf"]
+    assert sorted(path.name for path in dist.iterdir()) == names
+    assert pdf.metadata.title == "llmbook · 现代 LLM 架构"  # the English build left it be
+    assert pdf.trailer["/Root"]["/Lang"] == "zh-CN"
+    for folder, name in ((site, "llmbook.pdf"), (site / "en", "llmbook.en.pdf")):
+        assert (folder / name).read_bytes() == (dist / name).read_bytes()
+        assert f'href="{name}" download' in (folder / "index.html").read_text(encoding="utf-8")
+    assert not (site / "en" / "llmbook.pdf").exists()
+
+
+def test_the_english_pdf_speaks_english_in_typsts_latin_fonts(english_pdf) -> None:
+    cover, contents = (english_pdf.pages[n].extract_text() for n in (0, 1))
+    assert cover.startswith("llmbook · Modern LLM Architecture\nAn executable textbook")
+    assert contents.startswith("Contents\n") and "Chapter 10 · Modern LLM Architecture" in contents
+    assert english_pdf.metadata.title == "llmbook · Modern LLM Architecture"
+    assert english_pdf.trailer["/Root"]["/Lang"] == "en"
+    fonts = _fonts(english_pdf)
+    assert fonts and all(fonts.values()), fonts
+    assert any("LibertinusSerif" in name for name in fonts)  # ships inside Typst
+    assert any("NotoSansCJK" in name for name in fonts)  # the Chinese that remains still drawn
+
+
+def test_the_english_pdfs_interface_text_is_english(english_pdf) -> None:
+    outline = _outline(english_pdf)
+    first = outline[0][2]
+    section = next(page for _, title, page in outline if title.startswith("10.2 "))
+    text = "".join(page.extract_text() for page in english_pdf.pages)
+    assert f"Section 10.2 (p. {section - first + 1})" in text
+    key = text[text.index("Answers to the quizzes") :]
+    assert "Quiz 1: " in key
+    assert "The interactive version is on the book's website." in text
+    for chinese in ("目录", "小测验答案", "交互版本见本书网站", "中文 · English"):
+        assert chinese not in text

@@ -7,8 +7,9 @@ import pytest
 from bs4 import BeautifulSoup
 from llmbook.editions import edition_kinds
 from llmbook.editions.article import book_articles, page_key
-from llmbook.editions.links import edition_links
-from llmbook.editions.model import BookPage
+from llmbook.editions.links import edition_links, edition_name
+from llmbook.editions.model import Book, BookPage
+from llmbook.editions.pdf import template_values
 from llmbook.editions.print_form import print_form
 from llmbook.errors import AuthorError, LLMBookError
 
@@ -130,6 +131,42 @@ def test_edition_kinds_and_links(monkeypatch) -> None:
         '<p class="llmbook-editions">下载本书：<a href="../llmbook.pdf" download>PDF 版（A4，可打印）'
         '</a> · <a href="../llmbook.epub" download>EPUB 版（电子书阅读器）</a></p>'
     )
+
+
+def test_each_language_has_its_own_edition_files() -> None:
+    """The book's own language (the first of `languages`, or any when there is one language)
+    keeps llmbook.pdf; another's edition is llmbook.<language>.pdf, and its pages link that."""
+    assert edition_name("pdf") == "llmbook.pdf"
+    assert edition_name("pdf", "en") == "llmbook.pdf"  # an English book of one language
+    assert edition_name("epub", "zh", ["zh", "en"]) == "llmbook.epub"
+    assert edition_name("pdf", "en", ["zh", "en"]) == "llmbook.en.pdf"
+    assert edition_links(["pdf", "epub"], "index.html", "en", ["zh", "en"]) == (
+        '<p class="llmbook-editions">Download the book: <a href="llmbook.en.pdf" download>'
+        'PDF (A4, printable)</a> · <a href="llmbook.en.epub" download>EPUB (e-readers)</a></p>'
+    )
+
+
+def test_the_pdf_template_is_filled_in_the_books_language() -> None:
+    chinese = template_values(Book("书", "副题", "2026-01-02"))
+    assert (chinese["lang"], chinese["region"], chinese["contents"]) == ("zh", "cn", "目录")
+    assert chinese["page"] == "（第 {number} 页）"
+    english = template_values(Book("Book", "Sub", "2026-01-02", "en"))
+    assert (english["lang"], english["region"], english["contents"]) == ("en", "", "Contents")
+    assert english["page"] == " (p. {number})"
+    assert Book("B", "", "", "pt_BR").language_tag == "pt-BR"
+
+
+def test_english_print_forms_and_no_language_switcher() -> None:
+    html = QUIZ.format(answer="B", question="Which?", why="Because.")
+    html += '<nav class="llmbook-languages"><a href="../index.html">中文</a> · English</nav>'
+    html += '<span class="llmbook-card__number">1</span>'
+    soup = BeautifulSoup(print_form(html, "en").html, "html.parser")
+    assert [b.p.get_text() for b in soup.select("div.llmbook-box")] == [
+        "Quiz 1", "Answers to the quizzes",
+    ]  # fmt: skip
+    assert soup.select_one(".llmbook-answer-key li").get_text() == "Quiz 1: BBecause."
+    assert not soup.select("nav") and "中文" not in soup.get_text()
+    assert soup.select_one(".llmbook-card__number").get_text() == "1. "
 
 
 def test_a_character_no_font_draws_stops_the_pdf_at_its_line(tmp_path, monkeypatch) -> None:

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from llmbook.editions.links import edition_name
 from llmbook.editions.model import Book, BookPage
 from llmbook.store import Store
 
@@ -65,9 +66,12 @@ def make_editions(
     store: Store,
     book: Book,
     log: Callable[[str], None],
+    languages: Sequence[str] = (),
 ) -> list[Path]:
-    """Write each edition of `kinds` into `out_dir` (llmbook.pdf, llmbook.epub) and a copy into
-    the site's root, where `:::editions` links it; the paths in `out_dir`."""
+    """Write each edition of `kinds` into `out_dir` and a copy into the site's root, where
+    `:::editions` links it; the paths in `out_dir`. Named by the book's language among the
+    `languages` option's (`links.edition_name`): llmbook.pdf, llmbook.epub in the book's own,
+    llmbook.en.pdf in English, so one folder holds every language's."""
     missing = [page.url for page in pages if not (site_dir / page.url).is_file()]
     if missing:
         from llmbook.errors import LLMBookError
@@ -80,7 +84,7 @@ def make_editions(
     made = []
     for kind in kinds:
         start = time.perf_counter()
-        out = out_dir / f"llmbook.{kind}"
+        out = out_dir / edition_name(kind, book.language, languages)
         with tempfile.TemporaryDirectory(prefix=f"llmbook-{kind}-") as folder:
             if kind == "pdf":
                 from llmbook.editions.pdf import make_pdf

@@ -1,10 +1,11 @@
 """`python -m llmbook.editions pdf epub`: the editions of a site an engine has just built.
 
 The MkDocs plugin makes the editions itself (`LLMBOOK_EDITIONS`); a Zensical build, which has no
-hook after the build for us, is followed by this command. It reads mkdocs.yml for the nav (the
-book's order), the site folder, the title and the llmbook options (`editions_dir`,
-`editions_skip`, the cache), and makes the editions from the built pages: run it right after the
-build, so the pages it reads are the ones the build proved.
+hook after the build for us, is followed by this command. It reads mkdocs.yml (and what it
+INHERITs) for the nav (the book's order), the site folder, the title, the language and the llmbook
+options (`editions_dir`, `editions_skip`, `languages`, the cache), and makes the editions from the
+built pages: run it right after the build, so the pages it reads are the ones the build proved
+(`-f mkdocs.en.yml` after the English build: llmbook.en.pdf).
 """
 
 from __future__ import annotations
@@ -15,20 +16,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from llmbook.editions import KINDS, Book, BookPage, book_pages, editions_dir, make_editions
 from llmbook.errors import LLMBookError
 from llmbook.nav import nav_pages
+from llmbook.project import read_mkdocs_yml
 from llmbook.store import open_store
-
-
-class _Loader(yaml.SafeLoader):
-    """mkdocs.yml as data: a `!!python/…` or `!ENV` tag reads as None (nothing here needs them)."""
-
-
-_Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-_Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
 
 
 def _built(uri: str, directory_urls: bool) -> str:
@@ -51,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--site", help="the built site (default: mkdocs.yml's site_dir)")
     args = parser.parse_args(argv)
     config_file = Path(args.config_file).resolve()
-    config = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_Loader) or {}
+    config = read_mkdocs_yml(config_file)
     root, options = config_file.parent, _llmbook_options(config)
     docs = config.get("docs_dir") or "docs"
     site_dir = Path(args.site or root / (config.get("site_dir") or "site")).resolve()
@@ -61,7 +53,13 @@ def main(argv: list[str] | None = None) -> int:
         for page in nav_pages(config.get("nav") or [])
         if page.uri.endswith((".md", ".ipynb"))
     ]
-    book = Book.dated(str(config.get("site_name", "")), str(config.get("site_description") or ""))
+    theme = config.get("theme")
+    language = options.get("language") or (theme.get("language") if isinstance(theme, dict) else "")
+    book = Book.dated(
+        str(config.get("site_name", "")),
+        str(config.get("site_description") or ""),
+        str(language or ""),
+    )
     out = editions_dir(root, options.get("editions_dir", "dist"))
     store = open_store(
         root, enabled=options.get("cache", True), folder=options.get("cache_dir", ".llmbook-cache")
@@ -77,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"editions: {page.src} is left out: the site has no {page.url}")
             kept = built
         make_editions(args.kinds, kept, site_dir=site_dir, out_dir=out, store=store, book=book,
-                      log=print)  # fmt: skip
+                      log=print, languages=options.get("languages") or ())  # fmt: skip
     except LLMBookError as error:
         print(f"Error: {error}", file=sys.stderr)
         return 1

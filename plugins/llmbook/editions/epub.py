@@ -30,18 +30,24 @@ def _figure_anchors(html: str) -> str:
     return fragment_html(soup)
 
 
+def identifier(out: Path) -> str:
+    """The EPUB's identifier: each language's edition is a publication of its own
+    (`llmbook.epub`: the book's; `llmbook.en.epub`: `…:modern-llm-architecture.en`)."""
+    return "urn:llmbook:modern-llm-architecture" + out.stem.removeprefix("llmbook")
+
+
 def make_epub(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, store: Store,
               book: Book, *, out: Path) -> None:  # fmt: skip
     """The EPUB edition of the built pages, written to `out`."""
     parts = [_figure_anchors(html) for html in printed_pages(built, site_dir, work)]
     source = work / "book.html"
     source.write_text(
-        f'<html lang="zh-CN"><head><title>{book.title}</title></head><body>'
+        f'<html lang="{book.language_tag}"><head><title>{book.title}</title></head><body>'
         + "\n".join(parts)
         + "</body></html>",
         encoding="utf-8",
     )
-    recipe = STYLE.read_text(encoding="utf-8") + repr(vars(book))
+    recipe = STYLE.read_text(encoding="utf-8") + repr(vars(book)) + identifier(out)
     memo = edition_memo(store, "epub", recipe, work, pandoc_version())
     made = memo.get()  # the key holds book.html and the images: every file in `work`
     if made is not None:
@@ -54,8 +60,8 @@ def make_epub(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, sto
             "--resource-path", str(work), "--css", str(STYLE), "--split-level=1",
             "--toc", "--toc-depth=2", "--mathml",
             "--metadata", f"title={book.title}", "--metadata", f"subtitle={book.subtitle}",
-            "--metadata", "lang=zh-CN", "--metadata", f"date={book.date}",
-            "--metadata", "identifier=urn:llmbook:modern-llm-architecture",
+            "--metadata", f"lang={book.language_tag}", "--metadata", f"date={book.date}",
+            "--metadata", f"identifier={identifier(out)}",
         ],
         "",
     )  # fmt: skip

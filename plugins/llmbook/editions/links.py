@@ -1,4 +1,5 @@
-"""Where a page links the editions this build makes: the files the build copies to the site's root."""
+"""Where a page links the editions this build makes: the files the build copies to the site's root,
+named per language (`llmbook.pdf` in the book's own language, `llmbook.en.pdf` in English)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,25 @@ from collections.abc import Sequence
 
 from llmbook.strings import ui
 
-__all__ = ["edition_links"]
+__all__ = ["edition_links", "edition_name"]
 
 
-def edition_links(kinds: Sequence[str], page_url: str, language: str = "zh") -> str:
+def edition_name(kind: str, language: str = "", languages: Sequence[str] = ()) -> str:
+    """The file of the edition `kind` built in `language`: `llmbook.<kind>` in the book's own
+    language (the first of the `languages` option, or any when the option names none),
+    `llmbook.<language>.<kind>` in another, so the editions of one book share a folder."""
+    if not languages or not language or language == languages[0]:
+        return f"llmbook.{kind}"
+    return f"llmbook.{language}.{kind}"
+
+
+def edition_links(
+    kinds: Sequence[str], page_url: str, language: str = "zh", languages: Sequence[str] = ()
+) -> str:
     """The HTML paragraph of download links, relative to the page at `page_url`."""
     folder = posixpath.dirname(page_url) or "."
     links = [
-        f'<a href="{posixpath.relpath(f"llmbook.{kind}", folder)}" download>'
+        f'<a href="{posixpath.relpath(edition_name(kind, language, languages), folder)}" download>'
         f"{ui(language, f'edition_{kind}')}</a>"
         for kind in kinds
     ]

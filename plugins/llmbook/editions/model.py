@@ -22,9 +22,10 @@ class Book:
     title: str
     subtitle: str
     date: str
+    language: str = "zh"  # the build's (`theme.language`): the text the editions print, their tag
 
     @classmethod
-    def dated(cls, title: str, subtitle: str) -> Book:
+    def dated(cls, title: str, subtitle: str, language: str = "zh") -> Book:
         """The book as of its build: SOURCE_DATE_EPOCH's day (reproducible builds), else today."""
         epoch = os.environ.get("SOURCE_DATE_EPOCH")
         day = (
@@ -32,4 +33,12 @@ class Book:
             if epoch
             else datetime.now(timezone.utc)
         )
-        return cls(title, subtitle, day.strftime("%Y-%m-%d"))
+        return cls(title, subtitle, day.strftime("%Y-%m-%d"), language or "zh")
+
+    @property
+    def language_tag(self) -> str:
+        """The book's language as EPUB and Typst name it: `zh-CN` for Chinese (the book's own,
+        and an unset language), else the build's language as written (`en`, `pt-BR`)."""
+        if self.language.lower() in ("", "zh", "zh-cn", "zh_cn"):
+            return "zh-CN"
+        return self.language.replace("_", "-")

@@ -19,6 +19,7 @@ from llmbook.editions.pandoc import page_typst
 from llmbook.editions.print_form import PrintPage, fragment_html, parse_fragment, print_form
 from llmbook.errors import LLMBookError
 from llmbook.store import Memo, Store, file_digest, key, write_atomic
+from llmbook.strings import ui
 
 __all__ = [
     "Book",
@@ -28,10 +29,10 @@ __all__ = [
     "page_images",
     "printed_pages",
     "publish",
+    "template_values",
 ]
 
 TEMPLATE = Path(__file__).with_name("book.typ")
-_RECIPE = 1  # bump when what a whole edition is made from changes
 _RECIPE = 1  # bump when what a whole edition is made from changes
 
 
@@ -59,14 +60,29 @@ def book_typst(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, st
                book: Book) -> str:  # fmt: skip
     """The whole book's Typst source (its images written into `work`)."""
     text = TEMPLATE.read_text(encoding="utf-8")
-    for name, value in vars(book).items():
-        text = text.replace("{{" + name + "}}", value.replace('"', '\\"'))
+    for name, value in template_values(book).items():
+        text = text.replace("{{" + name + "}}", value.replace("\\", "\\\\").replace('"', '\\"'))
     parts = [text]
     printed = printed_pages(built, site_dir, work)
     check_glyphs((page.src, html) for (page, _), html in zip(built, printed, strict=True))
     for (page, _), html in zip(built, printed, strict=True):
         parts.append(f"// {page.src}\n#pagebreak(weak: true)\n" + page_typst(html, store))
     return "\n".join(parts)
+
+
+def template_values(book: Book) -> dict[str, str]:
+    """What `book.typ` is filled in with: the cover, the book's language (`lang`, `region`) and
+    the interface text Typst prints in it (the contents' title, a cross-reference's page)."""
+    lang, _, region = book.language_tag.partition("-")
+    return {
+        "title": book.title,
+        "subtitle": book.subtitle,
+        "date": book.date,
+        "lang": lang.lower(),
+        "region": region.lower(),
+        "contents": ui(book.language, "print_contents"),
+        "page": ui(book.language, "print_page"),
+    }
 
 
 def printed_pages(built: list[tuple[BookPage, str]], site_dir: Path, work: Path) -> list[str]:

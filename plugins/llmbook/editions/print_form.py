@@ -152,13 +152,15 @@ def _inline_svgs(soup: BeautifulSoup, page: PrintPage) -> None:
 
 
 def _plain(soup: BeautifulSoup, page: PrintPage) -> None:
-    """What only a browser uses: permalinks, buttons, progress bars, tooltips, controls."""
-    for tag in soup.select("a.headerlink, button, input, progress, .llmbook-progress, script"):
+    """What only a browser uses: permalinks, buttons, progress bars, tooltips, controls, the
+    language switcher (each language's edition is a book of its own)."""
+    gone = "a.headerlink, button, input, progress, .llmbook-progress, script, nav.llmbook-languages"
+    for tag in soup.select(gone):
         tag.decompose()
     for tag in soup.select("[title]"):
         del tag["title"]
     for tag in soup.select(".llmbook-card__number"):
-        tag.append("、")
+        tag.append(page.ui("print_card_number"))
 
 
 def _code(soup: BeautifulSoup, page: PrintPage) -> None:
