@@ -188,7 +188,7 @@ class Apparatus:
         pages = self.index.pages if self.index is not None else []
         urls = site_urls(pages, self.project.docs_dir)
         read = deps.terms if deps is not None else None
-        return PageGlossary(self.terms, page, stash, urls, read)
+        return PageGlossary(self.terms, page, stash, urls, read, language=self.language)
 
     def put_citations(
         self, edits: LineEdits, src: str, stash: Stash, deps: Deps | None, plain: frozenset
@@ -196,7 +196,9 @@ class Apparatus:
         """Prose citations as labels, the page's reference list at its end; what directives
         get of it (the bibliography page's listing)."""
         read = deps.cited if deps is not None else None
-        return put_page_citations(edits, self.citations, src, stash, read, plain)
+        return put_page_citations(
+            edits, self.citations, src, stash, read, plain, language=self.language
+        )
 
     def example(self, src: str, stash: Stash) -> Example | None:
         """How a `:::showcase` of page `src` numbers and checks its example (None: the page has

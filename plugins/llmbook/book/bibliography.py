@@ -19,6 +19,7 @@ from typing import Any
 
 from llmbook.errors import AuthorError
 from llmbook.store import Store, key, llmbook_hash, version
+from llmbook.strings import ui
 
 __all__ = ["Bibliography", "Entry", "load_bibliography"]
 
@@ -61,11 +62,11 @@ class Entry:
         stands in the file."""
         return key({**asdict(self), "line": None})[:16]
 
-    def html(self) -> str:
+    def html(self, language: str = "zh") -> str:
         """The entry as the reference list shows it (inside its `<li>`)."""
         names = list(self.names[:_LISTED_AUTHORS])
         more = self.others or len(self.names) > _LISTED_AUTHORS
-        authors = ", ".join(names) + (" 等" if more else "")
+        authors = ", ".join(names) + (ui(language, "et_al") if more else "")
         parts = [f"{escape(authors)} ({escape(self.year)}). <cite>{escape(self.title)}</cite>."]
         if self.venue:
             parts.append(f"{escape(self.venue)}.")

@@ -19,6 +19,7 @@ from llmbook.book.terms import LISTING, TermIndex
 from llmbook.edits import LineEdits
 from llmbook.page_ref import PageRef
 from llmbook.stash import Stash
+from llmbook.strings import ui
 
 __all__ = ["PageGlossary", "put_terms", "site_urls"]
 
@@ -53,6 +54,7 @@ class PageGlossary:
     stash: Stash
     url_of: Callable[[str], str]
     read: list[list[str]] | None = None  # gets [name, what was shown] of each term shown
+    language: str = "zh"  # the page's: the listing's own words
     _recorded: set[str] = field(default_factory=set)
 
     def _record(self, name: str) -> None:
@@ -98,13 +100,14 @@ class PageGlossary:
                 f'<a href="{escape(self._href(p.uri))}">{escape(p.title or p.uri)}</a>'
                 for p in self.terms.used_by(entry)
             ]
-            used = "、".join(pages) if pages else "（暂无页面用到）"
+            language = self.language
+            used = ui(language, "list_join").join(pages) if pages else ui(language, "term_unused")
             rows.append(
                 f'<dt id="{escape(entry.slug)}"><dfn class="llmbook-glossary__term">'
                 f'{escape(entry.term)}</dfn> <span class="llmbook-glossary__zh">'
                 f'{escape(entry.zh)}</span></dt><dd><p class="llmbook-glossary__definition">'
                 f'{escape(entry.definition)}</p><p class="llmbook-glossary__used">'
-                f"用到它的页面：{used}</p></dd>"
+                f"{ui(language, 'term_used_on')}{used}</p></dd>"
             )
         rows.append("</dl>")
         return "".join(rows)
