@@ -130,14 +130,22 @@ def epub(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def docs_zensical(session: nox.Session) -> None:
-    """Build the same site with Zensical (MkDocs' successor), then check it reads offline.
+    """Build the same site with Zensical (MkDocs' successor) into site/, its English edition into
+    site/en/, and check that each reads offline.
 
-    `--clean`: Zensical's own page cache knows nothing of llmkit, so it could serve stale pages.
+    `--clean`: Zensical's own page cache knows nothing of llmkit (nor of a page's translation),
+    so it could serve stale pages. Zensical appends the lists of a config it INHERITs (MkDocs
+    replaces them): the English edition builds from mkdocs.en.yml written out whole,
+    mkdocs.en.zensical.yml (`python -m llmbook zensical-config`). Chinese first: a build empties
+    its own site folder, site/en/ included.
     """
     _install(session, "zensical")
     _smollm2(session)
     session.run("zensical", "build", "--clean", *session.posargs)
     session.run("python", "-m", "llmbook.offline", "site")
+    session.run("python", "-m", "llmbook", "zensical-config", "mkdocs.en.yml")
+    session.run("zensical", "build", "--clean", "-f", "mkdocs.en.zensical.yml", *session.posargs)
+    session.run("python", "-m", "llmbook.offline", "site/en")
 
 
 @nox.session(python=PYTHON)

@@ -77,6 +77,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook.converted",
             "llmbook.offline",
             "llmbook.plugin",
+            "llmbook.zensical_config",
             "llmbook.zensical_adapter",
             "llmbook.extension",
             "llmbook.pytest_plugin",

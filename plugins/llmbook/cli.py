@@ -2,6 +2,7 @@
 
 llmbook new DIR [--language en|zh]   a new book that builds with `mkdocs build --strict`
 llmbook update-numbers [PATH ...]    rewrite drifted [[… = number]] to the computed values
+llmbook zensical-config CONFIG [-o OUT]   CONFIG merged over what it INHERITs, for Zensical
 """
 
 from __future__ import annotations
@@ -23,12 +24,37 @@ def main(argv: list[str] | None = None) -> int:
         "update-numbers", help="rewrite drifted bound numbers to the computed ones, print the diff"
     )
     update.add_argument("paths", nargs="*", default=["docs"], help="pages or folders")
+    flat = commands.add_parser(
+        "zensical-config",
+        help="write CONFIG merged over the configs it INHERITs as MkDocs merges them (lists "
+        "replaced, where Zensical appends them), for `zensical build -f`",
+    )
+    flat.add_argument("config", type=Path, help="e.g. mkdocs.en.yml")
+    flat.add_argument(
+        "-o", "--output", type=Path, help="default: CONFIG's name + .zensical.yml, beside it"
+    )
     args = parser.parse_args(argv)
     if args.command == "new":
         return _new(args.folder, args.language)
+    if args.command == "zensical-config":
+        return _zensical_config(args.config, args.output)
     from llmbook.execute.update import main as update_numbers
 
     return update_numbers(args.paths)
+
+
+def _zensical_config(config: Path, output: Path | None) -> int:
+    import yaml
+
+    from llmbook.zensical_config import flatten
+
+    try:
+        written = flatten(config, output)
+    except (OSError, ValueError, yaml.YAMLError) as error:
+        print(f"llmbook zensical-config: {error}", file=sys.stderr)
+        return 1
+    print(f"llmbook zensical-config: {written}. Build it: zensical build --clean -f {written}")
+    return 0
 
 
 def _new(folder: Path, language: str) -> int:

@@ -6,7 +6,9 @@ A preprocessor runs the page pipeline (`Site.render_page`) on the raw Markdown, 
 preprocessor; finished HTML goes into Python-Markdown's own `htmlStash`, so it comes back after
 conversion, in headings and the table of contents too. The build context (`Site`) comes from the
 engine adapter: the MkDocs plugin hands it over; under Zensical, `context(md)` makes it on the
-first page.
+first page. An engine that reads the page's file itself (Zensical) may be handed the Markdown to
+render in its place (a translation's, in a translating build): a preprocessor that runs before
+every other puts it there.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ class LLMBookExtension(Extension):
         self,
         *,
         site: Any = None,
-        context: Callable[[Markdown], tuple[Any, Any]] | None = None,
+        context: Callable[[Markdown], tuple[Any, Any, str | None]] | None = None,
         translate: Callable[[LLMBookError], Exception] | None = None,
         **kwargs: Any,
     ) -> None:
@@ -48,18 +50,33 @@ class LLMBookExtension(Extension):
 
     def extendMarkdown(self, md: Markdown) -> None:
         md.registerExtension(self)
+        if self._site is None:  # Zensical: the text it read may give way to a translation's
+            md.preprocessors.register(_TextPreprocessor(md, self), "llmbook_text", 1000)
         # After normalize_whitespace (30: it strips the STX/ETX of stash placeholders), before
         # superfences' fences (25) and html_block (20).
         md.preprocessors.register(_PagePreprocessor(md, self), "llmbook", 28)
 
-    def context(self, md: Markdown) -> tuple[Any, Any]:
-        """(the build's Site, the page being rendered)."""
+    def context(self, md: Markdown) -> tuple[Any, Any, str | None]:
+        """(the build's Site, the page being rendered, the Markdown to render in place of the
+        text the engine read, or None)."""
         if self._site is not None:
             assert self._site.current is not None, "the MkDocs plugin names each page"
-            return self._site, self._site.current
+            return self._site, self._site.current, None
         if self._context is None:
             raise LLMBookError(OUTSIDE_A_BUILD)
         return self._context(md)
+
+
+class _TextPreprocessor(Preprocessor):
+    """The page's text as the adapter says (a translation's), before any preprocessor reads it."""
+
+    def __init__(self, md: Markdown, extension: LLMBookExtension) -> None:
+        super().__init__(md)
+        self.extension = extension
+
+    def run(self, lines: list[str]) -> list[str]:
+        _, _, text = self.extension.context(self.md)
+        return lines if text is None else text.split("\n")
 
 
 class _PagePreprocessor(Preprocessor):
@@ -68,7 +85,7 @@ class _PagePreprocessor(Preprocessor):
         self.extension = extension
 
     def run(self, lines: list[str]) -> list[str]:
-        site, page = self.extension.context(self.md)
+        site, page, _ = self.extension.context(self.md)
         if self.extension._site is not None:
             if page is self.extension._rendered:
                 # Another tool's Markdown inside this page (mkdocstrings' docstrings): not a page.
