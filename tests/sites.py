@@ -210,16 +210,21 @@ def _build_in_process(
 def build_project_site(site_dir: Path) -> Path:
     """The project's site (mkdocs.yml as is) built into `site_dir` and its English edition
     (mkdocs.en.yml) into `site_dir/en`, with their PDF and EPUB editions in `site_dir`'s sibling
-    `dist/` (and copied into the sites); a fresh execution cache of their own, which the English
-    build reads (its pages run once, as the Chinese build ran them), and one thread per build
-    (two test workers share two cores). The builds' logs: `build.zh.log`, `build.en.log` beside."""
-    env = {
-        "OMP_NUM_THREADS": "1",
-        "LLMBOOK_EDITIONS": "pdf,epub",
-        "LLMBOOK_EDITIONS_DIR": str(site_dir.parent / "dist"),
-    }
+    `dist/` (the English ones in `dist/en/`: both editions are named llmbook.pdf; and copied into
+    the sites); a fresh execution cache of their own, which the English build reads (its pages
+    run once, as the Chinese build ran them), and one thread per build (two test workers share
+    two cores). The builds' logs: `build.zh.log`, `build.en.log` beside."""
+    dist = site_dir.parent / "dist"
     cache = site_dir.parent / "cache"
-    for language, config, site in (("zh", "mkdocs.yml", site_dir), ("en", "mkdocs.en.yml", site_dir / "en")):
+    for language, config, site, editions in (
+        ("zh", "mkdocs.yml", site_dir, dist),
+        ("en", "mkdocs.en.yml", site_dir / "en", dist / "en"),
+    ):
+        env = {
+            "OMP_NUM_THREADS": "1",
+            "LLMBOOK_EDITIONS": "pdf,epub",
+            "LLMBOOK_EDITIONS_DIR": str(editions),
+        }
         built = build(ROOT / config, site=site, strict=True, cache=cache, cwd=ROOT, env=env).ok()
         (site_dir.parent / f"build.{language}.log").write_text(built.stderr, encoding="utf-8")
     return site_dir
