@@ -18,9 +18,11 @@ _SVG = re.compile(r"<svg\b.*?</svg>", re.S)
 _DATA = re.compile(r'<script type="application/json"[^>]*>.*?</script>', re.S)
 _TAG = re.compile(r"<[^>]+>")
 _SPAN = re.compile(r"</?span\b[^>]*>")
+# The language switcher (translate/book.py): on every page, the same words
+_SWITCHER = re.compile(r'<nav class="llmbook-languages".*?</nav>', re.S)
 
 
 def search_view(html: str) -> str:
     html = _MATH.sub(lambda m: _TAG.sub("", m.group(0)), html)
-    html = _SVG.sub("", html)
+    html = _SWITCHER.sub("", _SVG.sub("", html))
     return _SPAN.sub("", _DATA.sub("", html))

@@ -327,7 +327,7 @@ class Site:
             )
             made = {**made, "editions": links}
         if errors:
-            place_boxes(doc, edits, errors, stash.put)
+            place_boxes(doc, edits, errors, stash.put, self.language)
         index = self.index
         if index is not None and deps is not None:
             index = index.recording(deps.lookups)

@@ -34,6 +34,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "notebook_download": "下载本页的 Jupyter 笔记本（.ipynb，含构建时的输出）",
         "quiz": "小测验",
         "languages": "语言",
+        "build_error": "构建错误 {number}",
+        "build_errors": "本页有 {count} 个构建错误（预览照常显示；<code>mkdocs build</code> 会在这里停止）",
         "references_heading": "参考文献",
         "cited_on": "引用于：",
         "cited_nowhere": "（尚无页面引用）",
@@ -99,6 +101,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "outputs)",
         "quiz": "Quiz",
         "languages": "Languages",
+        "build_error": "Build error {number}",
+        "build_errors": "This page has {count} build errors (the preview shows it anyway; "
+        "<code>mkdocs build</code> stops here)",
         "references_heading": "References",
         "cited_on": "Cited on: ",
         "cited_nowhere": "(cited on no page yet)",

@@ -94,3 +94,5 @@ def test_the_live_preview_shows_a_translations_error_on_its_page(tmp_path: Path)
     assert "this python block differs from its source&#x27;s (docs/a.md:3)" in page or (
         "this python block differs from its source's (docs/a.md:3)" in page
     )
+    # in the page's language: the English edition's preview speaks English
+    assert "Build error 1" in page and "构建错误" not in page
