@@ -61,7 +61,7 @@ def smallest_font_pt(svg_file: Path) -> tuple[float, float]:
 def labels_below(open_page, site_dir: Path, viewport: dict) -> tuple[list[str], int, float]:
     small, count, least = [], 0, float("inf")
     for rel in site_pages(site_dir):
-        if rel == "404.html":
+        if rel.rpartition("/")[2] == "404.html":
             continue  # no figure; its assets load from a host's root (axe_audit.py)
         page = open_page(rel)  # shared: a test before may have left it at another width
         page.set_viewport_size(viewport)
