@@ -40,7 +40,10 @@ def test_the_book_as_other_editors_save_it(
     built = build(config, site=tmp_path / "site", strict=True, cache=False, cwd=ROOT, env=env)
     assert built.returncode == 0, built.stderr[-3000:]
     book = project_site(tmp_path_factory)
-    pages = sorted(p.relative_to(book) for p in book.rglob("*.html"))
+    # the Chinese edition's pages (the English one, in en/, is another build's)
+    pages = sorted(
+        p.relative_to(book) for p in book.rglob("*.html") if p.relative_to(book).parts[0] != "en"
+    )
     assert pages and pages == sorted(p.relative_to(built.site) for p in built.site.rglob("*.html"))
     for page in pages:
         assert article(built.site / page) == article(book / page), page
