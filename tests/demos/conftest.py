@@ -11,10 +11,10 @@ from llmbook.demos import get_demo, known_ids
 from sites import once_per_run
 
 
-def _render_all(folder: Path) -> Path:
+def _render_all(folder: Path, language: str = "zh") -> Path:
     out = {}
     for demo_id in known_ids():
-        demo = get_demo(demo_id)
+        demo = get_demo(demo_id, language)
         out[demo_id] = {"figure": demo.figure_svg(), "widget": demo.widget_html()}
     path = folder / "rendered.json"
     path.write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")
@@ -23,9 +23,18 @@ def _render_all(folder: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
-    """Every demo's figure and widget markup, rendered once per test run (the workers share it:
-    rendering runs llmkit and takes seconds)."""
+    """Every demo's figure and widget markup (Chinese, the book's language), rendered once per
+    test run (the workers share it: rendering runs llmkit and takes seconds)."""
     path = once_per_run(tmp_path_factory, "demos-rendered", _render_all)
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def rendered_en(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
+    """The same in English, as the English edition renders them."""
+    path = once_per_run(
+        tmp_path_factory, "demos-rendered-en", lambda folder: _render_all(folder, "en")
+    )
     return json.loads(path.read_text(encoding="utf-8"))
 
 

@@ -6,8 +6,11 @@ import html
 import json
 import re
 import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
 
 IDS = ["kv-cache", "mha-gqa", "rope", "norm-compare", "pre-post-norm", "swiglu"]
+# Chinese writing: Han characters, CJK punctuation (，。「」), full-width forms (（）：；).
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 _SCRIPT = re.compile(r'<script type="application/json" data-role="(\w+)">(.*?)</script>', re.S)
 
 
@@ -28,3 +31,30 @@ def layouts(figure: str) -> tuple[str, str]:
     """A demo figure's wide drawing and its phone panels (demos/layout.py), as markup."""
     wide, narrow = figure.split('<div class="llmbook-demo__narrow">')
     return wide, narrow
+
+
+class _Strings(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str, str]] = []
+        self._script = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._script += tag == "script"
+        self.found.extend((f"{tag}@{name}", value) for name, value in attrs if value)
+
+    def handle_endtag(self, tag: str) -> None:
+        self._script -= tag == "script"
+
+    def handle_data(self, data: str) -> None:
+        if not self._script and data.strip():
+            self.found.append(("text", data.strip()))
+
+
+def shown_strings(markup: str) -> list[tuple[str, str]]:
+    """Every text node (outside the JSON scripts) and every attribute value of the markup, in
+    order, as (where, text): `text`, or `TAG@ATTRIBUTE` (a title, an aria-label, a data-text-…)."""
+    parser = _Strings()
+    parser.feed(markup)
+    parser.close()
+    return parser.found

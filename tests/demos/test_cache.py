@@ -88,15 +88,34 @@ def test_title_and_description_are_part_of_the_key(tmp_path, monkeypatch):
     assert len(_entries(tmp_path)) == 3
 
 
-def test_key_follows_sources_llmkit_title_and_description():
-    base = dict(sources="s", llmkit="h")
+def test_key_follows_sources_llmkit_language_title_and_description():
+    base = dict(sources="s", llmkit="h", language="zh")
     key = frame_key(DEMO, TITLE, DESCRIPTION, **base)
     assert frame_key(DEMO, TITLE, DESCRIPTION, **base) == key
-    assert frame_key(DEMO, TITLE, DESCRIPTION, sources="s2", llmkit="h") != key
-    assert frame_key(DEMO, TITLE, DESCRIPTION, sources="s", llmkit="h2") != key
+    assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"sources": "s2"})) != key
+    assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"llmkit": "h2"})) != key
+    assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"language": "en"})) != key
     assert frame_key(DEMO, "T2", DESCRIPTION, **base) != key
     assert frame_key(DEMO, TITLE, "<p>x</p>", **base) != key
     assert frame_key("rope", TITLE, DESCRIPTION, **base) != key
+    # the key holds the language the demo writes in: zh-TW is Chinese, fr English
+    assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"language": "zh-TW"})) == key
+    english = frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"language": "en"}))
+    assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"language": "fr"})) == english
+
+
+def test_each_language_has_its_own_frame(tmp_path, monkeypatch, fresh_frame):
+    cache, store = _cache(tmp_path)
+    english = cache.render(DEMO, TITLE, DESCRIPTION, "en")
+    assert english == get_demo(DEMO, "en").render_html(TITLE, DESCRIPTION) != fresh_frame
+    assert cache.render(DEMO, TITLE, DESCRIPTION, "zh") == fresh_frame
+    assert _hits_misses(store) == (0, 2) and len(_entries(tmp_path)) == 2
+
+    _forbid_rendering(monkeypatch)  # a later build of either edition reads its own frame
+    warm, store = _cache(tmp_path)
+    assert warm.render(DEMO, TITLE, DESCRIPTION, "en") == english
+    assert warm.render(DEMO, TITLE, DESCRIPTION) == fresh_frame
+    assert _hits_misses(store) == (2, 0)
 
 
 def test_sources_are_the_demo_module_and_the_shared_drawing_modules():
@@ -179,12 +198,12 @@ def test_a_corrupt_or_foreign_entry_is_ignored_and_rebuilt(tmp_path, content, fr
 PAGE = f":::demo {DEMO} {TITLE}\n拖动滑块，看两种归一化。\n:::\n"
 
 
-def _build(root: Path, plugin_options: str = "") -> str:
+def _build(root: Path, plugin_options: str = "", theme: str = "") -> str:
     """Build a one-page site with the llmbook plugin; the page's HTML."""
     write_pages(root / "docs", {"index.md": PAGE})
     config = write_config(
         root,
-        "site_name: t\nsite_dir: site\nuse_directory_urls: false\n"
+        f"site_name: t\nsite_dir: site\nuse_directory_urls: false\n{theme}"
         f"plugins:\n  - llmbook:\n      offline_check: false\n{plugin_options}",
     )
     return build(config, in_process=True).page()
@@ -197,6 +216,18 @@ def test_the_build_fills_the_cache_and_a_second_build_reads_it(tmp_path, monkeyp
 
     _forbid_rendering(monkeypatch)
     assert _build(tmp_path) == cold
+
+
+def test_an_english_build_renders_and_keeps_the_english_frame(tmp_path, monkeypatch):
+    theme = "theme: {name: mkdocs, language: en}\n"
+    english = _build(tmp_path, theme=theme)
+    assert "The interactive demo needs JavaScript" in english and "交互演示" not in english
+    chinese = _build(tmp_path)
+    assert "交互演示需要浏览器启用 JavaScript" in chinese
+    assert len(_entries(tmp_path / ".llmbook-cache")) == 2  # side by side, one per language
+
+    _forbid_rendering(monkeypatch)
+    assert _build(tmp_path, theme=theme) == english
 
 
 def test_the_build_uses_llmbook_cache_dir(tmp_path, monkeypatch):

@@ -17,7 +17,7 @@ def fake_demos(monkeypatch: pytest.MonkeyPatch) -> dict[str, type[Demo]]:
     monkeypatch.setattr(
         llmbook.demos,
         "get_demo",
-        lambda demo_id: registry[demo_id]() if demo_id in registry else None,
+        lambda demo_id, language="zh": registry[demo_id](language) if demo_id in registry else None,
     )
     monkeypatch.setattr(llmbook.demos, "known_ids", lambda: sorted(registry))
     return registry

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from llmbook.directives import parse_directives
+from directive_helpers import FakeDemo
+from llmbook.directives import parse_directives, render_directives
 from llmbook.errors import AuthorError
+from llmbook.stash import engine_stash
 
 
 def test_demo_renders_the_registered_frame(render, fake_demos):
@@ -32,3 +34,23 @@ def test_demo_needs_a_title(fake_demos):
     assert str(caught.value) == (
         'd.md:1: :::demo test-demo needs a title after its ID Fix: write it on the same line, e.g. ":::demo test-demo 交互：…"'
     )
+
+
+class SpeakingDemo(FakeDemo):
+    ID = "speaking-demo"
+    TEXT = {"zh": {"hello": "你好"}, "en": {"hello": "Hello"}}
+
+    def figure_svg(self) -> str:
+        return f'<svg aria-label="{self.t("hello")}"></svg>'
+
+
+@pytest.mark.parametrize(("language", "said"), [("zh", "你好"), ("en", "Hello"), ("", "你好")])
+def test_demo_renders_in_the_pages_language(fake_demos, language, said):
+    fake_demos["speaking-demo"] = SpeakingDemo
+    stash, restore = engine_stash()
+    page = restore(
+        render_directives(
+            ":::demo speaking-demo Title\n:::\n", src="d.md", stash=stash, language=language
+        )
+    )
+    assert f'<svg aria-label="{said}"></svg>' in page

@@ -19,7 +19,7 @@ def _fake_demos():
         patch.setattr(
             llmbook.demos,
             "get_demo",
-            lambda demo_id: FakeDemo() if demo_id == "test-demo" else None,
+            lambda demo_id, language="zh": FakeDemo(language) if demo_id == "test-demo" else None,
         )
         patch.setattr(llmbook.demos, "known_ids", lambda: ["test-demo"])
         yield

@@ -9,7 +9,9 @@ Everything is drawn once, in Python: the figure, and the widget's stage in its f
 (`controls.stage`, what a reader without JavaScript sees). The widget's script,
 `assets/demos/<ID>.js`, only reads: the inputs, the data Python embedded (`data-role="config"`),
 the plot's map (`data-plot`); it moves the marks Python drew (`data-mark`) and paints with the
-`--llmbook-c-*` colours of `svg.COLORS`. Adding a demo: its module and its small script.
+`--llmbook-c-*` colours of `svg.COLORS`. A demo writes in the page's language: every word it shows
+is in its module's `TEXT` table (zh and en), and the words its script writes travel in
+`data-text-*` attributes (`controls.texts`). Adding a demo: its module and its small script.
 """
 
 from __future__ import annotations

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import html
 import importlib
+from collections.abc import Mapping
 from typing import ClassVar
 
 from llmbook.demos.catalog import MODULES
+from llmbook.strings import book_language
 
 __all__ = ["Demo", "DemoNeeds", "get_demo", "known_ids", "register"]
 
@@ -14,9 +16,21 @@ _REGISTRY: dict[str, type[Demo]] = {}
 
 
 class Demo:
-    """One interactive demo. Subclasses set `ID` and override `figure_svg` and `widget_html`."""
+    """One interactive demo in one language. Subclasses set `ID` and `TEXT` and override
+    `figure_svg` and `widget_html`, which write every word they show through `t`."""
 
     ID: ClassVar[str] = ""
+    # Every text the demo shows (titles, labels, captions, aria text, its script's words), by
+    # language (`strings.book_language`: zh, en) and key; `{fields}` are filled in by `t`.
+    TEXT: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+
+    def __init__(self, language: str = "zh") -> None:
+        self.language = book_language(language)
+
+    def t(self, key: str, **fields: object) -> str:
+        """The text `key` in the demo's language, its `{fields}` filled in."""
+        text = self.TEXT[self.language][key]
+        return text.format(**fields) if fields else text
 
     def figure_svg(self) -> str:
         """The static figure (SVG markup), computed by llmkit at build time."""
@@ -66,9 +80,9 @@ class DemoNeeds(ImportError):
         self.package = package
 
 
-def get_demo(demo_id: str) -> Demo | None:
-    """An instance of the demo `demo_id`, importing its module on first use; None if unknown.
-    DemoNeeds when its module imports a package that is not installed."""
+def get_demo(demo_id: str, language: str = "zh") -> Demo | None:
+    """The demo `demo_id` in `language` (a site's `theme.language`), importing its module on first
+    use; None if unknown. DemoNeeds when its module imports a package that is not installed."""
     module = MODULES.get(demo_id)
     if module is None:
         return None
@@ -81,7 +95,7 @@ def get_demo(demo_id: str) -> Demo | None:
     cls = _REGISTRY.get(demo_id)
     if cls is None:
         raise RuntimeError(f"{module} does not register the demo {demo_id!r} the catalog names")
-    return cls()
+    return cls(language)
 
 
 def known_ids() -> list[str]:

@@ -1,10 +1,12 @@
 """Rendered demo frames kept between builds: the "demos" namespace of the build's store.
 
 A frame (figure SVG + widget with its grid of llmkit values) costs seconds and the import of torch;
-it depends only on what the key covers: the demo's ID, the author's title and description HTML, the
-source of the demo's module and of the shared modules it draws with, llmkit's source, and the
-Python and torch versions. A warm build therefore imports neither the demo modules nor torch.
-One slot per (demo, title, description); the store writes atomically and verifies what it reads.
+it depends only on what the key covers: the demo's ID, the language it writes in, the author's title
+and description HTML, the source of the demo's module and of the shared modules it draws with,
+llmkit's source, and the Python and torch versions. A warm build therefore imports neither the demo
+modules nor torch. One slot per (demo, language, title, description), so the Chinese and the
+English edition keep their frames side by side; the store writes atomically and verifies what it
+reads.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 from llmbook import demos
 from llmbook.demos.catalog import MODULES
 from llmbook.store import Store, file_digest, key, llmkit_hash, version
+from llmbook.strings import book_language
 
 __all__ = ["DemoCache", "frame_key", "source_paths", "sources_digest"]
 
@@ -47,10 +50,19 @@ def sources_digest(paths: Iterable[Path]) -> str:
     return key([[path.name, file_digest(path)] for path in paths])
 
 
-def frame_key(demo_id: str, title: str, description_html: str, *, sources: str, llmkit: str) -> str:
+def frame_key(
+    demo_id: str,
+    title: str,
+    description_html: str,
+    *,
+    language: str,
+    sources: str,
+    llmkit: str,
+) -> str:
     parts = {
         "format": _FORMAT,
         "id": demo_id,
+        "language": book_language(language),
         "title": title,
         "description": description_html,
         "sources": sources,
@@ -62,30 +74,37 @@ def frame_key(demo_id: str, title: str, description_html: str, *, sources: str, 
 
 
 class DemoCache:
-    """Frames in the store's "demos" namespace, one slot per (demo, title, description)."""
+    """Frames in the store's "demos" namespace, one slot per (demo, language, title, description)."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
         self._llmkit: str | None = None
         self._sources: dict[str, str] = {}
 
-    def key(self, demo_id: str, title: str, description_html: str) -> str:
+    def key(self, demo_id: str, title: str, description_html: str, language: str = "zh") -> str:
         if self._llmkit is None:
             self._llmkit = llmkit_hash()
         if demo_id not in self._sources:
             self._sources[demo_id] = sources_digest(source_paths(demo_id))
         return frame_key(
-            demo_id, title, description_html, sources=self._sources[demo_id], llmkit=self._llmkit
+            demo_id,
+            title,
+            description_html,
+            language=language,
+            sources=self._sources[demo_id],
+            llmkit=self._llmkit,
         )
 
-    def render(self, demo_id: str, title: str, description_html: str) -> str:
-        """The frame `demos.get_demo(demo_id).render_html(title, description_html)` returns."""
-        wanted = self.key(demo_id, title, description_html)
-        slot = self._store.slot(NAMESPACE, key(demo_id, title, description_html), codec="text")
+    def render(self, demo_id: str, title: str, description_html: str, language: str = "zh") -> str:
+        """The frame `demos.get_demo(demo_id, language).render_html(title, description_html)`
+        returns."""
+        wanted = self.key(demo_id, title, description_html, language)
+        name = key(demo_id, book_language(language), title, description_html)
+        slot = self._store.slot(NAMESPACE, name, codec="text")
         frame = slot.get(wanted)
         if frame is not None:
             return frame
-        demo = demos.get_demo(demo_id)
+        demo = demos.get_demo(demo_id, language)
         if demo is None:
             raise KeyError(demo_id)
         frame = demo.render_html(title, description_html)

@@ -6,7 +6,9 @@ holding a `data-role="grid"` JSON element: `{"tol": {out: tolerance}, "cases": [
 "out": {...}}]}`, llmkit's values for a grid of inputs that the browser test drives the widget over.
 A stage (`data-role="stage"`) is drawn here, in Python, in its first state; the script moves its
 marks (`data-mark`) over the plot's map (`data-plot`) and paints with the `--llmbook-c-*` colours
-the widget root carries.
+the widget root carries. A word the script writes comes from the element it writes into, a
+`data-text-NAME` attribute (`texts`) in the page's language, read by kit.js `text()`; the scripts
+hold no words of their own.
 """
 
 from __future__ import annotations
@@ -16,7 +18,25 @@ from collections.abc import Callable
 
 from llmbook.demos.svg import Canvas, color_variables, json_script, num
 
-__all__ = ["button", "grid_script", "number", "output", "select", "slider", "stage", "widget"]
+__all__ = [
+    "button",
+    "grid_script",
+    "number",
+    "output",
+    "select",
+    "slider",
+    "stage",
+    "texts",
+    "widget",
+]
+
+# The words every widget shows, by language (`strings.book_language`).
+_TEXT = {
+    "zh": {"nojs": "交互演示需要浏览器启用 JavaScript；上图为静态版本。"},
+    "en": {
+        "nojs": "The interactive demo needs JavaScript in the browser; above is its static figure."
+    },
+}
 
 
 def _label(text: str, control: str) -> str:
@@ -53,13 +73,23 @@ def number(
     )
 
 
-def select(name: str, label: str, options: list[tuple[str, str]], value: str) -> str:
+def select(
+    name: str,
+    label: str,
+    options: list[tuple[str, str]],
+    value: str,
+    *,
+    words: dict[str, str] | None = None,
+) -> str:
+    """A drop-down list; `words` (`texts`) for a script that relabels its options."""
     opts = "".join(
         f'<option value="{html.escape(v)}"{" selected" if v == value else ""}>{html.escape(t)}</option>'
         for v, t in options
     )
     return _label(
-        label, f'<select data-in="{name}" aria-label="{html.escape(label)}">{opts}</select>'
+        label,
+        f'<select data-in="{name}" aria-label="{html.escape(label)}"{texts(**(words or {}))}>'
+        f"{opts}</select>",
     )
 
 
@@ -94,12 +124,21 @@ def stage(
     return str(canvas)
 
 
-def widget(demo_id: str, body: str, *, config: object = None) -> str:
-    """The widget root: controls and outputs, an optional config JSON for the script, the grid."""
+def texts(**words: str) -> str:
+    """`data-text-NAME` attributes (an underscore in a name is written `-`): the words a widget's
+    script writes into this element, `{field}`s filled in by kit.js `text(node, NAME, fields)`."""
+    return "".join(
+        f' data-text-{name.replace("_", "-")}="{html.escape(text)}"' for name, text in words.items()
+    )
+
+
+def widget(demo_id: str, language: str, body: str, *, config: object = None) -> str:
+    """The widget root in `language` (a demo's): controls and outputs, an optional config JSON for
+    the script, the grid."""
     extra = json_script(config, "config") if config is not None else ""
     return (
         f'<div class="llmbook-widget" data-widget="{html.escape(demo_id)}" '
         f'style="{color_variables()}">'
-        f'<p class="llmbook-widget__nojs">交互演示需要浏览器启用 JavaScript；上图为静态版本。</p>'
+        f'<p class="llmbook-widget__nojs">{html.escape(_TEXT[language]["nojs"])}</p>'
         f"{body}{extra}</div>"
     )

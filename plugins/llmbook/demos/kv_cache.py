@@ -3,20 +3,124 @@
 from __future__ import annotations
 
 import functools
+import html
 
 import torch
 
 import llmkit
 from llmbook.demos.base import Demo, register
-from llmbook.demos.controls import button, grid_script, number, output, select, slider, widget
+from llmbook.demos.controls import (
+    button,
+    grid_script,
+    number,
+    output,
+    select,
+    slider,
+    texts,
+    widget,
+)
 from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
 
 __all__ = ["KVCacheDemo", "MODEL_PRESETS", "projection_counts"]
 
 MODEL_PRESETS = ("llama2-7b", "llama2-70b", "llama3-8b")
-DTYPES = (("2", "FP16 / BF16（2 字节）"), ("4", "FP32（4 字节）"), ("1", "INT8 / FP8（1 字节）"))
+DTYPES = ("2", "4", "1")  # bytes per value; each named by TEXT's dtype_<bytes>
 FIGURE_STEPS = 8
+
+# Every word the demo shows, in each language (Demo.t).
+TEXT = {
+    "zh": {
+        "figure": "KV Cache：每步重算的 K/V 投影数，以及显存随序列长度的增长",
+        "panel_steps": "每步重算的 K/V 投影数：无缓存与有缓存",
+        "panel_memory": "三个预设模型的 KV Cache 显存随序列长度的增长",
+        "steps_x": "生成步骤（提示长度 1）",
+        "steps_y": "本步 K/V 投影的 token 数",
+        "steps_title": "llmkit 实测：第 0 层 k_proj 的调用",
+        "legend_nocache": "无缓存：累计 {total}",
+        "legend_cache": "有缓存：累计 {total}",
+        "memory_x": "序列长度 S（FP16，batch = 1）",
+        "memory_y": "KV Cache（GB）",
+        "memory_title": "显存 = 2·L·H_kv·d_head·S·字节数",
+        "legend_model": "{name}（H_kv={kvh}）4K: {gb} GB",
+        "stepper": "① 逐步生成：无缓存 vs 有缓存",
+        "prompt": "提示长度",
+        "step": "生成第几步",
+        "prev": "上一步",
+        "next": "下一步",
+        "nocache": "无缓存：历史全部重算 ↻",
+        "cache": "有缓存：只算新 token",
+        "step_count": "本步投影",
+        "total_count": "累计投影",
+        "token_new": "新 token：本步计算",
+        "token_recomputed": "历史 token：再算一遍 K/V",
+        "token_cached": "历史 token：直接读缓存",
+        "stepper_note": "缓存省掉的是历史 token 的投影与前向重算；新 token 的 Query "
+        "仍要和全部历史 K 做点积，注意力的工作量仍随上下文线性增长。",
+        "estimator": "② 显存估算器",
+        "custom": "自定义",
+        "preset": "模型预设",
+        "layers": "层数 L",
+        "kv_heads": "KV head 数 H_kv",
+        "head_dim": "head 维度 d_head",
+        "seq": "序列长度 S",
+        "batch": "batch",
+        "dtype": "数据类型",
+        "dtype_2": "FP16 / BF16（2 字节）",
+        "dtype_4": "FP32（4 字节）",
+        "dtype_1": "INT8 / FP8（1 字节）",
+        "bytes": "字节",
+        "bar": "与各预设模型的显存对比",
+        "bar_gpu": "一张 80 GB 显卡",
+        "bar_share": "占 80 GB 的 {percent}%",
+    },
+    "en": {
+        "figure": "KV Cache: the K/V projections recomputed at each step, and memory growing "
+        "with the sequence length",
+        "panel_steps": "K/V projections recomputed at each step, without and with a cache",
+        "panel_memory": "The KV Cache memory of three preset models as the sequence grows",
+        "steps_x": "generation step (prompt length 1)",
+        "steps_y": "tokens projected to K/V in this step",
+        "steps_title": "Measured in llmkit: layer 0's k_proj calls",
+        "legend_nocache": "no cache: {total} in all",
+        "legend_cache": "with cache: {total} in all",
+        "memory_x": "sequence length S (FP16, batch = 1)",
+        "memory_y": "KV Cache (GB)",
+        "memory_title": "memory = 2·L·H_kv·d_head·S·bytes",
+        "legend_model": "{name} (H_kv={kvh}) 4K: {gb} GB",
+        "stepper": "① Step by step: without vs with a cache",
+        "prompt": "Prompt length",
+        "step": "Generation step",
+        "prev": "Previous step",
+        "next": "Next step",
+        "nocache": "No cache: all the past recomputed ↻",
+        "cache": "With cache: only the new token",
+        "step_count": "Projections this step",
+        "total_count": "Projections so far",
+        "token_new": "new token: computed in this step",
+        "token_recomputed": "past token: its K/V computed again",
+        "token_cached": "past token: read from the cache",
+        "stepper_note": "What the cache saves is recomputing the past tokens' projections and "
+        "forward passes; the new token's Query still takes a dot product with every past K, so "
+        "the work of attention still grows linearly with the context.",
+        "estimator": "② Memory estimator",
+        "custom": "custom",
+        "preset": "Model preset",
+        "layers": "Layers L",
+        "kv_heads": "KV heads H_kv",
+        "head_dim": "Head size d_head",
+        "seq": "Sequence length S",
+        "batch": "Batch",
+        "dtype": "Data type",
+        "dtype_2": "FP16 / BF16 (2 bytes)",
+        "dtype_4": "FP32 (4 bytes)",
+        "dtype_1": "INT8 / FP8 (1 byte)",
+        "bytes": "bytes",
+        "bar": "The KV Cache against the memory of one 80 GB GPU",
+        "bar_gpu": "one 80 GB GPU",
+        "bar_share": "{percent}% of 80 GB",
+    },
+}
 
 
 @functools.lru_cache(maxsize=1)
@@ -76,14 +180,15 @@ def _memory_out(L: int, kvh: int, hd: int, S: int, B: int, dtype: int) -> dict[s
 @register
 class KVCacheDemo(Demo):
     ID = "kv-cache"
+    TEXT = TEXT
 
     def figure_svg(self) -> str:
         return two_layouts(
             (780, 310),
-            "KV Cache：每步重算的 K/V 投影数，以及显存随序列长度的增长",
+            self.t("figure"),
             [
-                Panel("每步重算的 K/V 投影数：无缓存与有缓存", (0, 0, 400, 310)),
-                Panel("三个预设模型的 KV Cache 显存随序列长度的增长", (400, 0, 380, 310)),
+                Panel(self.t("panel_steps"), (0, 0, 400, 310)),
+                Panel(self.t("panel_memory"), (400, 0, 380, 310)),
             ],
             self._draw_figure,
         )
@@ -95,9 +200,9 @@ class KVCacheDemo(Demo):
         p.axes(
             steps,
             [0, 2, 4, 6, 8],
-            xlabel="生成步骤（提示长度 1）",
-            ylabel="本步 K/V 投影的 token 数",
-            title="llmkit 实测：第 0 层 k_proj 的调用",
+            xlabel=self.t("steps_x"),
+            ylabel=self.t("steps_y"),
+            title=self.t("steps_title"),
         )
         for n, cnt in zip(steps, counts, strict=True):
             for j, (key, color) in enumerate(
@@ -110,8 +215,8 @@ class KVCacheDemo(Demo):
             70,
             72,
             [
-                (f"无缓存：累计 {last['nc_total']}", COLORS["red"]),
-                (f"有缓存：累计 {last['c_total']}", COLORS["green"]),
+                (self.t("legend_nocache", total=last["nc_total"]), COLORS["red"]),
+                (self.t("legend_cache", total=last["c_total"]), COLORS["green"]),
             ],
         )
 
@@ -124,9 +229,9 @@ class KVCacheDemo(Demo):
         q.axes(
             lengths,
             list(range(top + 1)),
-            xlabel="序列长度 S（FP16，batch = 1）",
-            ylabel="KV Cache（GB）",
-            title="显存 = 2·L·H_kv·d_head·S·字节数",
+            xlabel=self.t("memory_x"),
+            ylabel=self.t("memory_y"),
+            title=self.t("memory_title"),
             fmt_x=lambda v: f"{int(v) // 1024}K" if v else "0",
         )
         colors = (COLORS["blue"], COLORS["orange"], COLORS["purple"])
@@ -137,17 +242,71 @@ class KVCacheDemo(Demo):
         for name, color in zip(MODEL_PRESETS, colors, strict=True):
             d = _preset_dims(name)
             gb = llmkit.kv_cache_bytes_for(llmkit.PRESETS[name], 4096) / 1e9
-            entries.append((f"{name}（H_kv={d['kvh']}）4K: {num(gb, 2)} GB", color))
+            entries.append((self.t("legend_model", name=name, kvh=d["kvh"], gb=num(gb, 2)), color))
         q.legend(485, 72, entries)
 
     def widget_html(self) -> str:
         tol = {"nc_step": 0, "c_step": 0, "nc_total": 0, "c_total": 0, "bytes": 0}
         tol |= {"gb": 6e-3, "gib": 6e-3}
         body = (
-            _stepper_html() + _memory_html() + grid_script(tol, _stepper_cases() + _memory_cases())
+            self._stepper_html()
+            + self._memory_html()
+            + grid_script(tol, _stepper_cases() + _memory_cases())
         )
         config = {"presets": {name: _preset_dims(name) for name in MODEL_PRESETS}}
-        return widget(self.ID, body, config=config)
+        return widget(self.ID, self.language, body, config=config)
+
+    def _stepper_html(self) -> str:
+        t = self.t
+        new = t("token_new")
+        return (
+            f"<h4>{t('stepper')}</h4>"
+            '<div class="llmbook-widget__controls">'
+            + slider("p", t("prompt"), 1, 4, 1, 1)
+            + slider("step", t("step"), 1, 8, 1, 1)
+            + '<div class="llmbook-widget__buttons">'
+            + button("prev", t("prev"))
+            + button("next", t("next"))
+            + "</div></div>"
+            '<div class="llmbook-widget__cols">'
+            f'<div><h4>{t("nocache")}</h4><div data-role="tokens-nocache"'
+            f"{texts(new=new, old=t('token_recomputed'))}></div>"
+            + output("nc_step", t("step_count"))
+            + output("nc_total", t("total_count"))
+            + "</div>"
+            f'<div><h4>{t("cache")}</h4><div data-role="tokens-cache"'
+            f"{texts(new=new, old=t('token_cached'))}></div>"
+            + output("c_step", t("step_count"))
+            + output("c_total", t("total_count"))
+            + "</div></div>"
+            f'<p class="llmbook-widget__note">{t("stepper_note")}</p>'
+        )
+
+    def _memory_html(self) -> str:
+        t = self.t
+        d7 = _preset_dims("llama2-7b")
+        presets = [("custom", t("custom"))] + [(n, n) for n in MODEL_PRESETS]
+        dtypes = [(size, t(f"dtype_{size}")) for size in DTYPES]
+        return (
+            f"<h4>{t('estimator')}</h4>"
+            '<div class="llmbook-widget__controls">'
+            + select("preset", t("preset"), presets, "llama2-7b")
+            + number("L", t("layers"), d7["L"], 1, 1)
+            + number("kvh", t("kv_heads"), d7["kvh"], 1, 1)
+            + number("hd", t("head_dim"), d7["hd"], 1, 1)
+            + number("S", t("seq"), 4096, 1, 1)
+            + number("B", t("batch"), 1, 1, 1)
+            + select("dtype", t("dtype"), dtypes, "2")
+            + "</div>"
+            '<div class="llmbook-widget__results">'
+            + output("bytes", "KV Cache", t("bytes"))
+            + output("gb", "≈", "GB")
+            + output("gib", "=", "GiB")
+            + "</div>"
+            '<svg class="llmbook-widget__stage llmbook-widget__stage--wide" data-role="stage" '
+            f'viewBox="0 0 600 70" role="img" aria-label="{html.escape(t("bar"))}"'
+            f"{texts(gpu=t('bar_gpu'), share=t('bar_share'))}></svg>"
+        )
 
 
 def _stepper_cases() -> list[dict]:
@@ -183,51 +342,3 @@ def _memory_cases() -> list[dict]:
             }
         )
     return cases
-
-
-def _stepper_html() -> str:
-    return (
-        "<h4>① 逐步生成：无缓存 vs 有缓存</h4>"
-        '<div class="llmbook-widget__controls">'
-        + slider("p", "提示长度", 1, 4, 1, 1)
-        + slider("step", "生成第几步", 1, 8, 1, 1)
-        + '<div class="llmbook-widget__buttons">'
-        + button("prev", "上一步")
-        + button("next", "下一步")
-        + "</div></div>"
-        '<div class="llmbook-widget__cols">'
-        '<div><h4>无缓存：历史全部重算 ↻</h4><div data-role="tokens-nocache"></div>'
-        + output("nc_step", "本步投影")
-        + output("nc_total", "累计投影")
-        + "</div>"
-        '<div><h4>有缓存：只算新 token</h4><div data-role="tokens-cache"></div>'
-        + output("c_step", "本步投影")
-        + output("c_total", "累计投影")
-        + "</div></div>"
-        '<p class="llmbook-widget__note">缓存省掉的是历史 token 的投影与前向重算；新 token 的 Query '
-        "仍要和全部历史 K 做点积，注意力的工作量仍随上下文线性增长。</p>"
-    )
-
-
-def _memory_html() -> str:
-    d7 = _preset_dims("llama2-7b")
-    presets = [("custom", "自定义")] + [(n, n) for n in MODEL_PRESETS]
-    return (
-        "<h4>② 显存估算器</h4>"
-        '<div class="llmbook-widget__controls">'
-        + select("preset", "模型预设", presets, "llama2-7b")
-        + number("L", "层数 L", d7["L"], 1, 1)
-        + number("kvh", "KV head 数 H_kv", d7["kvh"], 1, 1)
-        + number("hd", "head 维度 d_head", d7["hd"], 1, 1)
-        + number("S", "序列长度 S", 4096, 1, 1)
-        + number("B", "batch", 1, 1, 1)
-        + select("dtype", "数据类型", list(DTYPES), "2")
-        + "</div>"
-        '<div class="llmbook-widget__results">'
-        + output("bytes", "KV Cache", "字节")
-        + output("gb", "≈", "GB")
-        + output("gib", "=", "GiB")
-        + "</div>"
-        '<svg class="llmbook-widget__stage llmbook-widget__stage--wide" data-role="stage" '
-        'viewBox="0 0 600 70" role="img" aria-label="与各预设模型的显存对比"></svg>'
-    )

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import html
+from collections.abc import Callable
+
 import torch
 
 import llmkit
 from llmbook.demos.base import Demo, register
-from llmbook.demos.controls import button, grid_script, number, output, select, widget
+from llmbook.demos.controls import button, grid_script, number, output, select, texts, widget
 from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, num
 
@@ -14,6 +17,62 @@ __all__ = ["MHAGQADemo", "kv_head_of_query", "divisors"]
 
 MODELS = ("llama2-7b", "llama2-70b", "llama3-8b")
 FIGURE_SEQ = 4096
+
+# Every word the demo shows, in each language (Demo.t).
+TEXT = {
+    "zh": {
+        "figure": "MHA、GQA、MQA 的 head 连接方式与 LLaMA-2-7B 尺寸下的 KV Cache 大小",
+        "panel_mha": "MHA：8 个 Q head 各有一组 K/V",
+        "panel_gqa": "GQA（g = 4）：8 个 Q head 共享 2 组 K/V",
+        "panel_mqa": "MQA：8 个 Q head 共享 1 组 K/V",
+        "panel_cache": "LLaMA-2-7B 尺寸下 MHA、GQA、MQA 的 KV Cache 大小",
+        "gqa_g": "GQA（g = 4）",
+        "wiring": "{heads} 个 Q head → {kv_heads} 组 K/V",
+        "caption": "{model}，{run}",
+        "caption_model": "KV Cache：L = {layers}，H_q = {heads}，d_head = {head_dim}",
+        "caption_run": "S = {seq}，FP16，batch = 1",
+        "variant": "{name}（H_kv = {kv_heads}）",
+        "bar": "{gb} GB（MHA 的 1/{ratio}）",
+        "bar_narrow": "{label}：{gb} GB（1/{ratio}）",
+        "model": "模型尺寸",
+        "kv_heads": "KV head 数 H_kv",
+        "seq": "序列长度 S",
+        "stage": "Q head 与 K/V head 的连接和缓存大小",
+        "stage_current": "当前",
+        "stage_row": "{name}（{count}）",
+        "option": "{count}（{kind}）",
+        "group": "每组共享的 Q head 数 g =",
+        "bytes": "字节",
+        "note": "Q head 数不变，只有 K/V head 变少；同色的 Q head 读同一组 K/V。FP16、batch = 1。",
+    },
+    "en": {
+        "figure": "How MHA, GQA and MQA wire their heads, and the KV Cache size at LLaMA-2-7B's "
+        "dimensions",
+        "panel_mha": "MHA: each of 8 Q heads has a K/V head of its own",
+        "panel_gqa": "GQA (g = 4): 8 Q heads share 2 K/V heads",
+        "panel_mqa": "MQA: 8 Q heads share 1 K/V head",
+        "panel_cache": "The KV Cache size of MHA, GQA and MQA at LLaMA-2-7B's dimensions",
+        "gqa_g": "GQA (g = 4)",
+        "wiring": "{heads} Q heads → {kv_heads} K/V heads",
+        "caption": "{model}, {run}",
+        "caption_model": "KV Cache: L = {layers}, H_q = {heads}, d_head = {head_dim}",
+        "caption_run": "S = {seq}, FP16, batch = 1",
+        "variant": "{name} (H_kv = {kv_heads})",
+        "bar": "{gb} GB (1/{ratio} of MHA)",
+        "bar_narrow": "{label}: {gb} GB (1/{ratio})",
+        "model": "Model size",
+        "kv_heads": "KV heads H_kv",
+        "seq": "Sequence length S",
+        "stage": "How the Q heads connect to the K/V heads, and the cache sizes",
+        "stage_current": "now",  # short: the stage's row labels end 60 units from its edge
+        "stage_row": "{name} ({count})",
+        "option": "{count} ({kind})",
+        "group": "Q heads per K/V head, g =",
+        "bytes": "bytes",
+        "note": "The number of Q heads stays the same; only the K/V heads become fewer. Q heads of "
+        "one colour read the same K/V head. FP16, batch = 1.",
+    },
+}
 
 
 def divisors(n: int) -> list[int]:
@@ -39,7 +98,9 @@ def _cache(name: str, kvh: int, seq: int) -> int:
     return llmkit.kv_cache_bytes_for(llmkit.PRESETS[name].replace(num_key_value_heads=kvh), seq)
 
 
-def _wiring(c: Canvas, x0: float, width: float, heads: int, kv_heads: int, title: str) -> None:
+def _wiring(
+    c: Canvas, t: Callable[..., str], x0: float, width: float, heads: int, kv_heads: int, title: str
+) -> None:
     mapping = kv_head_of_query(heads, kv_heads)
     q_x = [x0 + (i + 0.5) * width / heads for i in range(heads)]
     kv_x = [x0 + (j + 0.5) * width / kv_heads for j in range(kv_heads)]
@@ -53,24 +114,28 @@ def _wiring(c: Canvas, x0: float, width: float, heads: int, kv_heads: int, title
         c.rect(x - 10, 124, 20, 16, fill=palette[j % len(palette)], stroke=None, rx=3)
     c.text(x0 - 6, 64, "Q", size=11, anchor="end")
     c.text(x0 - 6, 136, "KV", size=11, anchor="end")
-    c.text(x0 + width / 2, 160, f"{heads} 个 Q head → {kv_heads} 组 K/V", size=11)
+    c.text(x0 + width / 2, 160, t("wiring", heads=heads, kv_heads=kv_heads), size=11)
 
 
-def _cache_sizes() -> tuple[str, list[tuple[str, int]], int]:
+def _cache_sizes(t: Callable[..., str]) -> tuple[tuple[str, str], list[tuple[str, int]], int]:
+    """The caption (model, run), each bar's label and H_kv, and the cache size of MHA."""
     cfg = llmkit.PRESETS["llama2-7b"]
     heads = cfg.num_attention_heads
     caption = (
-        f"KV Cache：L = {cfg.num_hidden_layers}，H_q = {heads}，d_head = {cfg.head_dim}，"
-        f"S = {FIGURE_SEQ}，FP16，batch = 1"
+        t("caption_model", layers=cfg.num_hidden_layers, heads=heads, head_dim=cfg.head_dim),
+        t("caption_run", seq=FIGURE_SEQ),
     )
-    sizes = [(f"MHA（H_kv = {heads}）", heads), ("GQA（H_kv = 8）", 8), ("MQA（H_kv = 1）", 1)]
+    sizes = [
+        (t("variant", name=name, kv_heads=kv_heads), kv_heads)
+        for name, kv_heads in (("MHA", heads), ("GQA", 8), ("MQA", 1))
+    ]
     return caption, sizes, _cache("llama2-7b", heads, FIGURE_SEQ)
 
 
-def _cache_bars(c: Canvas) -> None:
+def _cache_bars(c: Canvas, t: Callable[..., str]) -> None:
     """The wide figure's bars: labels left of them, one row each."""
-    caption, sizes, full = _cache_sizes()
-    c.text(390, 192, caption, size=12)
+    (model, run), sizes, full = _cache_sizes(t)
+    c.text(390, 192, t("caption", model=model, run=run), size=12)
     for r, (label, kvh) in enumerate(sizes):
         n = _cache("llama2-7b", kvh, FIGURE_SEQ)
         y = 210 + r * 36
@@ -79,25 +144,24 @@ def _cache_bars(c: Canvas) -> None:
         c.text(
             218 + 440 * n / full,
             y + 17,
-            f"{num(n / 1e9, 2)} GB（MHA 的 1/{full // n}）",
+            t("bar", gb=num(n / 1e9, 2), ratio=full // n),
             size=11.5,
             anchor="start",
         )
 
 
-def _cache_bars_narrow(c: Canvas, x0: float, y0: float) -> None:
+def _cache_bars_narrow(c: Canvas, t: Callable[..., str], x0: float, y0: float) -> None:
     """The phone panel's bars: the caption on two lines, each label above its bar."""
-    caption, sizes, full = _cache_sizes()
-    first, second = caption.split("，S = ")
-    c.text(x0 + 6, y0 + 18, first, size=12, anchor="start")
-    c.text(x0 + 6, y0 + 36, "S = " + second, size=12, anchor="start")
+    (model, run), sizes, full = _cache_sizes(t)
+    c.text(x0 + 6, y0 + 18, model, size=12, anchor="start")
+    c.text(x0 + 6, y0 + 36, run, size=12, anchor="start")
     for r, (label, kvh) in enumerate(sizes):
         n = _cache("llama2-7b", kvh, FIGURE_SEQ)
         y = y0 + 56 + r * 46
         c.text(
             x0 + 6,
             y + 12,
-            f"{label}：{num(n / 1e9, 2)} GB（1/{full // n}）",
+            t("bar_narrow", label=label, gb=num(n / 1e9, 2), ratio=full // n),
             size=12,
             anchor="start",
         )
@@ -130,27 +194,28 @@ def _model_config(name: str) -> dict[str, object]:
 @register
 class MHAGQADemo(Demo):
     ID = "mha-gqa"
+    TEXT = TEXT
 
     def figure_svg(self) -> str:
         return two_layouts(
             (780, 330),
-            "MHA、GQA、MQA 的 head 连接方式与 LLaMA-2-7B 尺寸下的 KV Cache 大小",
+            self.t("figure"),
             [
-                Panel("MHA：8 个 Q head 各有一组 K/V", (10, 0, 250, 172)),
-                Panel("GQA（g = 4）：8 个 Q head 共享 2 组 K/V", (260, 0, 250, 172)),
-                Panel("MQA：8 个 Q head 共享 1 组 K/V", (510, 0, 250, 172)),
-                Panel("LLaMA-2-7B 尺寸下 MHA、GQA、MQA 的 KV Cache 大小", (0, 340, 330, 200)),
+                Panel(self.t("panel_mha"), (10, 0, 250, 172)),
+                Panel(self.t("panel_gqa"), (260, 0, 250, 172)),
+                Panel(self.t("panel_mqa"), (510, 0, 250, 172)),
+                Panel(self.t("panel_cache"), (0, 340, 330, 200)),
             ],
             self._draw_figure,
         )
 
     def _draw_figure(self, c: Canvas) -> None:
-        for k, (kvh, name) in enumerate(((8, "MHA"), (2, "GQA（g = 4）"), (1, "MQA"))):
-            _wiring(c, 40 + k * 250, 200, 8, kvh, name)
+        for k, (kvh, name) in enumerate(((8, "MHA"), (2, self.t("gqa_g")), (1, "MQA"))):
+            _wiring(c, self.t, 40 + k * 250, 200, 8, kvh, name)
         if c.narrow:
-            _cache_bars_narrow(c, 0, 340)
+            _cache_bars_narrow(c, self.t, 0, 340)
         else:
-            _cache_bars(c)
+            _cache_bars(c, self.t)
 
     def widget_html(self) -> str:
         cases = []
@@ -176,26 +241,35 @@ class MHAGQADemo(Demo):
         config = {"models": {name: _model_config(name) for name in MODELS}}
         first = llmkit.PRESETS[MODELS[0]]
         kv_options = [(str(d), str(d)) for d in divisors(first.num_attention_heads)]
+        t = self.t
+        # The script relabels the H_kv options and draws the stage's rows with these words.
+        kv_select = select(
+            "kvh",
+            t("kv_heads"),
+            kv_options,
+            str(first.num_key_value_heads),
+            words={"option": t("option")},
+        )
         body = (
             '<div class="llmbook-widget__controls">'
-            + select("model", "模型尺寸", [(n, n) for n in MODELS], MODELS[0])
-            + select("kvh", "KV head 数 H_kv", kv_options, str(first.num_key_value_heads))
-            + number("S", "序列长度 S", 4096, 1, 1)
+            + select("model", t("model"), [(n, n) for n in MODELS], MODELS[0])
+            + kv_select
+            + number("S", t("seq"), 4096, 1, 1)
             + '<div class="llmbook-widget__buttons">'
             + button("mha", "MHA")
-            + button("gqa", "GQA（H_kv = 8）")
+            + button("gqa", t("variant", name="GQA", kv_heads=8))
             + button("mqa", "MQA")
             + "</div></div>"
             '<svg class="llmbook-widget__stage llmbook-widget__stage--wide" data-role="stage" '
-            'viewBox="0 0 640 250" role="img" aria-label="Q head 与 K/V head 的连接和缓存大小"></svg>'
+            f'viewBox="0 0 640 250" role="img" aria-label="{html.escape(t("stage"))}"'
+            f"{texts(current=t('stage_current'), row=t('stage_row'))}></svg>"
             '<div class="llmbook-widget__results">'
-            + output("group", "每组共享的 Q head 数 g =")
-            + output("bytes", "KV Cache", "字节")
+            + output("group", t("group"))
+            + output("bytes", "KV Cache", t("bytes"))
             + output("gb", "≈", "GB")
             + output("mha_gb", "MHA", "GB")
             + output("mqa_gb", "MQA", "GB")
             + "</div>"
-            '<p class="llmbook-widget__note">Q head 数不变，只有 K/V head 变少；同色的 Q head 读同一组 K/V。'
-            "FP16、batch = 1。</p>" + grid_script(tol, cases)
+            f'<p class="llmbook-widget__note">{t("note")}</p>' + grid_script(tol, cases)
         )
-        return widget(self.ID, body, config=config)
+        return widget(self.ID, self.language, body, config=config)

@@ -16,6 +16,44 @@ LN_EPS = 1e-5  # llmkit.layer_norm's default (torch.nn.LayerNorm's)
 RMS_EPS = 1e-6  # llmkit.rms_norm's default (LLaMA's)
 SEED_X = (1.0, 2.0, 3.0, 4.0)
 
+# Every word the demo shows, in each language (Demo.t).
+TEXT = {
+    "zh": {
+        "figure": "x = [1, 2, 3, 4] 经 LayerNorm 与 RMSNorm 后的结果对比",
+        "panel_values": "x = [1, 2, 3, 4] 经 LayerNorm 与 RMSNorm 后的各维数值",
+        "panel_steps": "LayerNorm 与 RMSNorm 的计算步骤",
+        "value": "值",
+        "component": "第 {n} 维",
+        "ln_var": "σ² = {var}，√(σ²+ε) = {std}",
+        "ln_y": "y = (x − μ) / √(σ²+ε)：均值被拉到 0",
+        "rms_y": "y = x / RMS：不减均值，保留整体偏移",
+        "stage": "x、LayerNorm(x) 与 RMSNorm(x) 的柱状对比",
+        "eps": "{name}（ε = {eps}）",
+        "ln_mean": "① 均值 μ",
+        "ln_centered": "② 中心化 x − μ",
+        "ln_var_row": "③ 方差 σ²",
+        "rms_ms": "① 平方均值 mean(x²)",
+        "note": "两者都省略了可学习的 γ（取 1）；LayerNorm 的 β 取 0。",
+    },
+    "en": {
+        "figure": "x = [1, 2, 3, 4] after LayerNorm and after RMSNorm, compared",
+        "panel_values": "Each component of x = [1, 2, 3, 4] after LayerNorm and RMSNorm",
+        "panel_steps": "The steps of LayerNorm and of RMSNorm",
+        "value": "value",
+        "component": "x[{i}]",
+        "ln_var": "σ² = {var}, √(σ²+ε) = {std}",
+        "ln_y": "y = (x − μ) / √(σ²+ε): mean moved to 0",
+        "rms_y": "y = x / RMS: mean kept, no shift",
+        "stage": "Bars of x, LayerNorm(x) and RMSNorm(x)",
+        "eps": "{name} (ε = {eps})",
+        "ln_mean": "① mean μ",
+        "ln_centered": "② centred x − μ",
+        "ln_var_row": "③ variance σ²",
+        "rms_ms": "① mean square mean(x²)",
+        "note": "Both leave out the learned γ (taken as 1); LayerNorm's β is taken as 0.",
+    },
+}
+
 
 def norm_steps(x: list[float]) -> dict[str, object]:
     """The intermediates (float64 torch) and both outputs (llmkit) for one vector x."""
@@ -64,14 +102,15 @@ def _draw_stage(c: Canvas) -> None:
 @register
 class NormCompareDemo(Demo):
     ID = "norm-compare"
+    TEXT = TEXT
 
     def figure_svg(self) -> str:
         return two_layouts(
             (760, 300),
-            "x = [1, 2, 3, 4] 经 LayerNorm 与 RMSNorm 后的结果对比",
+            self.t("figure"),
             [
-                Panel("x = [1, 2, 3, 4] 经 LayerNorm 与 RMSNorm 后的各维数值", (0, 0, 470, 350)),
-                Panel("LayerNorm 与 RMSNorm 的计算步骤", (470, 40, 290, 230)),
+                Panel(self.t("panel_values"), (0, 0, 470, 350)),
+                Panel(self.t("panel_steps"), (470, 40, 290, 230)),
             ],
             self._draw_figure,
         )
@@ -79,7 +118,7 @@ class NormCompareDemo(Demo):
     def _draw_figure(self, c: Canvas) -> None:
         s = norm_steps(list(SEED_X))
         p = Plot(c, (60, 50, 400, 200), (0, 4), (-2, 4.5))
-        p.axes([], [-2, -1, 0, 1, 2, 3, 4], ylabel="值", title="x = [1, 2, 3, 4]")
+        p.axes([], [-2, -1, 0, 1, 2, 3, 4], ylabel=self.t("value"), title="x = [1, 2, 3, 4]")
         series = (
             ("x", list(SEED_X), COLORS["gray"]),
             ("LayerNorm(x)", s["ln_y"], COLORS["orange"]),
@@ -98,7 +137,7 @@ class NormCompareDemo(Demo):
                     c.text(x + 11, below, num(values[i], 3), size=10)
                 else:  # no room above the bars on a phone: one row of values per series below
                     c.text(p.px(i) + 50, 292 + j * 18, num(values[i], 3), size=10)
-            c.text(p.px(i) + 50, 268, f"第 {i + 1} 维", size=11)
+            c.text(p.px(i) + 50, 268, self.t("component", i=i, n=i + 1), size=11)
         if c.narrow:
             short = ("x", "LN", "RMS")
             for j, (name, (_, _, color)) in enumerate(zip(short, series, strict=True)):
@@ -113,8 +152,8 @@ class NormCompareDemo(Demo):
                 COLORS["orange"],
                 [
                     f"μ = {num(s['ln_mean'], 3)}",
-                    f"σ² = {num(s['ln_var'], 3)}，√(σ²+ε) = {num(s['ln_std'], 3)}",
-                    "y = (x − μ) / √(σ²+ε)：均值被拉到 0",
+                    self.t("ln_var", var=num(s["ln_var"], 3), std=num(s["ln_std"], 3)),
+                    self.t("ln_y"),
                 ],
             ),
             (
@@ -123,7 +162,7 @@ class NormCompareDemo(Demo):
                 [
                     f"mean(x²) = {num(s['rms_ms'], 3)}",
                     f"RMS = √(mean(x²)+ε) = {num(s['rms_rms'], 3)}",
-                    "y = x / RMS：不减均值，保留整体偏移",
+                    self.t("rms_y"),
                 ],
             ),
         ]
@@ -154,24 +193,27 @@ class NormCompareDemo(Demo):
         def row(label: str, name: str) -> str:
             return f'<tr><td>{label}</td><td><output data-out="{name}">…</output></td></tr>'
 
+        t = self.t
         body = (
             '<div class="llmbook-widget__row"><div class="llmbook-widget__controls">'
             + sliders
             + "</div>"
-            + stage((300, 190), "x、LayerNorm(x) 与 RMSNorm(x) 的柱状对比", _draw_stage)
+            + stage((300, 190), t("stage"), _draw_stage)
             + "</div>"
-            '<div class="llmbook-widget__cols"><div><h4>LayerNorm（ε = 1e-5）</h4><table class="llmbook-widget__table">'
-            + row("① 均值 μ", "ln_mean")
-            + row("② 中心化 x − μ", "ln_centered")
-            + row("③ 方差 σ²", "ln_var")
+            f'<div class="llmbook-widget__cols"><div><h4>{t("eps", name="LayerNorm", eps="1e-5")}'
+            '</h4><table class="llmbook-widget__table">'
+            + row(t("ln_mean"), "ln_mean")
+            + row(t("ln_centered"), "ln_centered")
+            + row(t("ln_var_row"), "ln_var")
             + row("④ √(σ² + ε)", "ln_std")
             + row("⑤ y = (x − μ) / √(σ² + ε)", "ln_y")
-            + '</table></div><div><h4>RMSNorm（ε = 1e-6）</h4><table class="llmbook-widget__table">'
-            + row("① 平方均值 mean(x²)", "rms_ms")
+            + f"</table></div><div><h4>{t('eps', name='RMSNorm', eps='1e-6')}</h4>"
+            '<table class="llmbook-widget__table">'
+            + row(t("rms_ms"), "rms_ms")
             + row("② RMS = √(mean(x²) + ε)", "rms_rms")
             + row("③ y = x / RMS", "rms_y")
             + "</table></div></div>"
-            + '<p class="llmbook-widget__note">两者都省略了可学习的 γ（取 1）；LayerNorm 的 β 取 0。</p>'
+            + f'<p class="llmbook-widget__note">{t("note")}</p>'
             + grid_script(tol, cases)
         )
-        return widget(self.ID, body)
+        return widget(self.ID, self.language, body)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import llmkit
 from llmbook.demos.base import Demo, register
@@ -15,6 +16,59 @@ __all__ = ["DEPTHS", "PrePostNormDemo", "measured_grad_norms"]
 DEPTHS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
 GREEN = COLORS["green"]
 INITIAL_DEPTH = 12
+
+# Every word the demo shows, in each language (Demo.t).
+TEXT = {
+    "zh": {
+        "figure": "Post-Norm 与 Pre-Norm 的残差路径（绿色），以及实测的梯度范数随深度的变化",
+        "panel_blocks": "Post-Norm 与 Pre-Norm 的残差路径（绿色）",
+        "panel_curve": "llmkit 实测：梯度范数随深度的变化",
+        "input": "输入 x",
+        "output": "输出",
+        "sublayer": "子层 F",
+        "grad_post": "梯度穿过每层的 Norm",
+        "grad_pre": "梯度沿恒等路径直达",
+        "depth_axis": "层数（block 个数）",
+        "depth_short": "层数",
+        "grad_axis": "‖∂L/∂x‖（输入端）",
+        "curve_title": "llmkit 实测：初始化时回到输入的梯度范数",
+        "legend": "{name}（{depth} 层：{grad}）",
+        "blocks": "两种 Block 的前向与反向路径",
+        "forward": "前向：残差路径",
+        "backward": "反向：梯度路径",
+        "depth": "层数",
+        "stage": "实测梯度范数曲线与当前层数",
+        "grad_norm": "{name} 梯度范数",
+        "note": "数值由 llmkit 在构建时测得（hidden = 64，PyTorch 默认初始化，"
+        "固定随机输入与损失方向）；Pre-Norm 的残差路径上没有 Norm。",
+    },
+    "en": {
+        "figure": "The residual paths (green) of Post-Norm and Pre-Norm, and the measured "
+        "gradient norm as the depth grows",
+        "panel_blocks": "The residual paths (green) of Post-Norm and Pre-Norm",
+        "panel_curve": "Measured in llmkit: the gradient norm as the depth grows",
+        "input": "input x",
+        "output": "output",
+        "sublayer": "sublayer F",
+        # short: the gradient labels stand left of their arrows, where little room is left
+        "grad_post": "via Norm",
+        "grad_pre": "direct",
+        "depth_axis": "layers (blocks)",
+        "depth_short": "layers",
+        "grad_axis": "‖∂L/∂x‖ (at the input)",
+        "curve_title": "llmkit at init: the gradient norm at the input",
+        "legend": "{name} ({depth} layers: {grad})",
+        "blocks": "The forward and backward paths of the two kinds of block",
+        "forward": "Forward: residual path",
+        "backward": "Backward: gradient path",
+        "depth": "Layers",
+        "stage": "The measured gradient norm curve and the chosen depth",
+        "grad_norm": "{name} gradient norm",
+        "note": "Values measured by llmkit at build time (hidden = 64, PyTorch's default "
+        "initialisation, a fixed random input and loss direction); Pre-Norm has no Norm on "
+        "its residual path.",
+    },
+}
 
 
 @functools.lru_cache(maxsize=1)
@@ -30,7 +84,7 @@ def _box(c: Canvas, x: float, y: float, label: str, color: str, part: str) -> No
     c.add("</g>")
 
 
-def draw_blocks(c: Canvas, x0: float, y0: float) -> None:
+def draw_blocks(c: Canvas, t: Callable[..., str], x0: float, y0: float) -> None:
     """Post-Norm (left) and Pre-Norm (right), input at the bottom; the residual path in green.
 
     Groups carry `data-part` so the widget can highlight the gradient path; `data-part="grad"` arrows
@@ -41,8 +95,8 @@ def draw_blocks(c: Canvas, x0: float, y0: float) -> None:
         c.text(
             cx + 30, y0 + 14, "Post-Norm" if kind == "post" else "Pre-Norm", size=13, weight="bold"
         )
-        c.text(cx, y0 + 262, "输入 x", size=11)
-        c.text(cx, y0 + 36, "输出", size=11)
+        c.text(cx, y0 + 262, t("input"), size=11)
+        c.text(cx, y0 + 36, t("output"), size=11)
         c.add('<g data-part="residual">')
         if kind == "post":
             c.line(cx, y0 + 250, cx, y0 + 122, GREEN, width=3.5)  # x → ⊕ (skip)
@@ -64,21 +118,23 @@ def draw_blocks(c: Canvas, x0: float, y0: float) -> None:
             c.polyline([(bx, y0 + 94), (bx, plus), (cx + 8, plus)], width=1.4)
         c.add("</g>")
         if kind == "post":
-            _box(c, bx, y0 + 149, "子层 F", COLORS["blue"], "sublayer")
+            _box(c, bx, y0 + 149, t("sublayer"), COLORS["blue"], "sublayer")
             _box(c, cx, y0 + 80, "Norm", COLORS["red"], "norm-on-path")
         else:
             _box(c, bx, y0 + 199, "Norm", COLORS["orange"], "norm")
-            _box(c, bx, y0 + 107, "子层 F", COLORS["blue"], "sublayer")
+            _box(c, bx, y0 + 107, t("sublayer"), COLORS["blue"], "sublayer")
         c.circle(cx, plus, 8, fill="none", stroke=GREEN, width=2)
         c.text(cx, plus + 4, "+", size=13, color=GREEN, weight="bold")
         c.add('<g data-part="grad">')
         c.arrow(cx - 18, y0 + 48, cx - 18, y0 + 246, COLORS["purple"], width=1.6)
-        label = "梯度穿过每层的 Norm" if kind == "post" else "梯度沿恒等路径直达"
+        label = t("grad_post") if kind == "post" else t("grad_pre")
         c.text(cx - 24, y0 + 150, label, size=10, anchor="end", color=COLORS["purple"])
         c.add("</g>")
 
 
-def _curve(c: Canvas, box: tuple[float, float, float, float], *, titled: bool = True) -> Plot:
+def _curve(
+    c: Canvas, t: Callable[..., str], box: tuple[float, float, float, float], *, titled: bool = True
+) -> Plot:
     """The measured gradient norm by depth; untitled, it is the widget's smaller stage."""
     g = measured_grad_norms()
     top = 10 * (int(max(g["pre"] + g["post"]) / 10) + 1)
@@ -86,18 +142,18 @@ def _curve(c: Canvas, box: tuple[float, float, float, float], *, titled: bool = 
     p.axes(
         [0, 8, 16, 24, 32],
         list(range(0, top + 1, 10)),
-        xlabel="层数（block 个数）" if titled else "层数",
-        ylabel="‖∂L/∂x‖（输入端）" if titled else "",
-        title="llmkit 实测：初始化时回到输入的梯度范数" if titled else "",
+        xlabel=t("depth_axis") if titled else t("depth_short"),
+        ylabel=t("grad_axis") if titled else "",
+        title=t("curve_title") if titled else "",
     )
     p.series(DEPTHS, g["pre"], GREEN, dots=titled)
     p.series(DEPTHS, g["post"], COLORS["red"], dots=titled, dash="5 3")
     return p
 
 
-def _draw_stage(c: Canvas) -> None:
+def _draw_stage(c: Canvas, t: Callable[..., str]) -> None:
     """The widget's curve, drawn once; its script moves the marks to the chosen depth."""
-    p = _curve(c, (45, 15, 240, 150), titled=False)
+    p = _curve(c, t, (45, 15, 240, 150), titled=False)
     g, i = measured_grad_norms(), DEPTHS.index(INITIAL_DEPTH)
     x = p.px(INITIAL_DEPTH)
     with c.group(data_plot=p.mapping()):
@@ -112,29 +168,38 @@ def _draw_stage(c: Canvas) -> None:
 @register
 class PrePostNormDemo(Demo):
     ID = "pre-post-norm"
+    TEXT = TEXT
 
     def figure_svg(self) -> str:
         svg = two_layouts(
             (780, 300),
-            "Post-Norm 与 Pre-Norm 的残差路径（绿色），以及实测的梯度范数随深度的变化",
+            self.t("figure"),
             [
-                Panel("Post-Norm 与 Pre-Norm 的残差路径（绿色）", (20, 0, 400, 300)),
-                Panel("llmkit 实测：梯度范数随深度的变化", (430, 0, 350, 300)),
+                Panel(self.t("panel_blocks"), (20, 0, 400, 300)),
+                Panel(self.t("panel_curve"), (430, 0, 350, 300)),
             ],
             self._draw_figure,
         )
         return svg.replace('data-part="grad"', 'data-part="grad" display="none"')
 
     def _draw_figure(self, c: Canvas) -> None:
-        draw_blocks(c, 0, 10)
-        p = _curve(c, (500, 60, 250, 180))
+        draw_blocks(c, self.t, 0, 10)
+        p = _curve(c, self.t, (500, 60, 250, 180))
         g = measured_grad_norms()
         p.legend(
             515,
             80,
             [
-                (f"Pre-Norm（{DEPTHS[-1]} 层：{num(g['pre'][-1], 1)}）", GREEN),
-                (f"Post-Norm（{DEPTHS[-1]} 层：{num(g['post'][-1], 1)}）", COLORS["red"]),
+                (
+                    self.t("legend", name="Pre-Norm", depth=DEPTHS[-1], grad=num(g["pre"][-1], 1)),
+                    GREEN,
+                ),
+                (
+                    self.t(
+                        "legend", name="Post-Norm", depth=DEPTHS[-1], grad=num(g["post"][-1], 1)
+                    ),
+                    COLORS["red"],
+                ),
             ],
         )
 
@@ -152,10 +217,9 @@ class PrePostNormDemo(Demo):
             for i, d in enumerate(DEPTHS)
         ]
         tol = {"pre": 6e-3, "post": 6e-3, "ratio": 6e-3}
-        blocks = Canvas(
-            460, 290, "两种 Block 的前向与反向路径", min_text=MIN_LABEL_PX * 460 / PHONE_FIGURE_PX
-        )
-        draw_blocks(blocks, 0, 5)
+        t = self.t
+        blocks = Canvas(460, 290, t("blocks"), min_text=MIN_LABEL_PX * 460 / PHONE_FIGURE_PX)
+        draw_blocks(blocks, t, 0, 5)
         diagram = str(blocks).replace(
             'class="llmbook-demo__svg"', 'class="llmbook-widget__stage" data-role="blocks"'
         )
@@ -164,20 +228,18 @@ class PrePostNormDemo(Demo):
             + diagram
             + '<div class="llmbook-widget__controls">'
             + '<div class="llmbook-widget__buttons">'
-            + button("forward", "前向：残差路径")
-            + button("backward", "反向：梯度路径")
+            + button("forward", t("forward"))
+            + button("backward", t("backward"))
             + "</div>"
-            + select("depth", "层数", [(str(d), str(d)) for d in DEPTHS], str(INITIAL_DEPTH))
-            + stage((300, 200), "实测梯度范数曲线与当前层数", _draw_stage)
+            + select("depth", t("depth"), [(str(d), str(d)) for d in DEPTHS], str(INITIAL_DEPTH))
+            + stage((300, 200), t("stage"), lambda c: _draw_stage(c, t))
             + "</div></div>"
             '<div class="llmbook-widget__results">'
-            + output("pre", "Pre-Norm 梯度范数")
-            + output("post", "Post-Norm 梯度范数")
+            + output("pre", t("grad_norm", name="Pre-Norm"))
+            + output("post", t("grad_norm", name="Post-Norm"))
             + output("ratio", "Pre / Post")
             + "</div>"
-            '<p class="llmbook-widget__note">数值由 llmkit 在构建时测得（hidden = 64，PyTorch 默认初始化，'
-            "固定随机输入与损失方向）；Pre-Norm 的残差路径上没有 Norm。</p>"
-            + grid_script(tol, cases)
+            f'<p class="llmbook-widget__note">{t("note")}</p>' + grid_script(tol, cases)
         )
         config = {"depths": list(DEPTHS), "pre": g["pre"], "post": g["post"]}
-        return widget(self.ID, body, config=config)
+        return widget(self.ID, self.language, body, config=config)

@@ -20,6 +20,50 @@ HEAD_DIM = 128
 MAX_DISTANCE = 200
 SINGLE_PAIR = 8  # a mid frequency: θ_8 = 10000^(-16/128) ≈ 0.316 rad, period ≈ 20 positions
 
+# Every word the demo shows, in each language (Demo.t).
+TEXT = {
+    "zh": {
+        "figure": "RoPE：旋转后的点积只取决于相对位置；全部频率平均后随距离衰减",
+        "panel_rotation": "θ = 45° 时 q、k 旋转后的点积只取决于 m − n",
+        "panel_decay": "全部频率平均后点积随相对距离衰减",
+        "example": "θ = 45°，q = k = [1, 0]",
+        "distance": "相对距离 m − n",
+        "score": "点积 / 最大值",
+        "ones": "d = {d}，q = k = 全 1",
+        "mean": "全部频率平均（衰减）",
+        "single": "单个频率 i={i}（周期振荡，不衰减）",
+        "m": "q 的位置 m",
+        "n": "k 的位置 n",
+        "theta": "每个位置旋转 θ（度）",
+        "both_plus": "同时 +1",
+        "reset": "重置",
+        "stage": "旋转后的 q 与 k",
+        "relative": "相对位置 m − n",
+        "note": "点「同时 +1」：两个向量一起转同一个角度，点积不变。",
+    },
+    "en": {
+        "figure": "RoPE: after the rotation the dot product depends only on the relative "
+        "position; averaged over all frequencies it decays with distance",
+        "panel_rotation": "At θ = 45° the dot product of the rotated q and k depends only on m − n",
+        "panel_decay": "Averaged over all frequencies the dot product decays with relative distance",
+        "example": "θ = 45°, q = k = [1, 0]",
+        "distance": "relative distance m − n",
+        "score": "dot product / its maximum",
+        "ones": "d = {d}, q = k = all ones",
+        "mean": "all frequencies, averaged (decays)",
+        "single": "one frequency, i={i} (oscillates, no decay)",
+        "m": "Position m of q",
+        "n": "Position n of k",
+        "theta": "Rotation θ per position (degrees)",
+        "both_plus": "Both +1",
+        "reset": "Reset",
+        "stage": "The rotated q and k",
+        "relative": "Relative position m − n",
+        "note": "Press “Both +1”: the two vectors turn by the same angle, and the dot product "
+        "stays the same.",
+    },
+}
+
 
 def rotated_dot(q: list[float], k: list[float], m: int, n: int, theta_deg: float):
     """llmkit's rotations of q (position m) and k (position n) and their dot product."""
@@ -92,20 +136,21 @@ def _draw_stage(c: Canvas) -> None:
 @register
 class RopeDemo(Demo):
     ID = "rope"
+    TEXT = TEXT
 
     def figure_svg(self) -> str:
         return two_layouts(
             (760, 320),
-            "RoPE：旋转后的点积只取决于相对位置；全部频率平均后随距离衰减",
+            self.t("figure"),
             [
-                Panel("θ = 45° 时 q、k 旋转后的点积只取决于 m − n", (0, 0, 390, 320)),
-                Panel("全部频率平均后点积随相对距离衰减", (390, 0, 370, 320)),
+                Panel(self.t("panel_rotation"), (0, 0, 390, 320)),
+                Panel(self.t("panel_decay"), (390, 0, 370, 320)),
             ],
             self._draw_figure,
         )
 
     def _draw_figure(self, c: Canvas) -> None:
-        c.text(190, 22, "θ = 45°，q = k = [1, 0]", size=13, weight="bold")
+        c.text(190, 22, self.t("example"), size=13, weight="bold")
         for i, (m, n) in enumerate(EXAMPLE_ROWS):
             cx, cy, r = 65 + i * 125, 135, 50
             q_rot, k_rot, dot = rotated_dot([1.0, 0.0], [1.0, 0.0], m, n, 45.0)
@@ -126,9 +171,9 @@ class RopeDemo(Demo):
         p.axes(
             [0, 50, 100, 150, 200],
             [-1, -0.5, 0, 0.5, 1],
-            xlabel="相对距离 m − n",
-            ylabel="点积 / 最大值",
-            title=f"d = {HEAD_DIM}，q = k = 全 1",
+            xlabel=self.t("distance"),
+            ylabel=self.t("score"),
+            title=self.t("ones", d=HEAD_DIM),
         )
         p.series(distances, single, COLORS["orange"], width=1.2)
         p.series(distances, mean, COLORS["blue"], width=2.2)
@@ -136,8 +181,8 @@ class RopeDemo(Demo):
             470,
             282,
             [
-                ("全部频率平均（衰减）", COLORS["blue"]),
-                (f"单个频率 i={SINGLE_PAIR}（周期振荡，不衰减）", COLORS["orange"]),
+                (self.t("mean"), COLORS["blue"]),
+                (self.t("single", i=SINGLE_PAIR), COLORS["orange"]),
             ],
         )
 
@@ -163,29 +208,30 @@ class RopeDemo(Demo):
                         }
                     )
         tol = {"qrot": 6e-4, "krot": 6e-4, "dot": 6e-4, "rel": 0}
+        t = self.t
         body = (
             '<div class="llmbook-widget__row">'
             '<div class="llmbook-widget__controls">'
-            + slider("m", "q 的位置 m", 0, 24, 1, 1)
-            + slider("n", "k 的位置 n", 0, 24, 1, 0)
-            + slider("theta", "每个位置旋转 θ（度）", 5, 90, 5, 45)
+            + slider("m", t("m"), 0, 24, 1, 1)
+            + slider("n", t("n"), 0, 24, 1, 0)
+            + slider("theta", t("theta"), 5, 90, 5, 45)
             + number("qx", "q₁", 1.0)
             + number("qy", "q₂", 0.0)
             + number("kx", "k₁", 1.0)
             + number("ky", "k₂", 0.0)
             + '<div class="llmbook-widget__buttons">'
-            + button("both-plus", "同时 +1")
-            + button("reset", "重置")
+            + button("both-plus", t("both_plus"))
+            + button("reset", t("reset"))
             + "</div></div>"
-            + stage((260, 260), "旋转后的 q 与 k", _draw_stage, origin=(-130, -130))
+            + stage((260, 260), t("stage"), _draw_stage, origin=(-130, -130))
             + "</div>"
             + '<div class="llmbook-widget__results">'
             + output("qrot", "q′ = R(mθ)·q")
             + output("krot", "k′ = R(nθ)·k")
             + output("dot", "q′ · k′")
-            + output("rel", "相对位置 m − n")
+            + output("rel", t("relative"))
             + "</div>"
-            + '<p class="llmbook-widget__note" data-out-note="both">点「同时 +1」：两个向量一起转同一个角度，点积不变。</p>'
+            + f'<p class="llmbook-widget__note" data-out-note="both">{t("note")}</p>'
             + grid_script(tol, cases)
         )
-        return widget(self.ID, body)
+        return widget(self.ID, self.language, body)

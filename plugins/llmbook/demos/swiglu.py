@@ -14,6 +14,52 @@ __all__ = ["SwiGLUDemo", "scalar_steps"]
 
 SEED_WEIGHTS = (1.5, 0.8, 1.2)  # the seed's worked example: W1, W3, W2 with x = 1.0
 
+# Every word the demo shows, in each language (Demo.t).
+TEXT = {
+    "zh": {
+        "figure": "SiLU 与 ReLU 的曲线，以及 SwiGLU 在 x = 1.0 时的逐步计算",
+        "panel_curves": "SiLU(z) 与 ReLU(z) 的曲线",
+        "panel_steps": "SwiGLU 在 x = 1.0 时的逐步计算",
+        "curves_title": "SiLU(z) = z·σ(z) 与 ReLU(z)",
+        "minimum": "最小值 ≈ {value}（z ≈ {z}）",
+        "silu_legend": "SiLU（负区间先降后升）",
+        "weights": "x = 1.0，W₁ = {w1}，W₃ = {w3}，W₂ = {w2}",
+        "gate_share": "σ(1.5) = {sigma}：门把内容放行约 {percent}%",
+        "x": "输入 x",
+        "w1": "W₁（门）",
+        "w3": "W₃（内容）",
+        "w2": "W₂（输出）",
+        "step": "步骤",
+        "computation": "计算",
+        "result": "结果",
+        "gate_input": "门的输入",
+        "gate_open": "门开多大",
+        "stage": "SiLU 与 ReLU 曲线上的当前点",
+        "relu": "对比：ReLU(z) =",
+    },
+    "en": {
+        "figure": "The curves of SiLU and ReLU, and SwiGLU step by step at x = 1.0",
+        "panel_curves": "The curves of SiLU(z) and ReLU(z)",
+        "panel_steps": "SwiGLU step by step at x = 1.0",
+        "curves_title": "SiLU(z) = z·σ(z) and ReLU(z)",
+        "minimum": "minimum ≈ {value} (z ≈ {z})",
+        "silu_legend": "SiLU (dips below 0, then rises)",
+        "weights": "x = 1.0, W₁ = {w1}, W₃ = {w3}, W₂ = {w2}",
+        "gate_share": "σ(1.5) = {sigma}: the gate lets about {percent}% of the value through",
+        "x": "Input x",
+        "w1": "W₁ (gate)",
+        "w3": "W₃ (value)",
+        "w2": "W₂ (output)",
+        "step": "Step",
+        "computation": "Computation",
+        "result": "Result",
+        "gate_input": "the gate's input",
+        "gate_open": "how far the gate opens",
+        "stage": "The current point on the SiLU and ReLU curves",
+        "relu": "Compare: ReLU(z) =",
+    },
+}
+
 
 def scalar_steps(x: float, w1: float, w3: float, w2: float) -> dict[str, float]:
     """Every intermediate of a 1-dim llmkit SwiGLU (float64), and its forward output."""
@@ -69,14 +115,15 @@ def _draw_stage(c: Canvas) -> None:
 @register
 class SwiGLUDemo(Demo):
     ID = "swiglu"
+    TEXT = TEXT
 
     def figure_svg(self) -> str:
         return two_layouts(
             (800, 300),
-            "SiLU 与 ReLU 的曲线，以及 SwiGLU 在 x = 1.0 时的逐步计算",
+            self.t("figure"),
             [
-                Panel("SiLU(z) 与 ReLU(z) 的曲线", (0, 0, 385, 300)),
-                Panel("SwiGLU 在 x = 1.0 时的逐步计算", (380, 0, 420, 300)),
+                Panel(self.t("panel_curves"), (0, 0, 385, 300)),
+                Panel(self.t("panel_steps"), (380, 0, 420, 300)),
             ],
             self._draw_figure,
         )
@@ -89,7 +136,7 @@ class SwiGLUDemo(Demo):
             [-1, 0, 1, 2, 3, 4, 5],
             xlabel="z",
             ylabel="f(z)",
-            title="SiLU(z) = z·σ(z) 与 ReLU(z)",
+            title=self.t("curves_title"),
         )
         p.series(xs, relu, COLORS["gray"], width=1.6, dash="5 3")
         p.series(xs, silu, COLORS["blue"], width=2.4)
@@ -98,19 +145,19 @@ class SwiGLUDemo(Demo):
         c.text(
             p.px(xs[lowest]) - 4,
             p.py(silu[lowest]) + 22,
-            f"最小值 ≈ {num(silu[lowest], 3)}（z ≈ {num(xs[lowest], 1)}）",
+            self.t("minimum", value=num(silu[lowest], 3), z=num(xs[lowest], 1)),
             size=10,
             anchor="start",
             color=COLORS["red"],
         )
-        p.legend(70, 70, [("SiLU（负区间先降后升）", COLORS["blue"]), ("ReLU", COLORS["gray"])])
+        p.legend(70, 70, [(self.t("silu_legend"), COLORS["blue"]), ("ReLU", COLORS["gray"])])
 
         w1, w3, w2 = SEED_WEIGHTS
         s = scalar_steps(1.0, w1, w3, w2)
         c.text(
             590,
             28,
-            f"x = 1.0，W₁ = {num(w1)}，W₃ = {num(w3)}，W₂ = {num(w2)}",
+            self.t("weights", w1=num(w1), w3=num(w3), w2=num(w2)),
             size=12,
             weight="bold",
         )
@@ -129,7 +176,7 @@ class SwiGLUDemo(Demo):
         c.text(
             590,
             290,
-            f"σ(1.5) = {num(s['sigma'], 3)}：门把内容放行约 {num(s['sigma'] * 100, 0)}%",
+            self.t("gate_share", sigma=num(s["sigma"], 3), percent=num(s["sigma"] * 100, 0)),
             size=10.5,
             color=COLORS["gray"],
         )
@@ -151,25 +198,25 @@ class SwiGLUDemo(Demo):
                 }
             )
         tol = {k: 6e-4 for k in ("pre", "sigma", "gate", "value", "hidden", "output", "relu")}
+        t = self.t
         body = (
             '<div class="llmbook-widget__row"><div class="llmbook-widget__controls">'
-            + slider("x", "输入 x", -4, 4, 0.1, 1.0)
-            + number("w1", "W₁（门）", 1.5)
-            + number("w3", "W₃（内容）", 0.8)
-            + number("w2", "W₂（输出）", 1.2)
-            + '<table class="llmbook-widget__table"><tr><th>步骤</th><th>计算</th><th>结果</th></tr>'
-            '<tr><td>z = x·W₁</td><td>门的输入</td><td><output data-out="pre">…</output></td></tr>'
-            '<tr><td>σ(z)</td><td>门开多大</td><td><output data-out="sigma">…</output></td></tr>'
+            + slider("x", t("x"), -4, 4, 0.1, 1.0)
+            + number("w1", t("w1"), 1.5)
+            + number("w3", t("w3"), 0.8)
+            + number("w2", t("w2"), 1.2)
+            + '<table class="llmbook-widget__table">'
+            f"<tr><th>{t('step')}</th><th>{t('computation')}</th><th>{t('result')}</th></tr>"
+            f'<tr><td>z = x·W₁</td><td>{t("gate_input")}</td><td><output data-out="pre">…</output></td></tr>'
+            f'<tr><td>σ(z)</td><td>{t("gate_open")}</td><td><output data-out="sigma">…</output></td></tr>'
             '<tr><td>gate</td><td>SiLU(z) = z·σ(z)</td><td><output data-out="gate">…</output></td></tr>'
             '<tr><td>value</td><td>x·W₃</td><td><output data-out="value">…</output></td></tr>'
             '<tr><td>hidden</td><td>gate ⊙ value</td><td><output data-out="hidden">…</output></td></tr>'
             '<tr><td>output</td><td>hidden·W₂</td><td><output data-out="output">…</output></td></tr>'
-            "</table></div>"
-            + stage((300, 250), "SiLU 与 ReLU 曲线上的当前点", _draw_stage)
-            + "</div>"
+            "</table></div>" + stage((300, 250), t("stage"), _draw_stage) + "</div>"
             '<div class="llmbook-widget__results">'
-            + output("relu", "对比：ReLU(z) =")
+            + output("relu", t("relu"))
             + "</div>"
             + grid_script(tol, cases)
         )
-        return widget(self.ID, body)
+        return widget(self.ID, self.language, body)

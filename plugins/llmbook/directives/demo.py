@@ -60,8 +60,9 @@ class DemoDirective(Directive):
 
     @staticmethod
     def _frame(demo_id: str, title: str, description: str, ctx: Context) -> str:
+        """The demo's frame in the page's language (its figure, controls and script's words)."""
         if ctx.demo_cache is not None:
-            return ctx.demo_cache.render(demo_id, title, description)
-        demo = demos.get_demo(demo_id)
+            return ctx.demo_cache.render(demo_id, title, description, ctx.language)
+        demo = demos.get_demo(demo_id, ctx.language)
         assert demo is not None  # known_ids() listed it
         return demo.render_html(title, description)

@@ -6,8 +6,9 @@ name given earlier in the block (a tensor's name or a `（label）` after a resu
 (inner dims agree, leading dims broadcast; H_kv against H_q is GQA grouping); ⊙ and + are element-wise.
 After →: a shape states the result so far (it must equal the computed one); a bare word (SiLU,
 softmax) is an element-wise function; words before a shape describe a change the build cannot check,
-except `每 N 个 … 共用 …` (grouping), whose N must be the ratio of the head counts. A line without
-`[` is free text.
+except a grouping, `每 N 个 … 共用 …` or `every N Q heads … share …`, whose N must be the ratio of
+the head counts. A line without `[` is free text. The notes and badges are written in the page's
+language (strings.py); the author's words are shown as written.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, regis
 from llmbook.directives.nodes import Block
 from llmbook.directives.shapes import (
     Dim,
+    Grouping,
     ShapeError,
     broadcast,
     concat,
@@ -28,24 +30,46 @@ from llmbook.directives.shapes import (
     ratio,
     show,
 )
+from llmbook.strings import ui
 
 __all__ = ["Shapeflow", "check_line"]
 
 _TENSOR = re.compile(r"(?P<name>[^\s\[\]]*?)\s*\[(?P<dims>[^\[\]]*)\]")
 _OP = re.compile(r"(?<!\S)(?P<op>[⊕×⊙@+])(?!\S)")
 _LABEL = re.compile(r"^[（(](?P<label>[^（）()]+)[）)]$")
-_GROUPING = re.compile(r"每\s*(?P<n>\S+?)\s*个.*共[用享]")
+# A grouping note, as the author writes it in either language: the pattern that finds it and N,
+# and how an error quotes it.
+_GROUPINGS = (
+    (re.compile(r"每\s*(?P<n>\S+?)\s*个.*共[用享]"), "每 {n} 个 … 共用"),
+    (
+        re.compile(r"(?i)\bevery\s+(?P<n>\S+)\s+(?:Q|query)[\s-]+heads?\b.*?\bshares?\b"),
+        "every {n} Q heads … share",
+    ),
+)
+# An English N may be a word: `every four Q heads share`.
+_NUMBER_WORDS = {
+    word: str(value)
+    for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+}
 _CAPTION = re.compile(r"^(?P<caption>[^\[⊕×⊙→]*?)\s*[：:]\s*")
 _OPS = {"⊕": "concat", "×": "matmul", "@": "matmul", "⊙": "elementwise", "+": "elementwise"}
 
 
 @dataclass
 class Flow:
-    """A checked line: HTML pieces to show, notes on each check, and whether anything was checked."""
+    """A checked line: HTML pieces to show, notes on each check, and whether anything was checked;
+    what the build writes is in `language` (the site's, strings.py)."""
 
     pieces: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     checked: bool = False
+    language: str = "zh"
+
+    def say(self, key: str, **fields: object) -> str:
+        """The text `shapeflow_<key>` in the flow's language."""
+        return ui(self.language, f"shapeflow_{key}", **fields)
 
 
 def _chip(name: str, dims: list[Dim] | None, label: str = "") -> str:
@@ -80,9 +104,10 @@ def _items(segment: str) -> list[tuple[str, str, str]]:
     return items
 
 
-def check_line(line: str, names: dict[str, list[Dim]]) -> Flow:
-    """Check one line (ShapeError when it does not add up); `names` carries tensors across lines."""
-    flow = Flow()
+def check_line(line: str, names: dict[str, list[Dim]], language: str = "zh") -> Flow:
+    """Check one line (ShapeError when it does not add up); `names` carries tensors across lines;
+    the notes in `language`."""
+    flow = Flow(language=language)
     if "[" not in line:
         flow.pieces.append(f'<span class="llmbook-shapeflow__text">{escape(line.strip())}</span>')
         return flow
@@ -117,16 +142,16 @@ def _segment(
     if first[0] == "text" and first[1] not in names and not (rest and rest[0][0] == "op"):
         if current is not None and not rest:  # → SiLU →: element-wise, shape kept
             flow.pieces.append(f'<span class="llmbook-shapeflow__fn">{escape(first[1])}</span>')
-            flow.notes.append(f"{first[1]} 逐元素作用，形状不变")
+            flow.notes.append(flow.say("fn", name=first[1]))
             return _named(current, label, names, flow)
         flow.pieces.append(f'<span class="llmbook-shapeflow__text">{escape(first[1])}</span>')
         if not rest or rest[0][0] != "tensor":
             raise ShapeError(
                 f"{first[1]!r} is not a tensor named earlier in this block and no shape follows it"
             )
-        grouping = _GROUPING.search(first[1])
+        grouping = _grouping(first[1])
         if grouping and current is not None:
-            _check_grouping(current, parse_shape(rest[0][2]), grouping.group("n"), flow)
+            _check_grouping(current, parse_shape(rest[0][2]), *grouping, flow)
         current, items = None, rest
     current = _expression(items, current, names, flow)
     return _named(current, label, names, flow)
@@ -135,7 +160,8 @@ def _segment(
 def _named(shape: list[Dim], label: str, names: dict[str, list[Dim]], flow: Flow) -> list[Dim]:
     if label:
         names[label] = shape
-        flow.pieces.append(f'<span class="llmbook-shapeflow__label">（{escape(label)}）</span>')
+        written = flow.say("label", label=label)
+        flow.pieces.append(f'<span class="llmbook-shapeflow__label">{escape(written)}</span>')
     return shape
 
 
@@ -167,7 +193,7 @@ def _expression(
             raise ShapeError(
                 f"the line states {show(stated)} but the flow so far gives {show(current)}"
             )
-        flow.notes.append(f"结果 {show(stated)} 与推导一致")
+        flow.notes.append(flow.say("result", shape=show(stated)))
         flow.checked = True
     shape = stated
     position = 1
@@ -188,24 +214,42 @@ def _apply(symbol: str, left: list[Dim], right: list[Dim], flow: Flow) -> list[D
     kind = _OPS[symbol]
     if kind == "concat":
         shape, axis, sums = concat(left, right)
-        flow.notes.append(f"⊕ 沿第 {axis + 1} 维拼接：{sums}")
+        flow.notes.append(flow.say("concat", axis=axis + 1, sums=sums))
         return shape
+    join = flow.say("join")
     if kind == "matmul":
-        shape, notes = matmul(left, right)
-        if any(note.startswith("GQA") for note in notes):
+        shape, groupings = matmul(left, right)
+        if groupings:
             flow.pieces.append(
-                '<span class="llmbook-shapeflow__gqa" title="K/V 头按组广播到 Q 头">GQA 分组</span>'
+                f'<span class="llmbook-shapeflow__gqa" title="{escape(flow.say("gqa_title"))}">'
+                f"{escape(flow.say('gqa'))}</span>"
             )
-        flow.notes.append(f"{symbol} 批量矩阵乘：" + "；".join(notes) + f" → {show(shape)}")
+        notes = [flow.say("inner", dim=left[-1].text), *_broadcasts(groupings, flow)]
+        flow.notes.append(flow.say("matmul", op=symbol, notes=join.join(notes), shape=show(shape)))
         return shape
-    shape, notes = broadcast(left, right)
-    flow.notes.append(
-        f"{symbol} 逐元素运算 → {show(shape)}" + ("；" + "；".join(notes) if notes else "")
-    )
+    shape, groupings = broadcast(left, right)
+    notes = [flow.say("elementwise", op=symbol, shape=show(shape)), *_broadcasts(groupings, flow)]
+    flow.notes.append(join.join(notes))
     return shape
 
 
-def _check_grouping(q: list[Dim], kv: list[Dim], n_text: str, flow: Flow) -> None:
+def _broadcasts(groupings: list[Grouping], flow: Flow) -> list[str]:
+    return [
+        flow.say("broadcast", kv=g.kv.text, q=g.q.text, group=g.group.text if g.group else "?")
+        for g in groupings
+    ]
+
+
+def _grouping(words: str) -> tuple[str, str] | None:
+    """A grouping note's N (a number word made a number) and how an error quotes the note."""
+    for pattern, quoted in _GROUPINGS:
+        if found := pattern.search(words):
+            n = found.group("n")
+            return _NUMBER_WORDS.get(n.lower(), n), quoted.format(n=n)
+    return None
+
+
+def _check_grouping(q: list[Dim], kv: list[Dim], n_text: str, quoted: str, flow: Flow) -> None:
     axes = [i for i, (x, y) in enumerate(zip(q, kv, strict=False)) if x != y]
     if len(q) != len(kv) or len(axes) != 1:
         raise ShapeError(
@@ -219,10 +263,15 @@ def _check_grouping(q: list[Dim], kv: list[Dim], n_text: str, flow: Flow) -> Non
         and group != claimed
     ):
         raise ShapeError(
-            f"每 {n_text} 个 … 共用 claims groups of {n_text}, but {q[axes[0]].text} / {kv[axes[0]].text} = {group.text}"
+            f"{quoted} claims groups of {n_text}, but {q[axes[0]].text} / {kv[axes[0]].text} = {group.text}"
         )
     flow.notes.append(
-        f"GQA 分组：{q[axes[0]].text} 个 Q head ÷ {kv[axes[0]].text} 组 K/V = 每组 {group.text if group else n_text} 个"
+        flow.say(
+            "grouping",
+            q=q[axes[0]].text,
+            kv=kv[axes[0]].text,
+            group=group.text if group else n_text,
+        )
     )
     flow.checked = True
 
@@ -240,7 +289,7 @@ class Shapeflow(Directive):
             if not line.strip():
                 continue
             try:
-                flows.append(check_line(line, names))
+                flows.append(check_line(line, names, ctx.language))
             except ShapeError as error:
                 raise ctx.error(
                     number,
@@ -265,7 +314,8 @@ class Shapeflow(Directive):
             state = " is-checked" if flow.checked else ""
             notes = "".join(f"<li>{escape(note)}</li>" for note in flow.notes)
             badge = (
-                '<span class="llmbook-shapeflow__badge" title="构建时已符号验证">✓ 已验证</span>'
+                f'<span class="llmbook-shapeflow__badge" title="{escape(ctx.ui("shapeflow_badge_title"))}">'
+                f"{escape(ctx.ui('shapeflow_badge'))}</span>"
                 if flow.checked
                 else ""
             )

@@ -10,7 +10,16 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["Dim", "ShapeError", "broadcast", "concat", "matmul", "parse_dim", "parse_shape"]
+__all__ = [
+    "Dim",
+    "Grouping",
+    "ShapeError",
+    "broadcast",
+    "concat",
+    "matmul",
+    "parse_dim",
+    "parse_shape",
+]
 
 
 class ShapeError(ValueError):
@@ -47,6 +56,16 @@ class Dim:
             name, power = self.terms[0][0][0]
             return name if power == 1 else None
         return None
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """GQA where leading dims broadcast: `kv` K/V heads serve `q` query heads, `group` (q / kv;
+    None when that is no single term) each."""
+
+    q: Dim
+    kv: Dim
+    group: Dim | None
 
 
 def _make(poly: dict[Monomial, Fraction], text: str | None = None) -> Dim:
@@ -231,9 +250,10 @@ def broadcast(
     *,
     heads_axis: int | None = None,
     whole: tuple[list[Dim], list[Dim]] | None = None,
-) -> tuple[list[Dim], list[str]]:
-    """Leading dims broadcast: equal, or one is 1, or (at the heads axis) Q heads over KV heads (GQA)."""
-    notes: list[str] = []
+) -> tuple[list[Dim], list[Grouping]]:
+    """Leading dims broadcast: equal, or one is 1, or (at the heads axis) Q heads over KV heads
+    (GQA, each such axis a Grouping)."""
+    groupings: list[Grouping] = []
     out: list[Dim] = []
     width = max(len(a), len(b))
     for back in range(width, 0, -1):
@@ -247,16 +267,13 @@ def broadcast(
             out.append(y)
         elif heads_axis == -back and _gqa(x, y):
             out.append(x)
-            group = ratio(x, y)
-            notes.append(
-                f"GQA 分组：{y.text} 组 K/V 广播到 {x.text} 个 Q head（每 {group.text if group else '?'} 个 Q head 共用一组 K/V）"
-            )
+            groupings.append(Grouping(q=x, kv=y, group=ratio(x, y)))
         else:
             left, right = whole or (a, b)
             raise ShapeError(
                 f"cannot broadcast {x.text} against {y.text} in {show(left)} and {show(right)}"
             )
-    return out, notes
+    return out, groupings
 
 
 def _gqa(q: Dim, kv: Dim) -> bool:
@@ -268,14 +285,14 @@ def _gqa(q: Dim, kv: Dim) -> bool:
     )
 
 
-def matmul(a: list[Dim], b: list[Dim]) -> tuple[list[Dim], list[str]]:
-    """×: [..., m, k] × [..., k, n] → [..., m, n]; a 2-D right side is a weight shared by all rows."""
+def matmul(a: list[Dim], b: list[Dim]) -> tuple[list[Dim], list[Grouping]]:
+    """×: [..., m, k] × [..., k, n] → [..., m, n]; a 2-D right side is a weight shared by all rows.
+    Returns the shape and the GQA groupings of its leading dims (the inner dims agree: a[-1])."""
     if len(a) < 2 or len(b) < 2:
         raise ShapeError(f"× multiplies matrices (2 dims or more), got {show(a)} and {show(b)}")
     if a[-1] != b[-2]:
         raise ShapeError(
             f"× needs the inner dims to agree, but {show(a)} ends in {a[-1].text} and {show(b)} has {b[-2].text} second to last"
         )
-    batch, notes = broadcast(a[:-2], b[:-2], heads_axis=-1, whole=(a, b))
-    notes.insert(0, f"内维 {a[-1].text} 一致")
-    return [*batch, a[-2], b[-1]], notes
+    batch, groupings = broadcast(a[:-2], b[:-2], heads_axis=-1, whole=(a, b))
+    return [*batch, a[-2], b[-1]], groupings

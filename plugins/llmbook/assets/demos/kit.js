@@ -5,7 +5,8 @@
    - a demo queues [id, factory] on window.llmbookDemos: factory(kit) runs once a figure of that id
      is on the page, and the init function it returns runs once per widget of that id.
    A demo's stage is drawn by Python (demos/controls.py): a script moves its data-mark elements
-   over the plot's data-plot map and paints with var(--llmbook-c-NAME), never a colour of its own. */
+   over the plot's data-plot map and paints with var(--llmbook-c-NAME), never a colour of its own;
+   the words it writes are the page's, read with text() from data-text-NAME attributes. */
 (function () {
   "use strict";
   var SVGNS = "http://www.w3.org/2000/svg";
@@ -27,6 +28,14 @@
       return node;
     },
     color: function (name) { return "var(--llmbook-c-" + name + ")"; }, // svg.COLORS, by name
+    // The words the node's data-text-NAME attribute holds (controls.texts), each {field} filled
+    // in; a missing attribute is an error, not a blank.
+    text: function (node, name, fields) {
+      var text = node.getAttribute("data-text-" + name);
+      if (text === null) throw new Error("no data-text-" + name + " on " + node.outerHTML.slice(0, 80));
+      Object.keys(fields || {}).forEach(function (k) { text = text.split("{" + k + "}").join(String(fields[k])); });
+      return text;
+    },
     mark: function (stage, name) { return stage.querySelector('[data-mark="' + name + '"]'); },
     json: function (root, role) {
       return JSON.parse(root.querySelector('script[data-role="' + role + '"]').textContent);

@@ -13,6 +13,7 @@
   }
 
   // Step s feeds the model len tokens without a cache; with one, the prompt once, then one token.
+  // Each row's data-text-new / data-text-old titles its fresh and its past tokens.
   function showStep(root, out, p, s) {
     var len = p + s - 1;
     out("nc_step", String(len));
@@ -25,13 +26,14 @@
     for (var i = 0; i < len; i++) {
       var fresh = s === 1 || i === len - 1;
       var label = (i < p ? "p" : "t") + (i < p ? i + 1 : i - p + 1);
-      rowN.appendChild(fresh ? token("is-new", label + "★", "新 token：本步计算") : token("is-recomputed", label + "↻", "历史 token：再算一遍 K/V"));
-      rowC.appendChild(fresh ? token("is-new", label + "★", "新 token：本步计算") : token("is-cached", label + "✓", "历史 token：直接读缓存"));
+      rowN.appendChild(fresh ? token("is-new", label + "★", kit.text(rowN, "new")) : token("is-recomputed", label + "↻", kit.text(rowN, "old")));
+      rowC.appendChild(fresh ? token("is-new", label + "★", kit.text(rowC, "new")) : token("is-cached", label + "✓", kit.text(rowC, "old")));
     }
   }
 
   // The cache of n bytes against one accelerator's memory; one drawing unit per CSS pixel (up to
-  // 600): on a phone the bar gets shorter, its text no smaller.
+  // 600): on a phone the bar gets shorter, its text no smaller. The stage's data-text-gpu and
+  // data-text-share are its labels.
   function drawBar(stage, n) {
     while (stage.firstChild) stage.removeChild(stage.firstChild);
     var width = Math.round(Math.max(300, Math.min(600, stage.getBoundingClientRect().width || 600)));
@@ -42,9 +44,9 @@
     var gx = 20 + w * GPU_BYTES / full;
     stage.appendChild(el("line", { x1: gx, x2: gx, y1: 10, y2: 48, stroke: "currentColor", "stroke-width": 2 }));
     var nearEdge = gx > width - 50; // the label ends at the line rather than running off the stage
-    stage.appendChild(el("text", { x: gx, y: 62, "font-size": 11, "text-anchor": nearEdge ? "end" : "middle", fill: "currentColor" }, "一张 80 GB 显卡"));
+    stage.appendChild(el("text", { x: gx, y: 62, "font-size": 11, "text-anchor": nearEdge ? "end" : "middle", fill: "currentColor" }, kit.text(stage, "gpu")));
     stage.appendChild(el("text", { x: 22, y: 12, "font-size": 11, fill: "currentColor" },
-      "占 80 GB 的 " + (100 * n / GPU_BYTES).toFixed(1) + "%"));
+      kit.text(stage, "share", { percent: (100 * n / GPU_BYTES).toFixed(1) })));
   }
 
   function init(root) {

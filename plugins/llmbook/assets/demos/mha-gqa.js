@@ -6,7 +6,8 @@
 
   function bytes(m, kvh, seq) { return 2 * m.L * kvh * m.hd * seq * 2; } // FP16, batch 1
 
-  // Query heads wired to their K/V group, and the cache of MHA, the current H_kv and MQA as bars.
+  // Query heads wired to their K/V group, and the cache of MHA, the current H_kv and MQA as bars,
+  // labelled with the stage's data-text-current and data-text-row.
   function draw(stage, m, kvh, seq) {
     while (stage.firstChild) stage.removeChild(stage.firstChild);
     // One drawing unit per CSS pixel (up to 640): on a phone the drawing narrows, its text stays.
@@ -26,10 +27,10 @@
       var bw = Math.max(3, Math.min(22, w / kvh - 3));
       stage.appendChild(el("rect", { x: x0 + (k + 0.5) * w / kvh - bw / 2, y: 92, width: bw, height: 16, rx: 2, fill: PALETTE[k % PALETTE.length] }));
     }
-    var full = bytes(m, hq, seq) || 1, rows = [["MHA", hq], ["当前", kvh], ["MQA", 1]];
+    var full = bytes(m, hq, seq) || 1, rows = [["MHA", hq], [kit.text(stage, "current"), kvh], ["MQA", 1]];
     rows.forEach(function (row, n) {
       var b = bytes(m, row[1], seq), y = 140 + n * 34;
-      stage.appendChild(el("text", { x: 60, y: y + 15, "font-size": 11, "text-anchor": "end", fill: "currentColor" }, row[0] + "（" + row[1] + "）"));
+      stage.appendChild(el("text", { x: 60, y: y + 15, "font-size": 11, "text-anchor": "end", fill: "currentColor" }, kit.text(stage, "row", { name: row[0], count: row[1] })));
       stage.appendChild(el("rect", { x: 68, y: y, width: Math.max(1, barMax * b / full), height: 20, fill: kit.color(n === 1 ? "blue" : "gray") }));
       stage.appendChild(el("text", { x: 74 + barMax * b / full, y: y + 15, "font-size": 11, fill: "currentColor" }, (b / 1e9).toFixed(2) + " GB"));
     });
@@ -42,13 +43,13 @@
     var out = kit.output(root);
     function model() { return models[inputs.model.value]; }
 
-    function fillOptions() {
+    function fillOptions() { // each option labelled by the select's data-text-option
       var m = model();
       inputs.kvh.textContent = "";
       m.divisors.forEach(function (d) {
         var o = document.createElement("option");
         o.value = String(d);
-        o.textContent = String(d) + (d === m.hq ? "（MHA）" : d === 1 ? "（MQA）" : "（GQA）");
+        o.textContent = kit.text(inputs.kvh, "option", { count: d, kind: d === m.hq ? "MHA" : d === 1 ? "MQA" : "GQA" });
         inputs.kvh.appendChild(o);
       });
       inputs.kvh.value = String(m.kvh);
