@@ -27,7 +27,9 @@
         region.classList.add("llmbook-scroll");
         if (!region.hasAttribute("aria-label") && !region.getAttribute("role")) {
           region.setAttribute("role", "group");
-          region.setAttribute("aria-label", region.classList.contains("tabbed-labels") ? "标签页" : "可横向滚动的内容");
+          var zh = /^zh/i.test(document.documentElement.lang || "zh");  // the page's language
+          var tabs = region.classList.contains("tabbed-labels");
+          region.setAttribute("aria-label", zh ? (tabs ? "标签页" : "可横向滚动的内容") : (tabs ? "Tabs" : "Scrollable content"));
         }
       } else if (!scrolls && region.classList.contains("llmbook-scroll")) {
         region.removeAttribute("tabindex");
