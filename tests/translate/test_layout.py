@@ -5,6 +5,7 @@ language with a note; a translation without a source fails."""
 
 from __future__ import annotations
 
+import pytest
 from llmbook.translate.layout import Languages
 
 from .conftest import Book
@@ -64,4 +65,19 @@ def test_a_translation_without_a_source_fails(book: Book) -> None:
     ]
     assert book.cli("status")[1].splitlines()[2] == (
         "docs/y.en.md      no source (docs/y.md does not exist)"
+    )
+
+
+def test_a_build_in_a_language_the_book_does_not_list_stops_with_the_fix(tmp_path) -> None:
+    from llmbook.errors import LLMBookError
+    from llmbook.project import Project
+    from llmbook.translate.book import Translations
+
+    options = {"languages": ["zh", "en"], "language": "fr"}
+    with pytest.raises(LLMBookError) as raised:
+        Translations.from_options(options, Project.at(tmp_path))
+    assert str(raised.value) == (
+        "mkdocs.yml: this build's language 'fr' (theme.language, or the llmbook option "
+        "`language`) is not one of the book's `languages` ['zh', 'en']: add it to `languages`, "
+        "or build with one of them"
     )

@@ -18,7 +18,7 @@ from typing import Any
 
 from llmbook.book.glossary import FILE_NAME as GLOSSARY
 from llmbook.book.glossary import Glossary
-from llmbook.errors import AuthorError, location
+from llmbook.errors import AuthorError, LLMBookError, location
 from llmbook.execute.collect import PageSource, split_front_matter
 from llmbook.execute.run import RunResult
 from llmbook.project import Project
@@ -55,6 +55,12 @@ class Translations:
         if len(languages) < 2:
             return None
         current = str(options.get("language") or languages[0])
+        if current not in languages:
+            raise LLMBookError(
+                f"mkdocs.yml: this build's language {current!r} (theme.language, or the llmbook "
+                f"option `language`) is not one of the book's `languages` {list(languages)}: add "
+                "it to `languages`, or build with one of them"
+            )
         strict = bool(options.get("translations_strict"))
         return cls(Languages(languages, current), project, strict=strict, store=store)
 
