@@ -96,3 +96,25 @@ def test_the_live_preview_shows_a_translations_error_on_its_page(tmp_path: Path)
     )
     # in the page's language: the English edition's preview speaks English
     assert "Build error 1" in page and "构建错误" not in page
+
+
+def test_an_untranslated_notebook_runs_once_for_both_editions(tmp_path: Path) -> None:
+    """Its figure's fallback alt text is in the book's own language in both editions (the page
+    is shown as written), so the English build takes the Chinese build's results."""
+    english = _book(
+        tmp_path,
+        {
+            "nb.ipynb": _notebook(
+                "# 图",
+                "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.xlabel('步')",
+                "画了一条线。",
+            )
+        },
+    )
+    cache = tmp_path / "cache"
+    zh = build(tmp_path / "mkdocs.yml", strict=True, cache=cache).ok()
+    en = build(english, strict=True, cache=cache).ok()
+    assert "docs/nb.ipynb: ran in a worker process" in zh.stderr
+    assert "docs/nb.ipynb: results from the cache" in en.stderr
+    page = (tmp_path / "site/en/nb.html").read_text(encoding="utf-8")
+    assert "第 2 个单元格画的图" in page  # the page's own words, as in the Chinese edition

@@ -234,7 +234,7 @@ class Engine:
             "output_limit": self.limits.output_limit,
             "show_last": self.show_last,
             "ipython": self.ipython,
-            "language": self.language,
+            "language": page.language or self.language,
             # CUDA reserves address space far past any cap: a page that asks for a GPU has none
             "memory_mb": 0 if page.resources.get("GPU") else self.limits.memory_mb,
             "cells": page.cells,

@@ -104,6 +104,9 @@ class Executor:
         sources = self._sources_of_translations(loaded, report)
         runnable = [p for p in loaded if p.source.src not in sources]
         runnable += list({id(s): s for s in sources.values() if s is not None}.values())
+        if self.companion is not None:
+            for page in runnable:
+                page.source.language = self.companion.output_language(page.source.src)
         waiting = self._this_shards(runnable, self._uncached(runnable, report), sharded=sharded)
         outcomes = self._run([p.source for p in waiting])
         for page, outcome in zip(waiting, outcomes, strict=True):
@@ -277,7 +280,7 @@ class Executor:
             show_last=spec.show_last,
             ipython=spec.ipython,
             output_limit=spec.limits.output_limit,
-            language=spec.language,
+            language=source.language or spec.language,
         )
         page.result = self.cache.load(source.src, page.key)
         if page.result is not None and not self._hashes.unchanged(page.result.used):

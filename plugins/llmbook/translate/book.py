@@ -101,6 +101,15 @@ class Translations:
         path = self.project.root / source
         return (source, path.read_bytes()) if path.is_file() else None
 
+    def output_language(self, src: str) -> str:
+        """A translation's source runs for its translation (this build's language); any other
+        page is shown as its source is, in the book's own language, so its results are shared
+        with the book's own build."""
+        if not self.languages.translating:
+            return ""
+        translated = self.project.root / self.languages.translation_of(src)
+        return self.languages.current if translated.is_file() else self.languages.default
+
     def runs(self, src: str) -> str:
         """The path whose `execute_pages` patterns decide whether `src` runs: its source's."""
         return self.languages.source_of(src)
