@@ -83,8 +83,12 @@ def unsafe_parts(config: Any) -> list[str]:
 class ConvertedPages:
     """Converted pages in the store's "converted" namespace, one slot per page."""
 
-    def __init__(self, store: Store, site_key: str, config: Any, files: Files) -> None:
+    def __init__(
+        self, store: Store, site_key: str, config: Any, files: Files, edition: str = ""
+    ) -> None:
         self._store = store
+        # A translating build's pages have slots of their own: the two builds alternate.
+        self._edition = edition
         listing = sorted((f.src_uri, f.url, str(f.inclusion)) for f in files)
         parts = {
             "format": _FORMAT,
@@ -97,6 +101,9 @@ class ConvertedPages:
 
     def key(self, page_key: str) -> str:
         return key(self._site, page_key)
+
+    def _slot_name(self, src: str) -> str:
+        return f"{src} ({self._edition})" if self._edition else src
 
     def prepare(
         self,
@@ -111,7 +118,7 @@ class ConvertedPages:
         `still_valid(deps)`: whether the figures and site-index answers the entry's render
         depended on still hold; `made()`: what the render that just ran depended on (None: the
         page was not rendered through the site's render cache, so nothing is kept)."""
-        entry = self._store.slot(NAMESPACE, src).get(page_key)
+        entry = self._store.slot(NAMESPACE, self._slot_name(src)).get(page_key)
         deps = _deps(entry)
         if entry is not None and deps is not None and still_valid(deps):
             # An instance attribute: MkDocs calls `page.render(config, files)` next.
@@ -164,7 +171,7 @@ class ConvertedPages:
             },
             "deps": vars(deps),
         }
-        self._store.slot(NAMESPACE, src).put(page_key, entry)
+        self._store.slot(NAMESPACE, self._slot_name(src)).put(page_key, entry)
 
 
 def _deps(entry: Any) -> Deps | None:

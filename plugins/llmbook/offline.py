@@ -164,7 +164,7 @@ def _candidates(suffix: str, text: str) -> list[tuple[str, str]]:
 
 
 def find_external_loads(
-    site_dir: str | os.PathLike[str], store: Store | None = None
+    site_dir: str | os.PathLike[str], store: Store | None = None, edition: str = ""
 ) -> list[ExternalLoad]:
     """Every resource that a page, stylesheet or script of `site_dir` loads from outside it.
 
@@ -173,7 +173,8 @@ def find_external_loads(
     is not parsed again."""
 
     root = Path(site_dir)
-    slot = (store or Store(None)).slot("offline", "site files")
+    # one slot per edition: the book's own, and each translating build's (`site/en/`)
+    slot = (store or Store(None)).slot("offline", f"site files {edition}".rstrip())
     known = slot.get(llmbook_hash())
     if not isinstance(known, dict):
         known = {}
@@ -242,11 +243,12 @@ def check_site(
     site_dir: str | os.PathLike[str],
     store: Store | None = None,
     sources: Mapping[str, tuple[str, Path]] | None = None,
+    edition: str = "",
 ) -> None:
     """Fail the build (LLMBookError) when anything in `site_dir` loads a resource from outside it.
     `sources`: {built page relative to site/: (its source as errors name it, its path)}, so the
     report names the source's line that wrote the URL (the author's error), not the built file."""
-    loads = _located(find_external_loads(site_dir, store), sources or {})
+    loads = _located(find_external_loads(site_dir, store, edition), sources or {})
     if loads:
         listing = "\n".join(f"  {load}" for load in loads[:50])
         more = f"\n  … and {len(loads) - 50} more" if len(loads) > 50 else ""

@@ -182,7 +182,11 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
                 )
             elif self.site.store.enabled and choice != "off" and self.site.mode.caches_pages:
                 self._converted = ConvertedPages(
-                    self.site.store, self.site.render_cache_key(), config, files
+                    self.site.store,
+                    self.site.render_cache_key(),
+                    config,
+                    files,
+                    edition=self.site.project.translating,
                 )
         return self._converted or None
 
@@ -238,7 +242,8 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
                 self._make_editions(config)
             save_segments()
             if self.config.offline_check:
-                check_site(config.site_dir, self.site.store, self._sources)
+                edition = self.site.project.translating  # its own slot: builds alternate
+                check_site(config.site_dir, self.site.store, self._sources, edition)
         log.info(self.site.store.summary())
 
     def _make_editions(self, config: MkDocsConfig) -> None:

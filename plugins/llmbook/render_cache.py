@@ -40,8 +40,10 @@ class Rendered:
 class RenderCache:
     """Rendered pages in the store's "pages" namespace, one slot per page."""
 
-    def __init__(self, store: Store, site_inputs: Mapping[str, Any]) -> None:
+    def __init__(self, store: Store, site_inputs: Mapping[str, Any], edition: str = "") -> None:
         self._store = store
+        # A translating build's pages have slots of their own: the two builds alternate.
+        self._edition = edition
         parts = {
             "format": _FORMAT,
             "llmbook": llmbook_hash(),
@@ -58,7 +60,7 @@ class RenderCache:
 
     def load(self, src: str, page_key: str) -> Rendered | None:
         """The entry for `page_key` (the caller checks what it depended on)."""
-        data = self._store.slot(NAMESPACE, src).get(page_key)
+        data = self._store.slot(NAMESPACE, self._slot_name(src)).get(page_key)
         try:
             return Rendered(
                 str(data["markdown"]),
@@ -71,7 +73,10 @@ class RenderCache:
 
     def store(self, src: str, page_key: str, entry: Rendered) -> None:
         data = {**vars(entry), "deps": vars(entry.deps)}
-        self._store.slot(NAMESPACE, src).put(page_key, data)
+        self._store.slot(NAMESPACE, self._slot_name(src)).put(page_key, data)
+
+    def _slot_name(self, src: str) -> str:
+        return f"{src} ({self._edition})" if self._edition else src
 
 
 def replay(entry: Rendered, put: Callable[[str], str]) -> str:

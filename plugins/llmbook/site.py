@@ -265,7 +265,9 @@ class Site:
             }
             options = json.dumps(shown, sort_keys=True, default=str)
             self._rendered_pages = RenderCache(
-                self.store, {"options": options, "markdown": settings}
+                self.store,
+                {"options": options, "markdown": settings},
+                edition=self.project.translating,
             )
         return self._rendered_pages
 

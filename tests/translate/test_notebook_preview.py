@@ -118,3 +118,33 @@ def test_an_untranslated_notebook_runs_once_for_both_editions(tmp_path: Path) ->
     assert "docs/nb.ipynb: results from the cache" in en.stderr
     page = (tmp_path / "site/en/nb.html").read_text(encoding="utf-8")
     assert "第 2 个单元格画的图" in page  # the page's own words, as in the Chinese edition
+
+
+def test_the_two_editions_built_in_turn_keep_each_others_caches(tmp_path: Path) -> None:
+    """A page shown in both editions has a rendered page and a conversion per edition, and each
+    site its offline record: building one edition does not evict the other's."""
+    english = _book(
+        tmp_path,
+        {
+            "a.md": "# 页\n\n```python\nx = 2\n```\n\n值是 [[x = 2]]。\n",
+            "a.en.md": "# Page\n\n```python\nx = 2\n```\n\nThe value is [[x = 2]].\n",
+            "b.md": "# 未译\n\n正文。\n",
+        },
+    )
+    from llmbook.translate.__main__ import main as translate
+
+    assert (
+        translate(["-f", str(tmp_path / "mkdocs.yml"), "mark", str(tmp_path / "docs/a.en.md")]) == 0
+    )
+    cache = tmp_path / "cache"
+    logs = [
+        build(config, strict=True, cache=cache).ok().stderr
+        for config in (tmp_path / "mkdocs.yml", english) * 2
+    ]
+    for log in logs[2:]:
+        (line,) = [row for row in log.splitlines() if "cache hits: " in row]
+        counts = [
+            part.split(" ")[1].split("/") for part in line.split("cache hits: ")[1].split(", ")
+        ]
+        assert all(hits == reads for hits, reads in counts), line
+        assert "converted 2/2" in line and "offline 1/1" in line
