@@ -212,6 +212,10 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             name = quote(Path(page.file.src_uri).name)
             text = ui(self.config.language, "notebook_download")
             html = f'<p class="llmbook-download"><a href="{name}" download>{text}</a></p>\n' + html
+        translations = self.site.translations if self.site is not None else None
+        if translations is not None and page.file.abs_src_path:
+            src = self._display_path(page.file.abs_src_path, config)
+            html = translations.marked_untranslated(src, html)
         return html
 
     def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> None:

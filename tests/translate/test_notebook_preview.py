@@ -148,3 +148,8 @@ def test_the_two_editions_built_in_turn_keep_each_others_caches(tmp_path: Path) 
         ]
         assert all(hits == reads for hits, reads in counts), line
         assert "converted 2/2" in line and "offline 1/1" in line
+    # the untranslated page's text is marked as Chinese; the note saying so is not
+    untranslated = (tmp_path / "site/en/b.html").read_text(encoding="utf-8")
+    assert '<div lang="zh"><h1 id=' in untranslated
+    assert '</div><p class="llmbook-untranslated">This page has not been translated' in untranslated
+    assert '<div lang="zh">' not in (tmp_path / "site/en/a.html").read_text(encoding="utf-8")

@@ -221,6 +221,20 @@ class Translations:
             out += f'<p class="llmbook-untranslated">{html.escape(ui(here, "untranslated"))}</p>'
         return out
 
+    def marked_untranslated(self, src: str, html: str) -> str:
+        """A page shown untranslated (its HTML) with its text marked as the book's own language
+        (`lang`: screen readers and fonts), all but the note that says so."""
+        note = '<p class="llmbook-untranslated">'
+        if not self.languages.translating or note not in html:
+            return html
+        before, _, after = html.partition(note)
+        note_end = after.index("</p>") + len("</p>")
+        lang = self.languages.default
+        return (
+            f'<div lang="{lang}">{before}</div>{note}{after[:note_end]}'
+            f'<div lang="{lang}">{after[note_end:]}</div>'
+        )
+
     def _src(self, path: Path) -> str:
         return path.relative_to(self.project.root).as_posix()
 
