@@ -4,6 +4,7 @@ of the English edition shows a translation's errors on its page instead of stopp
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,33 @@ def test_the_two_editions_built_in_turn_keep_each_others_caches(tmp_path: Path) 
     assert '<div lang="zh"><h1 id=' in untranslated
     assert '</div><p class="llmbook-untranslated">This page has not been translated' in untranslated
     assert '<div lang="zh">' not in (tmp_path / "site/en/a.html").read_text(encoding="utf-8")
+
+
+def test_a_translated_notebooks_untitled_figure_is_described_in_english_and_runs_once(
+    tmp_path: Path,
+) -> None:
+    code = "import matplotlib.pyplot as plt\nplt.plot([1, 2])"
+    english = _book(
+        tmp_path,
+        {
+            "nb.ipynb": _notebook("# 图", code, "画了一条线。"),
+            "nb.en.ipynb": _notebook("# Figure", code, "It draws a line."),
+        },
+    )
+    from llmbook.translate.__main__ import main as translate
+
+    assert (
+        translate(["-f", str(tmp_path / "mkdocs.yml"), "mark", str(tmp_path / "docs/nb.en.ipynb")])
+        == 0
+    )
+    cache = tmp_path / "cache"
+    build(tmp_path / "mkdocs.yml", strict=True, cache=cache).ok()
+    en = build(english, strict=True, cache=cache).ok()
+    assert "(0 pages run)" in en.stderr  # the Chinese build's results serve both
+    theirs = (tmp_path / "site/nb.html").read_text(encoding="utf-8")
+    ours = (tmp_path / "site/en/nb.html").read_text(encoding="utf-8")
+    assert 'alt="第 2 个单元格画的图"' in theirs and 'alt="Figure drawn by cell 2"' in ours
+    (figure,) = re.findall(r'<img src="(assets/llmbook/figures/[0-9a-f]+\.svg)"', ours)
+    svg = (tmp_path / "site/en" / figure).read_text(encoding="utf-8")
+    assert 'aria-label="Figure drawn by cell 2"' in svg
+    assert "<title>Figure drawn by cell 2</title>" in svg

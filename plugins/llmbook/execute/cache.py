@@ -28,9 +28,10 @@ __all__ = [
     "result_digest",
 ]
 
-_FORMAT = 6  # 2: the files a page used are stored with its result; 3: display outputs;
+_FORMAT = 7  # 2: the files a page used are stored with its result; 3: display outputs;
 # 4: stderr as stream outputs, `clear_output`, display handles (IPython's shell); 5: native
-# output (descriptors 1 and 2), files beside a notebook; 6: the characters cut from an output
+# output (descriptors 1 and 2), files beside a notebook; 6: the characters cut from an output;
+# 7: an untitled notebook figure's description in every language (`Figure.alts`)
 NAMESPACE = "results"
 
 
@@ -113,7 +114,10 @@ class PageCache:
             blocks = {
                 int(pos): BlockResult(
                     b["output"],
-                    [Figure(f["svg"], f["alt"]) for f in b["figures"]],
+                    [
+                        Figure(f["svg"], f["alt"], tuple(tuple(a) for a in f.get("alts", ())))
+                        for f in b["figures"]
+                    ],
                     error=_error(b.get("error")),
                     displays=[Display(*d) for d in b.get("displays", [])],
                     cut=int(b.get("cut", 0)),

@@ -10,12 +10,12 @@ from __future__ import annotations
 import html
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 from llmbook.execute.fonts import glyphs_checked, register_fonts
-from llmbook.strings import ui
+from llmbook.strings import book_language, ui
 
 __all__ = ["Figure", "figure_context", "is_figure", "show_again", "take_figures"]
 
@@ -34,6 +34,22 @@ RC = {
 class Figure:
     svg: str
     alt: str
+    # a figure described by its cell (no title or label of its own): that description in each
+    # language strings.py has, so a translation shows it in its own (`in_language`)
+    alts: tuple[tuple[str, str], ...] = ()
+
+
+def in_language(figure: Figure, language: str) -> Figure:
+    """The figure with its description in `language` (as it is when it has its own alt text)."""
+    alt = dict(figure.alts).get(book_language(language))
+    if alt is None or alt == figure.alt:
+        return figure
+    old, new = html.escape(figure.alt, quote=True), html.escape(alt, quote=True)
+    svg = figure.svg.replace(f'aria-label="{old}"', f'aria-label="{new}"', 1)
+    svg = svg.replace(
+        f"<title>{html.escape(figure.alt)}</title>", f"<title>{html.escape(alt)}</title>", 1
+    )
+    return Figure(svg, alt, figure.alts)
 
 
 @contextmanager
@@ -81,7 +97,12 @@ def _alt(fig: object) -> str:
     return "；".join(t for t in [suptitle, *titles] if t)
 
 
-def take_figures(salt: str, fallback_alt: str = "", language: str = "zh") -> list[Figure] | str:
+def take_figures(
+    salt: str,
+    fallback_alt: str = "",
+    language: str = "zh",
+    fallbacks: Mapping[str, str] | None = None,
+) -> list[Figure] | str:
     """Render and close the open figures; returns an error text if one has no alt text (none of
     its own and no `fallback_alt`), raises `fonts.MissingGlyph` if one draws a character no figure
     font has."""
@@ -93,7 +114,11 @@ def take_figures(salt: str, fallback_alt: str = "", language: str = "zh") -> lis
     figures = []
     for number in plt.get_fignums():
         fig = plt.figure(number)
-        alt = _alt(fig) or _described(fig, fallback_alt, language)
+        own = _alt(fig)
+        alt = own or _described(fig, fallback_alt, language)
+        alts = (
+            () if own else tuple((k, _described(fig, v, k)) for k, v in (fallbacks or {}).items())
+        )
         if not alt:
             plt.close("all")
             return "a figure has no alt text (no label, no title)"
@@ -104,7 +129,7 @@ def take_figures(salt: str, fallback_alt: str = "", language: str = "zh") -> lis
         except Exception:
             plt.close("all")
             raise
-        figures.append(Figure(_clean(buffer.getvalue(), alt), alt))
+        figures.append(Figure(_clean(buffer.getvalue(), alt), alt, alts))
         plt.close(fig)
     return figures
 

@@ -28,7 +28,7 @@ from llmbook.execute.fonts import MissingGlyph
 from llmbook.execute.numbers import to_plain
 from llmbook.execute.shell import transform_magics
 from llmbook.execute.streams import captured
-from llmbook.strings import ui
+from llmbook.strings import STRINGS, ui
 
 __all__ = ["BlockResult", "RunResult", "run_blocks", "steps"]
 
@@ -216,7 +216,9 @@ def _run_block(
         # A notebook's figure without a title is described by its cell (Jupyter asks no alt text).
         cell = page.cell_of(block.line) + 1 if page.cells else None
         fallback = ui(language, "figure_cell", cell=cell) if cell is not None else ""
-        figures = take_figures(f"{page.src}:{block.line}", fallback, language)
+        # in every language too: a translation of the page shows its own (translate/results.py)
+        fallbacks = {k: ui(k, "figure_cell", cell=cell) for k in STRINGS} if cell else {}
+        figures = take_figures(f"{page.src}:{block.line}", fallback, language, fallbacks)
     except MissingGlyph as error:
         where = f"a figure of the python block at line {block.line}"
         raise AuthorError(page.src, block.line, f"{where}: {error}", MissingGlyph.FIX) from None

@@ -102,13 +102,10 @@ class Translations:
         return (source, path.read_bytes()) if path.is_file() else None
 
     def output_language(self, src: str) -> str:
-        """A translation's source runs for its translation (this build's language); any other
-        page is shown as its source is, in the book's own language, so its results are shared
-        with the book's own build."""
-        if not self.languages.translating:
-            return ""
-        translated = self.project.root / self.languages.translation_of(src)
-        return self.languages.current if translated.is_file() else self.languages.default
+        """Every page runs in the book's own language in every build, so its results are the
+        book's build's (computed once): a translation's figures described in its own language
+        come from the descriptions in every language a result keeps (`Figure.alts`)."""
+        return self.languages.default if self.languages.translating else ""
 
     def runs(self, src: str) -> str:
         """The path whose `execute_pages` patterns decide whether `src` runs: its source's."""
@@ -121,7 +118,8 @@ class Translations:
         return found.errors
 
     def result(self, translation: PageSource, source: PageSource, result: RunResult) -> RunResult:
-        return translated_result(translation, source, result, self._pairs[translation.src].pairs)
+        pairs = self._pairs[translation.src].pairs
+        return translated_result(translation, source, result, pairs, self.languages.current)
 
     def _fingerprint(self, source: PageSource) -> Fingerprint:
         """The source's fingerprint, made once per loaded source."""
