@@ -138,8 +138,11 @@ def test_the_untranslated_note_is_on_exactly_the_english_pages_without_a_transla
         has_note = '<p class="llmbook-untranslated">' in page.read_text(encoding="utf-8")
         assert has_note == (not translated and not written_in_english), rel
         noted |= {rel} if has_note else set()
-    assert {"labs/smollm2-135m.html", "lessons/lesson03-five-upgrades.html"} <= noted
-    assert "chapters/ch10-modern-llm.html" not in noted and "index.html" not in noted
+    assert "labs/smollm2-135m.html" in noted
+    assert (
+        not {"chapters/ch10-modern-llm.html", "index.html", "lessons/lesson03-five-upgrades.html"}
+        & noted
+    )
     for page in _pages(site_dir):  # the book's own language never says it is untranslated
         assert "llmbook-untranslated" not in page.read_text(encoding="utf-8"), page
 
