@@ -28,7 +28,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from llmbook.render_cache import Deps
+from llmbook.render_cache import Deps, edition_slot
 from llmbook.store import Store, key, version
 
 __all__ = ["ConvertedPages", "unsafe_parts"]
@@ -102,9 +102,6 @@ class ConvertedPages:
     def key(self, page_key: str) -> str:
         return key(self._site, page_key)
 
-    def _slot_name(self, src: str) -> str:
-        return f"{src} ({self._edition})" if self._edition else src
-
     def prepare(
         self,
         page: Page,
@@ -118,7 +115,7 @@ class ConvertedPages:
         `still_valid(deps)`: whether the figures and site-index answers the entry's render
         depended on still hold; `made()`: what the render that just ran depended on (None: the
         page was not rendered through the site's render cache, so nothing is kept)."""
-        entry = self._store.slot(NAMESPACE, self._slot_name(src)).get(page_key)
+        entry = self._store.slot(NAMESPACE, edition_slot(src, self._edition)).get(page_key)
         deps = _deps(entry)
         if entry is not None and deps is not None and still_valid(deps):
             # An instance attribute: MkDocs calls `page.render(config, files)` next.
@@ -171,7 +168,7 @@ class ConvertedPages:
             },
             "deps": vars(deps),
         }
-        self._store.slot(NAMESPACE, self._slot_name(src)).put(page_key, entry)
+        self._store.slot(NAMESPACE, edition_slot(src, self._edition)).put(page_key, entry)
 
 
 def _deps(entry: Any) -> Deps | None:

@@ -286,11 +286,10 @@ def _translated_files(files: Files, translations: Translations, root: str) -> No
         if file.abs_src_path is None:
             continue
         src = os.path.relpath(file.abs_src_path, root).replace(os.sep, "/")
-        if translations.is_translation(src):
+        built = translations.page_file(src)
+        if built is None:
             files.remove(file)
-            continue
-        built = translations.built_from(src)
-        if built != src:
+        elif built != src:
             file.abs_src_path = os.path.join(root, built)
 
 

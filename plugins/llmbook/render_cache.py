@@ -19,7 +19,15 @@ from llmbook.execute.cache import result_digest
 from llmbook.render_deps import Deps
 from llmbook.store import Store, key, llmbook_hash, llmkit_hash, version
 
-__all__ = ["Deps", "RenderCache", "Rendered", "llmbook_hash", "replay", "result_digest"]
+__all__ = [
+    "Deps",
+    "RenderCache",
+    "Rendered",
+    "edition_slot",
+    "llmbook_hash",
+    "replay",
+    "result_digest",
+]
 
 _FORMAT = 5  # 2: entries in the store, what the page depended on as `deps`; 3: references;
 # 4: glossary terms; 5: citations
@@ -60,7 +68,7 @@ class RenderCache:
 
     def load(self, src: str, page_key: str) -> Rendered | None:
         """The entry for `page_key` (the caller checks what it depended on)."""
-        data = self._store.slot(NAMESPACE, self._slot_name(src)).get(page_key)
+        data = self._store.slot(NAMESPACE, edition_slot(src, self._edition)).get(page_key)
         try:
             return Rendered(
                 str(data["markdown"]),
@@ -73,10 +81,13 @@ class RenderCache:
 
     def store(self, src: str, page_key: str, entry: Rendered) -> None:
         data = {**vars(entry), "deps": vars(entry.deps)}
-        self._store.slot(NAMESPACE, self._slot_name(src)).put(page_key, data)
+        self._store.slot(NAMESPACE, edition_slot(src, self._edition)).put(page_key, data)
 
-    def _slot_name(self, src: str) -> str:
-        return f"{src} ({self._edition})" if self._edition else src
+
+def edition_slot(src: str, edition: str) -> str:
+    """A page's slot name in a cache both editions fill: a translating build's (`edition`, its
+    language) are its own, so the editions built in turn do not evict each other's."""
+    return f"{src} ({edition})" if edition else src
 
 
 def replay(entry: Rendered, put: Callable[[str], str]) -> str:

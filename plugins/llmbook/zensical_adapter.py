@@ -133,12 +133,11 @@ def _new_site(config: dict, project: Project) -> Site:
         _check_flat(config_file)
     pages = []
     for path in sorted(project.docs_dir.rglob("*.md")):
-        src = _src(path, project.root)
-        if translations is not None:
-            if translations.is_translation(src):
-                continue  # never a page of its own (mkdocs.yml's exclude_docs)
-            src = translations.built_from(src)
-        pages.append((src, (project.root / src).read_bytes()))
+        src: str | None = _src(path, project.root)
+        if translations is not None:  # a translation is never a page of its own (exclude_docs)
+            src = translations.page_file(src)
+        if src is not None:
+            pages.append((src, (project.root / src).read_bytes()))
     strict = bool(options["numbers_strict"])
     with annotated(lambda: site.report, strict=strict, root=project.root):
         site.start(pages, _site_index(config, project, site))
@@ -193,9 +192,10 @@ def _site_index(config: dict, project: Project, site: Site) -> SiteIndex:
     for path in sorted(project.docs_dir.rglob("*.md")):
         rel = path.relative_to(project.docs_dir).as_posix()
         if translations is not None:
-            if translations.is_translation(rel):
+            built = translations.page_file(_src(path, project.root))
+            if built is None:
                 continue
-            path = project.root / translations.built_from(_src(path, project.root))
+            path = project.root / built
         stem = rel[: -len(".md")]
         if config.get("use_directory_urls", True) and not stem.endswith("index"):
             url = stem + "/"

@@ -17,14 +17,15 @@ from llmbook.book.syntax import CAPTION, CAPTION_ID, EQUATION_LABEL, Reference, 
 from llmbook.errors import AuthorError
 from llmbook.lexer import Lexed
 
-__all__ = ["Part", "PageParts", "page_parts"]
+__all__ = ["ATTRS", "HEADING", "SECTION_NUMBER", "Part", "PageParts", "page_parts"]
 
-_HEADING = re.compile(r"^ {0,3}(?P<marks>#{1,6})\s+(?P<title>.*?)\s*$")
-_SECTION_NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?(?=\s)")
+# An ATX heading (its closing `#`s, after a space, are not its title), and a title's section number
+HEADING = re.compile(r"^ {0,3}(?P<marks>#{1,6})\s+(?P<title>.*?)(?:\s+#+)?\s*$")
+SECTION_NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?(?=\s)")
 _CHAPTER_TITLE = re.compile(
     r"^(?:第\s*(?P<number>\d+)\s*(?P<kind>[章课])|(?P<en_kind>Chapter|Lesson)\s+(?P<en_number>\d+)\b)"
 )
-_ATTRS = re.compile(r"\s*\{[^}]*\}\s*$")
+ATTRS = re.compile(r"\s*\{[^}]*\}\s*$")  # a heading's `{#id .class}` (attr_list)
 _CAPTION_END = re.compile(r"^\s*///\s*$")
 _KIND_OF_TITLE = {"章": "chapter", "课": "lesson", "Chapter": "chapter", "Lesson": "lesson"}
 
@@ -96,9 +97,9 @@ def _names_only(doc: Any) -> set[int]:
 def _read_chapter(parts: PageParts, lines: list[tuple[int, str]], chapter: str | None) -> None:
     """The chapter from the front matter (`chapter: 10`), else from the first heading."""
     for _, text in lines:
-        heading = _HEADING.match(text)
+        heading = HEADING.match(text)
         if heading and len(heading.group("marks")) == 1:
-            parts.title = _ATTRS.sub("", heading.group("title"))
+            parts.title = ATTRS.sub("", heading.group("title"))
             declared = _CHAPTER_TITLE.match(parts.title)
             if declared:
                 parts.chapter = declared.group("number") or declared.group("en_number")
@@ -121,8 +122,8 @@ def _read_sections(
     if parts.chapter is None:
         _infer_chapter(parts, lines)
     for line, text in lines:
-        heading = _HEADING.match(text)
-        number = _SECTION_NUMBER.match(heading.group("title")) if heading else None
+        heading = HEADING.match(text)
+        number = SECTION_NUMBER.match(heading.group("title")) if heading else None
         if heading is None or number is None or len(heading.group("marks")) < 2:
             continue
         written = number.group("number")
@@ -133,7 +134,7 @@ def _read_sections(
         previous = digits
         if ids is None:
             ids = _section_ids(headings())
-        title = _ATTRS.sub("", heading.group("title")[number.end() :]).strip()
+        title = ATTRS.sub("", heading.group("title")[number.end() :]).strip()
         part = Part("section", written, ids.get(written, ""), title, line)
         if part.id:
             parts.parts.setdefault(part.id, part)
@@ -143,8 +144,8 @@ def _infer_chapter(parts: PageParts, lines: list[tuple[int, str]]) -> None:
     """A page that declares no chapter but numbers its first section `## 10.1` is chapter 10
     (the seed's style); one that numbers it `## 1` has no chapter."""
     for _, text in lines:
-        heading = _HEADING.match(text)
-        number = _SECTION_NUMBER.match(heading.group("title")) if heading else None
+        heading = HEADING.match(text)
+        number = SECTION_NUMBER.match(heading.group("title")) if heading else None
         if heading and number and len(heading.group("marks")) >= 2:
             digits = number.group("number").split(".")
             if len(digits) == len(heading.group("marks")):
@@ -156,7 +157,7 @@ def _section_ids(headings: list[dict[str, Any]]) -> dict[str, str]:
     """section number → the id of the heading that starts with it."""
     ids: dict[str, str] = {}
     for heading in headings:
-        number = _SECTION_NUMBER.match(heading["name"])
+        number = SECTION_NUMBER.match(heading["name"])
         if number:
             ids.setdefault(number.group("number"), heading["id"])
     return ids

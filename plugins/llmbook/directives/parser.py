@@ -16,10 +16,10 @@ from llmbook.errors import AuthorError
 from llmbook.formulas import display_lines
 from llmbook.lexer import Fence, Lexed
 
-__all__ = ["OPENER", "parse_tree"]
+__all__ = ["CLOSER", "OPENER", "parse_tree"]
 
 OPENER = re.compile(r"^(?P<indent>\s*):::\s*(?P<name>[A-Za-z][\w-]*)(?:\s+(?P<arg>.*?))?\s*$")
-_CLOSER = re.compile(r"^\s*:::\s*$")
+CLOSER = re.compile(r"^\s*:::\s*$")
 # mkdocstrings' and mkautodoc's API references, `::: package.module.Name`: a space after `:::`,
 # then a (dotted) Python name alone on its line.
 _AUTODOC = re.compile(r"^\s*:::[ \t]+(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]*$")
@@ -53,7 +53,7 @@ def parse_tree(
         elif number in plain:  # an opener shown as text: its `:::` closer is text too
             if OPENER.match(line):
                 shown_open.append(len(stack))
-        elif shown_open and shown_open[-1] == len(stack) and _CLOSER.match(line):
+        elif shown_open and shown_open[-1] == len(stack) and CLOSER.match(line):
             shown_open.pop()
         elif (
             number not in in_math
@@ -96,7 +96,7 @@ def _directive_line(
     known: Callable[[str], bool],
     names: list[str],
 ) -> None:
-    if _CLOSER.match(line):
+    if CLOSER.match(line):
         if len(stack) == 1:
             raise AuthorError(
                 src,

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, register
 from llmbook.directives.nodes import Block
 
-__all__ = ["Quiz", "QuizData", "parse_quiz"]
+__all__ = ["ANSWER", "OPTION", "Quiz", "QuizData", "parse_quiz"]
 
-_OPTION = re.compile(r"^\s*(?P<letter>[A-Z])[.．、]\s*(?P<text>.*)$")
+OPTION = re.compile(r"^\s*(?P<letter>[A-Z])[.．、]\s*(?P<text>.*)$")
 # `答案: B` / `解析: …`, or in an English book `Answer: B` / `Explanation: …`
-_ANSWER = re.compile(r"^\s*(?:答案|Answer)\s*[:：]\s*(?P<letter>.*?)\s*$")
+ANSWER = re.compile(r"^\s*(?:答案|Answer)\s*[:：]\s*(?P<letter>.*?)\s*$")
 _EXPLANATION = re.compile(r"^\s*(?:解析|Explanation)\s*[:：]\s*(?P<text>.*)$")
 _LETTERS = "ABCDEF"
 
@@ -38,8 +38,8 @@ def parse_quiz(node: Block, ctx: Context) -> QuizData:
     stage = "question"
     for number, line in node.text_lines():
         option, answer, explanation = (
-            _OPTION.match(line),
-            _ANSWER.match(line),
+            OPTION.match(line),
+            ANSWER.match(line),
             _EXPLANATION.match(line),
         )
         if answer and stage in ("question", "options"):

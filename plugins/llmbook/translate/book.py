@@ -80,6 +80,11 @@ class Translations:
         ]
         return sorted(found)
 
+    def page_file(self, src: str) -> str | None:
+        """What an engine makes of a file it found in the docs folder: None for a translation
+        (never a page of its own), else the file the page is read from (`built_from`)."""
+        return None if self.is_translation(src) else self.built_from(src)
+
     def built_from(self, source: str) -> str:
         """The file this build renders for the page of `source`: its translation into this
         build's language when there is one (a translating build), else the source itself."""

@@ -11,21 +11,17 @@ import tokenize
 from dataclasses import dataclass, field
 
 from llmbook.book.cite_syntax import find_citations
+from llmbook.book.parts import ATTRS, HEADING, SECTION_NUMBER
 from llmbook.book.syntax import CAPTION, CAPTION_ID, EQUATION_LABEL
 from llmbook.book.term_syntax import find_terms
+from llmbook.directives.parser import CLOSER, OPENER
+from llmbook.directives.quiz import ANSWER, OPTION
 from llmbook.execute.collect import CodeBlock, PageSource
 from llmbook.store import bytes_digest
 
-__all__ = ["KINDS", "Fingerprint", "Mark", "Section", "code_digest", "fingerprint"]
+__all__ = ["KINDS", "Fingerprint", "Mark", "Section", "code_digest", "fingerprint", "heading_id"]
 
-_HEADING = re.compile(r"^ {0,3}(?P<marks>#{1,6})\s+(?P<title>.*?)\s*#*\s*$")
 _HEADING_ID = re.compile(r"\{[^}]*#(?P<id>[A-Za-z][\w:-]*)[^}]*\}\s*$")
-_ATTRS = re.compile(r"\s*\{[^}]*\}\s*$")
-_NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?(?=\s)")
-_OPENING = re.compile(r"^\s*:::(?P<name>[A-Za-z][\w-]*)")
-_CLOSER = re.compile(r"^\s*:::\s*$")
-_QUIZ_OPTION = re.compile(r"^\s*(?P<letter>[A-Z])[.．、]\s")
-_QUIZ_ANSWER = re.compile(r"^\s*(?:答案|Answer)\s*[:：]\s*(?P<letters>.*?)\s*$")
 _BINDING = re.compile(r"\[\[.*?\]\]")
 
 # The kinds of marks, as the messages name them.
@@ -123,7 +119,7 @@ def fingerprint(page: PageSource) -> Fingerprint:
             _block_mark(sections[-1], blocks[number])
         if number in code:
             continue
-        heading = _HEADING.match(text)
+        heading = HEADING.match(text)
         heading = heading if heading and not stack else None
         if heading:
             sections.append(_section(heading, text, number))
@@ -135,13 +131,12 @@ def fingerprint(page: PageSource) -> Fingerprint:
 
 def _section(heading: re.Match[str], text: str, line: int) -> Section:
     title = heading.group("title")
-    found = _HEADING_ID.search(title)
-    bare = _ATTRS.sub("", title)
-    number = _NUMBER.match(bare)
+    bare = ATTRS.sub("", title)
+    number = SECTION_NUMBER.match(bare)
     return Section(
         len(heading.group("marks")),
         number.group("number") if number else "",
-        found.group("id") if found else "",
+        heading_id(title),
         text.strip(),
         line,
     )
@@ -161,24 +156,24 @@ def _line_marks(
 ) -> None:
     """The marks of one line (a heading's too), and a prose line into the section's prose."""
     opening, caption, equation = (
-        _OPENING.match(text),
+        OPENER.match(text),
         CAPTION.match(text),
         EQUATION_LABEL.match(text),
     )
     if opening:
         stack.append(opening.group("name"))
         section.marks.append(Mark("directive", opening.group("name"), line, text.strip()))
-    elif _CLOSER.match(text) and stack:
+    elif CLOSER.match(text) and stack:
         stack.pop()
     elif stack and stack[-1] == "quiz":
-        option, answer = _QUIZ_OPTION.match(text), _QUIZ_ANSWER.match(text)
+        option, answer = OPTION.match(text), ANSWER.match(text)
         if option:
             section.marks.append(
                 Mark("answer", f"option {option.group('letter')}", line, text.strip())
             )
         if answer:
             section.marks.append(
-                Mark("answer", f"answer {answer.group('letters')}", line, text.strip())
+                Mark("answer", f"answer {answer.group('letter')}", line, text.strip())
             )
     if caption:
         label = CAPTION_ID.search(caption.group("arg") or "")
@@ -201,6 +196,12 @@ def _line_marks(
         section.marks.append(Mark("term", term.name, line, f"{{term}}`{term.name}`"))
     if prose:
         section.prose.append(_BINDING.sub("[[]]", text).strip())
+
+
+def heading_id(heading: str) -> str:
+    """A heading's explicit `{#id}` (empty when it has none)."""
+    found = _HEADING_ID.search(heading)
+    return found.group("id") if found else ""
 
 
 def code_digest(code: str) -> str:

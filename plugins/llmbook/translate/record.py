@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from llmbook.errors import location
-from llmbook.translate.fingerprint import GROUPS, Fingerprint
+from llmbook.translate.fingerprint import GROUPS, Fingerprint, heading_id
 
 __all__ = ["Change", "changes", "make_record", "with_record"]
 
@@ -96,14 +96,11 @@ def _section_changes(a: dict, b: dict, src: str) -> list[Change]:
     return found
 
 
-_ID = re.compile(r"\{[^}]*#([A-Za-z][\w:-]*)[^}]*\}\s*$")
-
-
 def _key(section: dict) -> str:
     """A section's identity across edits: its explicit id, else its heading."""
     heading = str(section.get("heading") or "")
-    found = _ID.search(heading)
-    return "#" + found.group(1) if found else heading
+    found = heading_id(heading)
+    return "#" + found if found else heading
 
 
 def _title(section: dict) -> str:
