@@ -13,7 +13,10 @@ from llmbook.project import Project
 from llmbook.site import Site
 from markdown import Markdown
 
-__all__ = ["render_markdown"]
+__all__ = ["BOOK_LANGUAGE", "render_markdown"]
+
+# This repository's book is Chinese: the render tests read its pages as its build does.
+BOOK_LANGUAGE = "zh"
 
 
 def render_markdown(
@@ -27,12 +30,13 @@ def render_markdown(
     extensions: list[Any] | None = None,
     configs: dict[str, dict[str, Any]] | None = None,
     convert: bool = True,
+    language: str = BOOK_LANGUAGE,
 ) -> str:
     """The page's HTML: `plan` is the executor's plan of it, `index` the site index for
     `:::related`, `page` where it stands in the site. `convert=False`: the Markdown the extension
     hands on to Python-Markdown, its HTML put back."""
     options = LLMBookConfig()
-    options.load_dict({"cache": False})
+    options.load_dict({"cache": False, "language": language})
     options.validate()
     site = Site.create(options, Project.at("."))
     site.index = index

@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook",
             "llmbook.store",
             "llmbook.errors",
-            "llmbook.strings",
+            "llmbook.i18n",
             "llmbook.crash",
             "llmbook.nav",
             "llmbook.lexer",

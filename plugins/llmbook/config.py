@@ -63,9 +63,13 @@ class LLMBookConfig(Config):
     # Every number of a page must be checked, cited or marked illustrative (a page can ask for it
     # with `numbers: strict` in its front matter); otherwise unaccounted ones are only reported.
     numbers_strict = c.Type(bool, default=False)
-    # The language of the text llmbook writes into pages (strings.py); empty: mkdocs.yml's
-    # `theme.language` (the adapters fill it in), Chinese when that is not set either.
+    # The language of the words llmbook writes and reads (its locale, llmbook/locales/); empty:
+    # mkdocs.yml's `theme.language` (the adapters fill it in), English when that is not set either,
+    # as Material's is.
     language = c.Type(str, default="")
+    # A folder (relative to mkdocs.yml) of the book's own locale files, `<language>.yml`: words
+    # over the shipped ones, or a language llmbook does not ship (docs/guide/languages.md).
+    locales = c.Type(str, default="")
     # The book's languages, its own first (`[zh, en]`): a page `x.en.md` beside `x.md` is its
     # English edition, built by a build whose `language` is `en` (translate/). Empty: one language.
     languages = c.ListOfItems(c.Type(str), default=[])

@@ -29,10 +29,13 @@ __all__ = [
     "ReferenceForm",
     "book_locale",
     "load_locale",
+    "options_locale",
     "shipped_languages",
 ]
 
 SHIPPED = Path(__file__).parent / "locales"
+# A site whose mkdocs.yml sets no `theme.language` is in English, as Material's default is.
+DEFAULT_LANGUAGE = "en"
 # The one locale every other is checked against: its keys are the ones a locale must have.
 _SCHEMA = "en"
 _KINDS = ("section", "chapter", "lesson", "figure", "table", "equation")
@@ -249,11 +252,19 @@ def book_locale(
     reading also the forms of the book's other `languages` (a translating build shows a page
     untranslated in its source's). LocaleError names `config_file` when a language has no locale."""
     try:
-        own = load_locale(language or _SCHEMA, folder)
+        own = load_locale(language or DEFAULT_LANGUAGE, folder)
         others = [load_locale(code, folder) for code in languages if code != own.code]
     except LocaleError as error:
         raise LocaleError(f"{config_file}: {error}") from None
     return own.reading(others)
+
+
+def options_locale(options: Mapping[str, Any], root: Path) -> Locale:
+    """The build's locale from the llmbook options (`language`, which the adapters fill in from
+    `theme.language`; `languages`; `locales`, a folder relative to mkdocs.yml's)."""
+    folder = Path(root) / options["locales"] if options.get("locales") else None
+    languages = [str(code) for code in options.get("languages") or ()]
+    return book_locale(str(options.get("language") or ""), languages, folder, "mkdocs.yml")
 
 
 def _read(path: Path) -> dict[str, Any]:

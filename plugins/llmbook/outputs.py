@@ -14,8 +14,10 @@ from mkdocs.utils import get_relative_url
 
 from llmbook.assets import SITE_PREFIX
 from llmbook.execute.display_html import FileUrl
+from llmbook.execute.figures import described
 from llmbook.execute.notebook import executed_notebook
 from llmbook.execute.report import Report
+from llmbook.i18n import Locale
 from llmbook.page_ref import PageRef
 from llmbook.project import Project
 from llmbook.store import Store, bytes_digest
@@ -32,6 +34,7 @@ def figure_path(content: bytes, suffix: str) -> str:
 class BuildOutputs:
     project: Project
     store: Store
+    locale: Locale  # the build's: a figure without a title described in its words
     figures: dict[str, bytes] = field(default_factory=dict)  # site path → content
     figures_dir: Path | None = None  # where a linked figure is written at once (no end hook)
 
@@ -67,7 +70,8 @@ class BuildOutputs:
             if plan is not None and plan.result is not None:
                 for pos, run in plan.result.blocks.items():
                     cell = plan.page.cell_of(plan.page.blocks[pos].line)
-                    figures = [(f.svg, f.alt) for f in run.figures]
+                    shown = [described(f, self.locale) for f in run.figures]
+                    figures = [(f.svg, f.alt) for f in shown]
                     displays = [[d.at, d.data, d.metadata, d.kind] for d in run.displays]
                     outputs[cell] = (run.output, figures, run.error, displays)
             target = site_dir / self.project.uri(src)  # a translation's: where its source's is

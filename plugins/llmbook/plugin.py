@@ -48,7 +48,6 @@ from llmbook.search_cache import cache_search, defer_jieba, save_segments
 from llmbook.search_view import search_view
 from llmbook.site import Build, Site
 from llmbook.site_index import SiteIndex
-from llmbook.strings import ui
 from llmbook.translate.book import Translations
 
 __all__ = ["LLMBookPlugin", "NotebookFile"]
@@ -94,7 +93,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         with _as_plugin_error():
             # LLMBOOK_EDITIONS overrides the option; an option, it keys the pages that link them.
             self.config["editions"] = list(edition_kinds(self.config.editions))
-            # The pages' interface text follows the theme's language, where mkdocs.yml sets one.
+            # The pages' words follow the theme's language (English where mkdocs.yml sets none).
             language = self.config.language or theme_language(self._config_file(config))
             self.config["language"] = language
             self.site = Site.create(self.config, project, Preview() if self.serving else Build())
@@ -210,7 +209,8 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
     ) -> str | None:
         if isinstance(page.file, NotebookFile):
             name = quote(Path(page.file.src_uri).name)
-            text = ui(self.config.language, "notebook_download")
+            assert self.site is not None
+            text = self.site.locale.ui("notebook_download")
             html = f'<p class="llmbook-download"><a href="{name}" download>{text}</a></p>\n' + html
         translations = self.site.translations if self.site is not None else None
         if translations is not None and page.file.abs_src_path:
@@ -260,7 +260,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             site_dir=Path(config.site_dir),
             out_dir=editions_dir(Path(self._root(config)), self.config.editions_dir),
             store=self.site.store,
-            book=Book.dated(config.site_name, config.site_description or "", self.config.language),
+            book=Book.dated(config.site_name, config.site_description or "", self.site.locale),
             log=log.info,
             languages=self.config.languages,
         )

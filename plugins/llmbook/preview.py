@@ -19,10 +19,10 @@ from llmbook.edits import LineEdits
 from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.mode import Forgiving, recover
 from llmbook.execute.report import Report
+from llmbook.i18n import Locale
 from llmbook.lexer import Lexed
 from llmbook.page_ref import PageRef
 from llmbook.stash import Stash
-from llmbook.strings import ui
 
 __all__ = ["PageError", "Preview", "place_boxes", "preview_page", "summary_html"]
 
@@ -59,9 +59,7 @@ class Preview(Forgiving):
         def render(plain: frozenset[int], shown: list[PageError]) -> str:
             return site.render(lexed, page, stash, plain=plain, errors=shown)
 
-        return preview_page(
-            render, lexed, errors, src=page.src, stash=stash, language=site.language
-        )
+        return preview_page(render, lexed, errors, src=page.src, stash=stash, locale=site.locale)
 
 
 def preview_page(
@@ -71,7 +69,7 @@ def preview_page(
     *,
     src: str,
     stash: Stash,
-    language: str = "zh",
+    locale: Locale,
 ) -> str:
     """The `page` with its `errors` shown: `render(plain, errors)` renders it with those lines as
     text and those boxes. An error met while rendering is logged, its line shown as written with
@@ -85,19 +83,19 @@ def preview_page(
         log.error(str(error))
     errors = errors + [PageError(e.line, str(e)) for e in found]
     if body is None:
-        return stash.put(fallback_html(errors, "\n".join(page.lines), language))
-    return stash.put(summary_html(errors, language)) + "\n\n" + body if errors else body
+        return stash.put(fallback_html(errors, "\n".join(page.lines), locale))
+    return stash.put(summary_html(errors, locale)) + "\n\n" + body if errors else body
 
 
-def _box(error: PageError, number: int, language: str) -> str:
+def _box(error: PageError, number: int, locale: Locale) -> str:
     return (
         f'<div class="llmbook-build-error" id="llmbook-error-{number}" role="alert">'
-        f'<p class="llmbook-build-error__title">{ui(language, "build_error", number=number)}</p>'
+        f'<p class="llmbook-build-error__title">{locale.ui("build_error", number=number)}</p>'
         f"<pre>{escape(error.text)}</pre></div>"
     )
 
 
-def summary_html(errors: list[PageError], language: str = "zh") -> str:
+def summary_html(errors: list[PageError], locale: Locale) -> str:
     """The list at the top of the page: every error, linked to its box."""
     items = "".join(
         f'<li><a href="#llmbook-error-{n}">{escape(e.text.split(": ", 1)[0])}</a>'
@@ -107,14 +105,14 @@ def summary_html(errors: list[PageError], language: str = "zh") -> str:
     return (
         '<div class="llmbook-build-errors" role="alert">'
         f'<p class="llmbook-build-errors__title">'
-        f"{ui(language, 'build_errors', count=len(errors))}</p>"
+        f"{locale.ui('build_errors', count=len(errors))}</p>"
         f"<ol>{items}</ol></div>"
     )
 
 
-def fallback_html(errors: list[PageError], markdown: str, language: str = "zh") -> str:
+def fallback_html(errors: list[PageError], markdown: str, locale: Locale) -> str:
     """A page the preview cannot render at all: its errors, then its source as written."""
-    return summary_html(errors, language) + f'<pre class="llmbook-source">{escape(markdown)}</pre>'
+    return summary_html(errors, locale) + f'<pre class="llmbook-source">{escape(markdown)}</pre>'
 
 
 def place_boxes(
@@ -122,7 +120,7 @@ def place_boxes(
     edits: LineEdits,
     errors: list[PageError],
     put: Callable[[str], str],
-    language: str = "zh",
+    locale: Locale,
 ) -> None:
     """Put each error's box after its line. A line inside fenced code moves to the fence's end;
     inside a directive whose body has its own structure (a quiz, a shape flow), the box stands
@@ -132,7 +130,7 @@ def place_boxes(
         if error.line not in lines:
             continue  # front matter or past the end: listed at the top only
         line = _outside_structured(doc, edits.lexed.fence_end(error.line))
-        edits.after(line, put(_box(error, number, language)))
+        edits.after(line, put(_box(error, number, locale)))
 
 
 def _outside_structured(node: Block, line: int) -> int:

@@ -32,6 +32,7 @@ from llmbook.execute.mode import Strict
 from llmbook.execute.plan import shown_files
 from llmbook.execute.report import Report
 from llmbook.formulas import render_math
+from llmbook.i18n import Locale, options_locale
 from llmbook.lexer import Lexed, lex
 from llmbook.outputs import BuildOutputs, figure_path
 from llmbook.page_ref import PageRef
@@ -69,6 +70,8 @@ class Site:
     mode: Build | Preview  # the build's way, or the live preview's
     store: Store  # every cache of the build: one folder, one switch (the `cache` option)
     outputs: BuildOutputs  # the figures and notebook downloads the build writes
+    # the build's language (`theme.language`): every word llmbook writes, the forms it reads
+    locale: Locale
     index: SiteIndex | None = None
     demo_cache: DemoCache | None = None
     translations: Translations | None = None  # the `languages` option names more than one
@@ -91,13 +94,16 @@ class Site:
         forget_line_maps()
         mode = mode if mode is not None else Build()
         store = open_store(project.root, enabled=options["cache"], folder=options["cache_dir"])
-        translations = Translations.from_options(options, project, store)
+        locale = options_locale(options, project.root)
+        translations = Translations.from_options(options, project, locale, store)
         if translations is not None and translations.languages.translating:
             project = dataclasses.replace(project, translating=translations.languages.current)
             translations.project = project
-        executor = Executor(options, project, mode, store=store, companion=translations)
+        executor = Executor(
+            options, project, mode, store=store, companion=translations, locale=locale
+        )
         demo_cache = DemoCache(store) if store.enabled else None
-        outputs = BuildOutputs(project, store)
+        outputs = BuildOutputs(project, store, locale)
         return cls(
             options,
             project,
@@ -105,6 +111,8 @@ class Site:
             mode,
             store,
             outputs,
+            locale,
+            book=Apparatus(locale=locale),
             demo_cache=demo_cache,
             translations=translations,
         )
@@ -139,11 +147,12 @@ class Site:
                     index=self.index,
                     options=self.options,
                     log=log,
+                    locale=self.locale,
                     unread={f.src for f in own} - report.plans.keys(),
                     store=self.store,
                 )
         except InternalError as error:
-            self.book = Apparatus(errors=[error])
+            self.book = Apparatus(errors=[error], locale=self.locale)
         if self.translations is not None:
             try:
                 with self._guard(docs, "checking the translations against their sources"):
@@ -170,11 +179,6 @@ class Site:
         self.mode.failed(fresh)
 
     # -- the page pipeline (run by the Markdown extension) ----------------------------------------
-
-    @property
-    def language(self) -> str:
-        """The language of the text the pages get (strings.py): the `language` option."""
-        return self.options.get("language") or "zh"
 
     def render_page(self, markdown: str, page: PageRef, stash: Stash) -> str:
         """Directives checked, math as MathML, the executor's plan applied, directives rendered;
@@ -266,7 +270,7 @@ class Site:
             options = json.dumps(shown, sort_keys=True, default=str)
             self._rendered_pages = RenderCache(
                 self.store,
-                {"options": options, "markdown": settings},
+                {"options": options, "markdown": settings, "locale": self.locale.digest},
                 edition=self.project.translating,
             )
         return self._rendered_pages
@@ -308,7 +312,7 @@ class Site:
                 stash=stash,
                 math=plan.math,
                 cited_source=self.book.cited_source,
-                language=self.language,
+                locale=self.locale,
             )
         equations = self.book.equations(page.src)
         render_math(
@@ -318,18 +322,18 @@ class Site:
         if plan is not None:
             linked = deps.figures if deps is not None else None
             file_url = self.outputs.file_url(page, linked)
-            plan.put_outputs(edits, stash=stash, file_url=file_url, language=self.language)
+            plan.put_outputs(edits, stash=stash, file_url=file_url, locale=self.locale)
         made = self.book.put_citations(edits, page.src, stash, deps, plain)
         if self.options["editions"]:
             links = edition_links(
                 self.options["editions"],
                 page.url,
-                self.options["language"],
+                self.locale,
                 self.options.get("languages") or (),
             )
             made = {**made, "editions": links}
         if errors:
-            place_boxes(doc, edits, errors, stash.put, self.language)
+            place_boxes(doc, edits, errors, stash.put, self.locale)
         index = self.index
         if index is not None and deps is not None:
             index = index.recording(deps.lookups)
@@ -343,7 +347,7 @@ class Site:
             example=self.book.example(page.src, stash),
             glossary=glossary,
             made=made,
-            language=str(self.options.get("language") or ""),
+            locale=self.locale,
         )
         if self.translations is None:
             return rendered

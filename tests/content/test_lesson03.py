@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from book_locales import ZH
 from llmbook.directives import parse_directives
 from llmbook.execute.numbers import check, parse_written
 from page_text import PageText
@@ -39,7 +40,7 @@ _outside_fences, _bindings, _written = (
 
 
 def test_six_cards_each_with_hint_background_tabbed_walkthrough_and_insight():
-    doc = parse_directives(TEXT, src="docs/lessons/lesson03-five-upgrades.md")
+    doc = parse_directives(TEXT, src="docs/lessons/lesson03-five-upgrades.md", locale=ZH)
     cards = doc.blocks("card")
     assert [c.arg.split()[0] for c in cards] == ["1", "2", "3", "4", "5", "6"]
     for card in cards:
@@ -51,7 +52,7 @@ def test_six_cards_each_with_hint_background_tabbed_walkthrough_and_insight():
 
 
 def test_objectives_list_each_goal_once_and_the_chain_has_six_steps():
-    doc = parse_directives(TEXT, src="docs/lessons/lesson03-five-upgrades.md")
+    doc = parse_directives(TEXT, src="docs/lessons/lesson03-five-upgrades.md", locale=ZH)
     goals = [t for _, t in doc.blocks("objectives")[0].text_lines() if re.match(r"\d+\. ", t)]
     assert len(goals) == 3  # the seed printed goals 2 and 3 twice
     assert len({g.split(". ", 1)[1] for g in goals}) == 3

@@ -265,7 +265,7 @@ def test_a_warm_build_imports_neither_torch_nor_the_demos(tmp_path):
         from llmbook.stash import engine_stash
 
         page = {PAGE!r}
-        parse_directives(page, src="docs/p.md")
+        parse_directives(page, src="docs/p.md", locale=ZH)
         store = Store({str(tmp_path / "cache")!r})
         cache = DemoCache(store)
         stash, restore = engine_stash()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from book_locales import ZH
 from llmbook.directives import parse_directives
 from llmbook.directives.base import get_directive
 from llmbook.directives.box import BOX_TYPES, BoxDirective, BoxType, register_boxes
@@ -97,7 +98,7 @@ def test_interview_hides_each_answer_behind_a_toggle(render):
 
 def test_interview_without_answer_fails():
     with pytest.raises(AuthorError) as caught:
-        parse_directives("x\n\n:::interview 面试常问\n**Q：为什么？**\n:::\n", src="docs/ch.md")
+        parse_directives("x\n\n:::interview 面试常问\n**Q：为什么？**\n:::\n", src="docs/ch.md", locale=ZH)
     assert str(caught.value) == (
         "docs/ch.md:3: interview has no :::answer block"
         " Fix: put each question's answer in a :::answer … ::: block below the question"
@@ -114,7 +115,7 @@ def test_chain_renders_its_numbered_steps(render):
 
 def test_chain_without_numbered_steps_fails():
     with pytest.raises(AuthorError) as caught:
-        parse_directives(":::chain 推理链\n只是一段话\n:::\n", src="d.md")
+        parse_directives(":::chain 推理链\n只是一段话\n:::\n", src="d.md", locale=ZH)
     assert str(caught.value) == (
         'd.md:1: chain has no numbered steps Fix: write the steps as a numbered list: "1. **约束一：…** — …", one item per step'
     )
@@ -154,7 +155,7 @@ def test_a_box_row_with_an_unknown_setting_is_refused(field, value, message):
 def test_a_forbidden_title_on_a_table_box_names_the_line():
     source = ":::interview 面试\n问？\n\n:::answer 多余\n答。\n:::\n:::\n"
     with pytest.raises(AuthorError) as caught:
-        parse_directives(source, src="docs/ch.md")
+        parse_directives(source, src="docs/ch.md", locale=ZH)
     assert str(caught.value) == (
         "docs/ch.md:4: :::answer takes nothing after its name, got '多余'"
         " Fix: write the text in the block's body, below the :::answer line"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from book_locales import ZH
 from llmbook.directives import parse_directives
 from llmbook.errors import AuthorError
 from llmbook.page_ref import PageRef
@@ -68,5 +69,5 @@ def test_cards_and_progress(render):
 )
 def test_card_errors(source, expected):
     with pytest.raises(AuthorError) as caught:
-        parse_directives(source, src="d.md")
+        parse_directives(source, src="d.md", locale=ZH)
     assert str(caught.value) == expected

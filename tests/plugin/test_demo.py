@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from book_locales import ZH
 from directive_helpers import FakeDemo
 from llmbook.directives import parse_directives, render_directives
 from llmbook.errors import AuthorError
@@ -24,13 +25,13 @@ def test_demo_renders_the_registered_frame(render, fake_demos):
 
 def test_unknown_demo_lists_the_known_ids(fake_demos):
     with pytest.raises(AuthorError) as caught:
-        parse_directives("正文\n:::demo kv-cash 交互\n描述\n:::\n", src="docs/ch.md")
+        parse_directives("正文\n:::demo kv-cash 交互\n描述\n:::\n", src="docs/ch.md", locale=ZH)
     assert str(caught.value) == "docs/ch.md:2: unknown demo 'kv-cash' Fix: use one of: test-demo"
 
 
 def test_demo_needs_a_title(fake_demos):
     with pytest.raises(AuthorError) as caught:
-        parse_directives(":::demo test-demo\n描述\n:::\n", src="d.md")
+        parse_directives(":::demo test-demo\n描述\n:::\n", src="d.md", locale=ZH)
     assert str(caught.value) == (
         'd.md:1: :::demo test-demo needs a title after its ID Fix: write it on the same line, e.g. ":::demo test-demo 交互：…"'
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from book_locales import ZH
 from directive_helpers import ROOT, render_page
 from llmbook.directives import known_names, parse_directives
 
@@ -24,7 +25,7 @@ def test_the_guide_shows_every_directive():
 
 def test_the_guide_validates_and_renders(fake_demos, monkeypatch):
     text = GUIDE.read_text(encoding="utf-8").replace(":::demo rope ", ":::demo test-demo ")
-    parse_directives(text, src="docs/guide/authoring.md")
+    parse_directives(text, src="docs/guide/authoring.md", locale=ZH)
     page = render_page(text, src="docs/guide/authoring.md")
     assert page.count('<div class="llmbook-showcase">') == text.count(":::showcase")
     assert page.count('<div class="llmbook-showcase__result">') == text.count(":::showcase")

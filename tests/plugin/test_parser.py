@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from book_locales import ZH
 from llmbook.directives import Block, Text, parse_directives
 from llmbook.errors import AuthorError
 
@@ -10,7 +11,7 @@ from llmbook.errors import AuthorError
 def test_blocks_nest_and_carry_their_lines():
     doc = parse_directives(
         "intro\n\n:::interview 面试常问\n**Q1**\n\n:::answer\nA1\n:::\n:::\nafter\n",
-        src="docs/a.md",
+        src="docs/a.md",locale=ZH
     )
     (interview,) = doc.blocks()
     assert (interview.name, interview.arg, interview.line, interview.end_line) == (
@@ -29,23 +30,23 @@ def test_blocks_nest_and_carry_their_lines():
 @pytest.mark.parametrize("fence", ["```", "~~~", "````"])
 def test_nothing_inside_a_fence_is_a_directive(fence):
     source = f"{fence}markdown\n:::quiz\n:::\n:::nonsense\n{fence}\n"
-    doc = parse_directives(source, src="docs/a.md")
+    doc = parse_directives(source, src="docs/a.md", locale=ZH)
     assert doc.blocks() == []
 
 
 def test_a_shorter_fence_does_not_close_a_longer_one():
-    doc = parse_directives("````\n```\n:::bogus\n```\n````\n:::key 要点\nx\n:::\n", src="d.md")
+    doc = parse_directives("````\n```\n:::bogus\n```\n````\n:::key 要点\nx\n:::\n", src="d.md", locale=ZH)
     assert [b.name for b in doc.blocks()] == ["key"]
 
 
 def test_nothing_inside_display_math_is_a_directive():
-    doc = parse_directives("$$\n:::\n:::bogus\n$$\n\n$$ a $$\n:::key t\nx\n:::\n", src="d.md")
+    doc = parse_directives("$$\n:::\n:::bogus\n$$\n\n$$ a $$\n:::key t\nx\n:::\n", src="d.md", locale=ZH)
     assert [b.name for b in doc.blocks()] == ["key"]
 
 
 def test_bindings_and_tokens_in_bodies_are_kept_verbatim():
     body = "单条序列 [[kv_gb = 2.1]] GB，LLMBOOKSTASH123X4Z 与 [[29.9 @ Shazeer 2019]]"
-    doc = parse_directives(f":::key 要点\n{body}\n:::\n", src="d.md")
+    doc = parse_directives(f":::key 要点\n{body}\n:::\n", src="d.md", locale=ZH)
     assert doc.blocks()[0].children == [Text([body], 2)]
 
 
@@ -80,13 +81,13 @@ def test_bindings_and_tokens_in_bodies_are_kept_verbatim():
 )
 def test_structural_errors_name_file_line_and_fix(source, expected):
     with pytest.raises(AuthorError) as caught:
-        parse_directives(source, src="docs/a.md")
+        parse_directives(source, src="docs/a.md", locale=ZH)
     assert str(caught.value) == expected
 
 
 def test_an_unclosed_fence_inside_a_block_is_named():
     with pytest.raises(AuthorError) as caught:
-        parse_directives(":::fold 代码\n```python\nx = 1\n:::\n", src="d.md")
+        parse_directives(":::fold 代码\n```python\nx = 1\n:::\n", src="d.md", locale=ZH)
     assert str(caught.value) == (
         "d.md:2: code fence ``` opened here is never closed, so :::fold cannot close"
         " Fix: close the code block with a line ``` before the block's :::"
@@ -95,7 +96,7 @@ def test_an_unclosed_fence_inside_a_block_is_named():
 
 def test_unclosed_reports_the_innermost_open_block():
     with pytest.raises(AuthorError) as caught:
-        parse_directives(":::interview 面试\nQ\n:::answer\nA\n:::\n:::answer\nB\n", src="d.md")
+        parse_directives(":::interview 面试\nQ\n:::answer\nA\n:::\n:::answer\nB\n", src="d.md", locale=ZH)
     assert caught.value.line == 6
 
 
@@ -110,12 +111,12 @@ def test_shared_rules_title_placement_and_children():
     }
     for source, expected in cases.items():
         with pytest.raises(AuthorError) as caught:
-            parse_directives(source, src="d.md")
+            parse_directives(source, src="d.md", locale=ZH)
         assert str(caught.value) == expected
 
 
 def test_parse_returns_plain_data():
-    doc = parse_directives(":::warning\n注意这里\n:::\n", src="d.md")
+    doc = parse_directives(":::warning\n注意这里\n:::\n", src="d.md", locale=ZH)
     block = doc.blocks()[0]
     assert isinstance(block, Block) and block.arg == "" and block.opener == ":::warning"
 
@@ -141,7 +142,7 @@ def test_parse_returns_plain_data():
 )
 def test_empty_or_misplaced_blocks(source, expected):
     with pytest.raises(AuthorError) as caught:
-        parse_directives(source, src="d.md")
+        parse_directives(source, src="d.md", locale=ZH)
     assert str(caught.value) == expected
 
 
@@ -166,7 +167,7 @@ def test_display_math_is_what_the_math_stage_reads(render) -> None:
 )
 def test_api_references_of_mkdocstrings_and_mkautodoc_stay_text(line):
     source = f"# API\n\n{line}\n    options:\n      show_source: false\n\n:::key 要点\nx\n:::\n"
-    doc = parse_directives(source, src="docs/a.md")
+    doc = parse_directives(source, src="docs/a.md", locale=ZH)
     assert [b.name for b in doc.blocks()] == ["key"]
     assert line in doc.children[0].lines
 
@@ -185,7 +186,7 @@ def test_api_references_of_mkdocstrings_and_mkautodoc_stay_text(line):
 )
 def test_a_typo_of_ours_is_still_an_error_with_a_suggestion(line, expected):
     with pytest.raises(AuthorError) as caught:
-        parse_directives(f"{line}\nx\n:::\n", src="docs/a.md")
+        parse_directives(f"{line}\nx\n:::\n", src="docs/a.md", locale=ZH)
     assert str(caught.value).startswith(expected)
     if "did you mean" in expected:
         assert str(caught.value).endswith(" Else use one of: " + _NAMES)

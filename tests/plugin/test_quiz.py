@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from book_locales import ZH
 from llmbook.directives import parse_directives
 from llmbook.errors import AuthorError
 
@@ -70,7 +71,7 @@ def test_six_options_and_full_width_separators(render):
 
 def _error(body: str) -> str:
     with pytest.raises(AuthorError) as caught:
-        parse_directives(f"前文\n\n:::quiz\n{body}:::\n", src="docs/ch.md")
+        parse_directives(f"前文\n\n:::quiz\n{body}:::\n", src="docs/ch.md", locale=ZH)
     return str(caught.value)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from book_locales import ZH
 from llmbook.directives import parse_directives
 from llmbook.errors import AuthorError
 from llmbook.page_ref import PageRef
@@ -95,7 +96,7 @@ def test_site_index_from_mkdocs_files(tmp_path):
 )
 def test_related_errors(line, expected):
     with pytest.raises(AuthorError) as caught:
-        parse_directives(f":::related\n{line}\n:::\n", src="d.md")
+        parse_directives(f":::related\n{line}\n:::\n", src="d.md", locale=ZH)
     assert (
         str(caught.value)
         == expected + ' Fix: write "label | item, item", e.g. "依赖 | Self-Attention, LayerNorm"'

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from book_locales import ZH
 from llmbook.directives import parse_directives, render_directives
 from llmbook.directives.shapes import Grouping, ShapeError, concat, matmul, parse_dim, parse_shape
 from llmbook.errors import AuthorError
@@ -190,7 +191,7 @@ FIX = (
 def test_a_line_that_does_not_add_up_fails_with_its_line(line, problem):
     with pytest.raises(AuthorError) as caught:
         parse_directives(
-            f"### shape\n\n:::shapeflow\nx [B, S] → [B, S]\n{line}\n:::\n", src="docs/ch.md"
+            f"### shape\n\n:::shapeflow\nx [B, S] → [B, S]\n{line}\n:::\n", src="docs/ch.md", locale=ZH
         )
     assert str(caught.value) == f"docs/ch.md:5: shapeflow line does not add up: {problem}{FIX}"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from book_locales import ZH
 from llmbook.directives import parse_directives
 from llmbook.errors import AuthorError
 
@@ -36,7 +37,7 @@ def test_showcase_shows_the_source_and_its_rendering(render):
 def test_errors_in_an_example_name_the_guide_line():
     bad = EXAMPLE.replace(":::warning 常见误区", ":::quiz\n问？\nA. 一\nB. 二\n答案: C\n解析: x")
     with pytest.raises(AuthorError) as caught:
-        parse_directives(bad, src="docs/guide/authoring.md")
+        parse_directives(bad, src="docs/guide/authoring.md", locale=ZH)
     assert str(caught.value) == (
         "docs/guide/authoring.md:9: quiz answer 'C' is not one of its options A, B Fix: write one of A, B after 答案:"
     )
@@ -44,12 +45,12 @@ def test_errors_in_an_example_name_the_guide_line():
 
 def test_showcase_needs_one_fence():
     with pytest.raises(AuthorError) as caught:
-        parse_directives(":::showcase\n:::key k\nx\n:::\n:::\n", src="d.md")
+        parse_directives(":::showcase\n:::key k\nx\n:::\n:::\n", src="d.md", locale=ZH)
     assert str(caught.value) == (
         "d.md:2: :::key cannot stand inside :::showcase (it holds no blocks) Fix: move :::key out of the :::showcase block"
     )
     with pytest.raises(AuthorError) as caught:
-        parse_directives(":::showcase\n不是代码\n:::\n", src="d.md")
+        parse_directives(":::showcase\n不是代码\n:::\n", src="d.md", locale=ZH)
     assert str(caught.value) == (
         "d.md:1: showcase holds one fenced code block with the example's source"
         " Fix: wrap the example in ````markdown … ```` inside :::showcase"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from book_locales import ZH
 from llmbook.directives import parse_directives
 from llmbook.errors import AuthorError
 
@@ -67,5 +68,5 @@ def test_walkthrough_steps_are_content_tabs(render):
 )
 def test_tab_errors(source, expected):
     with pytest.raises(AuthorError) as caught:
-        parse_directives(source, src="d.md")
+        parse_directives(source, src="d.md", locale=ZH)
     assert str(caught.value) == expected

@@ -30,13 +30,13 @@ from llmbook.book.term_render import PageGlossary, put_terms, site_urls
 from llmbook.book.terms import TermIndex, term_index
 from llmbook.edits import LineEdits
 from llmbook.errors import AuthorError
+from llmbook.i18n import Locale
 from llmbook.page_ref import PageRef
 from llmbook.project import Project
 from llmbook.render_deps import Deps
 from llmbook.site_index import SiteIndex
 from llmbook.stash import Stash
 from llmbook.store import Store, key, llmbook_hash
-from llmbook.strings import book_language
 
 __all__ = ["Apparatus", "Example"]
 
@@ -48,7 +48,7 @@ def _no_headings(text: str) -> list[dict[str, Any]]:
 
 
 def _page_parts(
-    plan: Any, src: str, uri: str, index: SiteIndex | None, store: Store | None
+    plan: Any, src: str, uri: str, index: SiteIndex | None, store: Store | None, locale: Locale
 ) -> PageParts:
     """A page's numbered parts, kept in the store's "parts" namespace under a key of everything
     they are read from: an unchanged page is not read again."""
@@ -62,6 +62,7 @@ def _page_parts(
             math=plan.math,
             headings=index.headings if index is not None else _no_headings,
             doc=plan.doc,
+            locale=locale,
         )
 
     if store is None or not store.enabled:
@@ -70,7 +71,7 @@ def _page_parts(
     math = sorted(plan.math.items())
     page = plan.page
     parts_key = key(page.text, page.first, src, uri, page.chapter, math, plan.doc is not None,
-                    settings, llmbook_hash())  # fmt: skip
+                    settings, llmbook_hash(), locale.digest)  # fmt: skip
     memo = store.memo("parts", parts_key, codec="pickle")
     kept = memo.get()
     if kept is None:
@@ -88,7 +89,8 @@ class Apparatus:
     index: SiteIndex | None = None
     project: Project | None = None
     store: Store | None = None  # the build's: the bibliography read once per content
-    language: str = "zh"  # of the captions' labels (`图 10-3`, `Figure 10-3`)
+    # the build's: the captions' labels (`图 10-3`, `Figure 10-3`), the listings' words
+    locale: Locale | None = None
 
     @classmethod
     def read(
@@ -99,13 +101,18 @@ class Apparatus:
         index: SiteIndex | None,
         options: Mapping[str, Any],
         log: logging.Logger | logging.LoggerAdapter,
+        locale: Locale,
         unread: Iterable[str] = (),
         store: Store | None = None,
     ) -> Apparatus:
         """The apparatus of the pages' `plans` (src → Plan); its errors in `errors`, its
         counts logged. `unread`: pages that could not be read (their error is reported)."""
         parts = BookIndex.of(
-            [_page_parts(plan, src, project.uri(src), index, store) for src, plan in plans.items()],
+            [
+                _page_parts(plan, src, project.uri(src), index, store, locale)
+                for src, plan in plans.items()
+            ],
+            locale,
             unread=frozenset(project.uri(src) for src in unread),
         )
         default = bool(options["numbers_strict"])
@@ -118,8 +125,7 @@ class Apparatus:
             pages = list(parts.pages.values())
             errors += caption_setup(pages, index.markdown_extensions, index.mdx_configs)
         log.info(parts.counts.summary())
-        book = cls(parts, errors=errors, index=index, project=project, store=store)
-        book.language = book_language(options.get("language"))
+        book = cls(parts, errors=errors, index=index, project=project, store=store, locale=locale)
         book._read_terms(plans, log)
         book._read_citations(plans, options, log)
         return book
@@ -176,7 +182,7 @@ class Apparatus:
         parts = self.parts.page(page.src)
         if parts is not None:
             read = deps.references if deps is not None else None
-            put_parts(edits, parts, self.parts, stash, read, plain, self.language)
+            put_parts(edits, parts, self.parts, stash, read, plain, locale=self._locale)
         glossary = self._glossary(page, stash, deps)
         if glossary is not None:
             put_terms(edits, glossary, plain)
@@ -188,7 +194,7 @@ class Apparatus:
         pages = self.index.pages if self.index is not None else []
         urls = site_urls(pages, self.project.docs_dir)
         read = deps.terms if deps is not None else None
-        return PageGlossary(self.terms, page, stash, urls, read, language=self.language)
+        return PageGlossary(self.terms, page, stash, urls, self._locale, read)
 
     def put_citations(
         self, edits: LineEdits, src: str, stash: Stash, deps: Deps | None, plain: frozenset
@@ -197,7 +203,7 @@ class Apparatus:
         get of it (the bibliography page's listing)."""
         read = deps.cited if deps is not None else None
         return put_page_citations(
-            edits, self.citations, src, stash, read, plain, language=self.language
+            edits, self.citations, src, stash, read, plain, locale=self._locale
         )
 
     def example(self, src: str, stash: Stash) -> Example | None:
@@ -213,8 +219,13 @@ class Apparatus:
             book=self.parts,
             stash=stash,
             headings=headings,
-            language=self.language,
+            locale=self._locale,
         )
+
+    @property
+    def _locale(self) -> Locale:
+        assert self.locale is not None, "a page renders against a book read in a language"
+        return self.locale
 
     def still_true(self, src: str, deps: Deps) -> bool:
         """Whether what a kept render showed of the apparatus is still what it would show."""

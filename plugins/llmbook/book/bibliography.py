@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from llmbook.errors import AuthorError
+from llmbook.i18n import Locale
 from llmbook.store import Store, key, llmbook_hash, version
-from llmbook.strings import ui
 
 __all__ = ["Bibliography", "Entry", "load_bibliography"]
 
@@ -62,11 +62,11 @@ class Entry:
         stands in the file."""
         return key({**asdict(self), "line": None})[:16]
 
-    def html(self, language: str = "zh") -> str:
+    def html(self, locale: Locale) -> str:
         """The entry as the reference list shows it (inside its `<li>`)."""
         names = list(self.names[:_LISTED_AUTHORS])
         more = self.others or len(self.names) > _LISTED_AUTHORS
-        authors = ", ".join(names) + (ui(language, "et_al") if more else "")
+        authors = ", ".join(names) + (locale.ui("et_al") if more else "")
         parts = [f"{escape(authors)} ({escape(self.year)}). <cite>{escape(self.title)}</cite>."]
         if self.venue:
             parts.append(f"{escape(self.venue)}.")

@@ -12,9 +12,9 @@ from html import escape
 from llmbook.book.citations import CitationIndex, PageCitations
 from llmbook.book.cite_syntax import Cite
 from llmbook.edits import LineEdits
+from llmbook.i18n import Locale
 from llmbook.stash import Stash
 from llmbook.store import key as store_key
-from llmbook.strings import ui
 
 __all__ = ["cited_source", "put_citations", "still_true"]
 
@@ -37,7 +37,8 @@ def put_citations(
     stash: Stash,
     read: list[list[str]] | None = None,
     plain: frozenset[int] = frozenset(),
-    language: str = "zh",
+    *,
+    locale: Locale,
 ) -> dict[str, str]:
     """Prose citations linked, the page's reference list at its end; returns what the page's
     `:::bibliography` shows (Markdown), for the directive. `read` gets [key, kind, digest] of
@@ -46,14 +47,14 @@ def put_citations(
     if page is None or index.bibliography is None:
         return {}
     for prose in page.prose:
-        html = _prose_html(index, prose.cites, language)
+        html = _prose_html(index, prose.cites, locale)
         if html is not None and prose.line not in plain:
             edits.replace(prose.line, prose.start, prose.end, stash.put(html))
     shown = index.bibliography.in_order(set(page.keys()))
     if shown:
-        items = "".join(f'<li id="{escape(e.anchor)}">{e.html(language)}</li>' for e in shown)
+        items = "".join(f'<li id="{escape(e.anchor)}">{e.html(locale)}</li>' for e in shown)
         listed = f'<ul class="llmbook-references">{items}</ul>'
-        heading = ui(language, "references_heading")
+        heading = locale.ui("references_heading")
         edits.tail = [*edits.tail, "", f"## {heading}", "", stash.put(listed)]
     if read is not None:
         read += [[key, "entry", _entry_digest(index, key)] for key in page.keys()]
@@ -61,7 +62,7 @@ def put_citations(
         return {}
     if read is not None:
         read.append(["*", "listing", _listing_digest(index, page)])
-    return {"bibliography": _listing(index, page, stash, language)}
+    return {"bibliography": _listing(index, page, stash, locale)}
 
 
 def still_true(index: CitationIndex | None, src: str, read: list[list[str]]) -> bool:
@@ -78,26 +79,26 @@ def still_true(index: CitationIndex | None, src: str, read: list[list[str]]) -> 
     return True
 
 
-def _prose_html(index: CitationIndex, cites: tuple[Cite, ...], language: str) -> str | None:
+def _prose_html(index: CitationIndex, cites: tuple[Cite, ...], locale: Locale) -> str | None:
     parts = [cited_source(index, "", cite) for cite in cites]
     if any(part is None for part in parts):
         return None  # an unknown key: its error says so; the text stays as written
-    inner = ui(language, "citation_join").join(html for _, html in parts)  # type: ignore[misc]
-    return f'<span class="llmbook-citation">{ui(language, "citation", inner=inner)}</span>'
+    inner = locale.ui("citation_join").join(html for _, html in parts)  # type: ignore[misc]
+    return f'<span class="llmbook-citation">{locale.ui("citation", inner=inner)}</span>'
 
 
-def _listing(index: CitationIndex, page: PageCitations, stash: Stash, language: str) -> str:
+def _listing(index: CitationIndex, page: PageCitations, stash: Stash, locale: Locale) -> str:
     """Every entry, with links to the pages citing it (Markdown: the engine resolves them)."""
     assert index.bibliography is not None
     lines = []
     for entry in index.bibliography.in_order():
-        item = stash.put(f'<span id="{escape(entry.anchor)}">{entry.html(language)}</span>')
+        item = stash.put(f'<span id="{escape(entry.anchor)}">{entry.html(locale)}</span>')
         where = [
             f"[{_link_text(p.title or p.uri)}]({_relative(page.uri, p.uri)})"
             for p in index.cited_by(entry.key)
         ]
-        cited = ui(language, "list_join").join(where) if where else ui(language, "cited_nowhere")
-        lines.append(f"- {item}<br>{ui(language, 'cited_on')}{cited}")
+        cited = locale.ui("list_join").join(where) if where else locale.ui("cited_nowhere")
+        lines.append(f"- {item}<br>{locale.ui('cited_on')}{cited}")
     return "\n".join(lines)
 
 

@@ -10,12 +10,14 @@ reference's target changed renders again (its link shows the target's title).
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from llmbook.book.parts import PageParts, Part
-from llmbook.book.syntax import Reference, part_text
+from llmbook.book.syntax import Reference
 from llmbook.errors import AuthorError
+from llmbook.i18n import Locale
 
 __all__ = ["BookIndex", "ReferenceCounts", "Resolved"]
 
@@ -58,10 +60,14 @@ class BookIndex:
     counts: ReferenceCounts = field(default_factory=ReferenceCounts)
     # pages that could not be read (their own error is reported): links into them go unchecked
     unread: frozenset[str] = frozenset()  # by uri
+    # the build's: its errors quote a reference in its own language's forms (None: no book read)
+    locale: Locale | None = None
 
     @classmethod
-    def of(cls, pages: list[PageParts], unread: frozenset[str] = frozenset()) -> BookIndex:
-        return cls({page.uri: page for page in pages}, unread=unread)
+    def of(
+        cls, pages: list[PageParts], locale: Locale, unread: frozenset[str] = frozenset()
+    ) -> BookIndex:
+        return cls({page.uri: page for page in pages}, unread=unread, locale=locale)
 
     def page(self, src: str) -> PageParts | None:
         return next((p for p in self.pages.values() if p.src == src), None)
@@ -121,16 +127,17 @@ class BookIndex:
                 "link a page of the docs folder (a relative path to its .md or .ipynb file)",
             )
         anchor = ref.href.partition("#")[2]
+        assert self.locale is not None, "a book's references are checked in its language"
+        part_text = self.locale.written_in(ref.language).part_text
         if ref.kind in _PAGE_KINDS:
             if target.page.chapter is None or target.page.chapter_kind != ref.kind:
                 return (
-                    f"the reference {link}: {target.page.src} is no "
-                    f"{part_text(ref.kind, 'N', ref.language)}",
+                    f"the reference {link}: {target.page.src} is no {part_text(ref.kind, 'N')}",
                     f"give that page `chapter: {ref.number}` in its front matter or a first "
                     f"heading `# {part_text(ref.kind, ref.number)} …`, or link the right page",
                 )
             if target.page.chapter != ref.number:
-                now = part_text(ref.kind, target.page.chapter, ref.language)
+                now = part_text(ref.kind, target.page.chapter)
                 return self._stale(ref, link, now, target)
             return None
         if not anchor or target.part is None:
@@ -138,16 +145,16 @@ class BookIndex:
                 f"the reference {link}: {target.page.src} has no {ref.kind} #{anchor}"
                 if anchor
                 else f"the reference {link} names no {ref.kind}",
-                _labels_fix(target.page, ref.kind),
+                _labels_fix(target.page, ref.kind, part_text),
             )
         if target.part.kind != ref.kind:
             return (
                 f"the reference {link}: #{anchor} is a {target.part.kind}, not a {ref.kind}",
-                f"write {part_text(target.part.kind, target.part.number, ref.language)}, or link the "
+                f"write {part_text(target.part.kind, target.part.number)}, or link the "
                 f"{ref.kind} you mean",
             )
         if target.part.number != ref.number:
-            now = part_text(ref.kind, target.part.number, ref.language)
+            now = part_text(ref.kind, target.part.number)
             return self._stale(ref, link, now, target)
         return None
 
@@ -194,7 +201,7 @@ class BookIndex:
         return found[0] if len(found) == 1 else None
 
 
-def _labels_fix(page: PageParts, kind: str) -> str:
+def _labels_fix(page: PageParts, kind: str, part_text: Callable[[str, str], str]) -> str:
     labels = [f"#{p.id} ({part_text(p.kind, p.number)})" for p in page.numbered(kind)]
     if labels:
         return f"link one of its {kind}s: {', '.join(labels)}"

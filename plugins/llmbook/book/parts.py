@@ -15,6 +15,7 @@ from typing import Any
 
 from llmbook.book.syntax import CAPTION, CAPTION_ID, EQUATION_LABEL, Reference, find_references
 from llmbook.errors import AuthorError
+from llmbook.i18n import Locale
 from llmbook.lexer import Lexed
 
 __all__ = ["ATTRS", "HEADING", "SECTION_NUMBER", "Part", "PageParts", "page_parts"]
@@ -22,12 +23,8 @@ __all__ = ["ATTRS", "HEADING", "SECTION_NUMBER", "Part", "PageParts", "page_part
 # An ATX heading (its closing `#`s, after a space, are not its title), and a title's section number
 HEADING = re.compile(r"^ {0,3}(?P<marks>#{1,6})\s+(?P<title>.*?)(?:\s+#+)?\s*$")
 SECTION_NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?(?=\s)")
-_CHAPTER_TITLE = re.compile(
-    r"^(?:第\s*(?P<number>\d+)\s*(?P<kind>[章课])|(?P<en_kind>Chapter|Lesson)\s+(?P<en_number>\d+)\b)"
-)
 ATTRS = re.compile(r"\s*\{[^}]*\}\s*$")  # a heading's `{#id .class}` (attr_list)
 _CAPTION_END = re.compile(r"^\s*///\s*$")
-_KIND_OF_TITLE = {"章": "chapter", "课": "lesson", "Chapter": "chapter", "Lesson": "lesson"}
 
 
 @dataclass(frozen=True)
@@ -66,6 +63,7 @@ def page_parts(
     math: Mapping[int, list[tuple[int, int]]],
     headings: Callable[[str], list[dict[str, Any]]],
     doc: Any = None,
+    locale: Locale,
 ) -> PageParts:
     """The parts of the page `lexed` (errors name `src`; `uri`: its place in the docs folder;
     `chapter`: its front matter's). `math` gives the formulas' spans per file line,
@@ -74,12 +72,12 @@ def page_parts(
     parts = PageParts(src, uri)
     code = {lexed.first + i for i in lexed.code_lines()} | _names_only(doc)
     lines = [(n, lexed.line(n)) for n in lexed.numbers if n not in code]
-    _read_chapter(parts, lines, chapter)
+    _read_chapter(parts, lines, chapter, locale)
     _read_sections(parts, lines, lambda: headings(lexed.text))
     _read_captions(parts, lines)
     _read_equations(parts, lines)
     for number, text in lines:
-        parts.references += find_references(text, number, math.get(number, []))
+        parts.references += find_references(text, number, locale, math.get(number, []))
     return parts
 
 
@@ -94,17 +92,20 @@ def _names_only(doc: Any) -> set[int]:
     }
 
 
-def _read_chapter(parts: PageParts, lines: list[tuple[int, str]], chapter: str | None) -> None:
-    """The chapter from the front matter (`chapter: 10`), else from the first heading."""
+def _read_chapter(
+    parts: PageParts, lines: list[tuple[int, str]], chapter: str | None, locale: Locale
+) -> None:
+    """The chapter from the front matter (`chapter: 10`), else from the first heading (its
+    title's form in `locale`: `第 10 章`, `Chapter 10`, `Lesson 3`)."""
     for _, text in lines:
         heading = HEADING.match(text)
         if heading and len(heading.group("marks")) == 1:
             parts.title = ATTRS.sub("", heading.group("title"))
-            declared = _CHAPTER_TITLE.match(parts.title)
-            if declared:
-                parts.chapter = declared.group("number") or declared.group("en_number")
-                kind = declared.group("kind") or declared.group("en_kind")
-                parts.chapter_kind = _KIND_OF_TITLE[kind]
+            for kind, pattern in locale.title_patterns:
+                declared = pattern.match(parts.title)
+                if declared:
+                    parts.chapter, parts.chapter_kind = declared.group("number"), kind
+                    break
             break
     if chapter is not None:
         parts.chapter, parts.chapter_kind = chapter, "chapter"

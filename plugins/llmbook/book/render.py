@@ -11,9 +11,9 @@ from typing import Any
 
 from llmbook.book.index import BookIndex
 from llmbook.book.parts import PageParts, page_parts
-from llmbook.book.syntax import part_text
 from llmbook.edits import LineEdits
 from llmbook.formulas import math_spans
+from llmbook.i18n import Locale
 from llmbook.lexer import lex
 from llmbook.stash import Stash
 
@@ -32,7 +32,8 @@ def put_parts(
     stash: Stash,
     read: list[list[str]] | None = None,
     plain: frozenset[int] = frozenset(),
-    language: str = "zh",
+    *,
+    locale: Locale,
 ) -> None:
     """Numbers into the page's captions (`图 10-3`; `Figure 10-3` in English), titles onto its
     checked references' links; `read`, when given, gets [target, number, title] of each target
@@ -42,7 +43,7 @@ def put_parts(
             text = edits.text(part.text_line)
             at = len(text) - len(text.lstrip())
             number = (
-                f'<span class="caption-prefix">{part_text(part.kind, part.number, language)}</span>'
+                f'<span class="caption-prefix">{locale.part_text(part.kind, part.number)}</span>'
             )
             edits.replace(part.text_line, at, at, stash.put(number) + " ")
     titled: set[tuple[int, int]] = set()
@@ -81,7 +82,7 @@ def render_example(
     book: BookIndex,
     stash: Stash,
     headings: Callable[[str], list[dict[str, Any]]],
-    language: str = "zh",
+    locale: Locale,
 ) -> tuple[str, dict[str, str]]:
     """A guide's example (a `:::showcase` fence's text, from file line `first` of `page`) as a
     page of its own: its parts numbered, its references checked (the first false one raised)
@@ -89,12 +90,18 @@ def render_example(
     lexed = lex(markdown, first)
     math = math_spans(lexed, src=page.src)
     example = page_parts(
-        lexed, src=page.src, uri=page.uri, chapter=None, math=math, headings=headings
+        lexed,
+        src=page.src,
+        uri=page.uri,
+        chapter=None,
+        math=math,
+        headings=headings,
+        locale=locale,
     )
-    view = BookIndex({**book.pages, page.uri: example})
+    view = BookIndex({**book.pages, page.uri: example}, locale=locale)
     errors = view.check_page(example, strict=False)
     if errors:
         raise errors[0]
     edits = LineEdits(lexed)
-    put_parts(edits, example, view, stash, language=language)
+    put_parts(edits, example, view, stash, locale=locale)
     return edits.markdown(), equation_numbers(example)

@@ -11,8 +11,10 @@ build checks when it is written as a link to its target:
     [式 (10.4)](#eq-kv-bytes)             a display equation labelled `{#eq-kv-bytes}`
 
 An English book writes them `[Section 10.2](#gqa)`, `[Chapter 10](…)`, `[Lesson 3](…)`,
-`[Figure 10-3](#fig-rope)`, `[Table 10-2](#tbl-kv)`, `[Equation (10.4)](#eq-kv-bytes)`: checked
-the same way, its errors worded in its own forms (`Reference.language`).
+`[Figure 10-3](#fig-rope)`, `[Table 10-2](#tbl-kv)`, `[Equation (10.4)](#eq-kv-bytes)`, a French
+one `[Chapitre 10](…)`: each language's forms are its locale's (`references` in
+llmbook/locales/<code>.yml), checked the same way, its errors worded in its own forms
+(`Reference.language`).
 
 Written without a link (`见 10.2 节`), the same text is an unbound reference: the build names its
 likely target. A link's text may hold more than the reference (`[第 3 课：五大改造](…)`).
@@ -22,13 +24,16 @@ labelled after its closing `$$`: `$$ {#eq-kv-bytes}`.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from llmbook.bindings import spans as binding_spans
 from llmbook.book.cite_syntax import find_citations
 from llmbook.lexer import code_spans
+
+if TYPE_CHECKING:
+    from llmbook.i18n import Locale
 
 __all__ = [
     "CAPTION",
@@ -36,34 +41,8 @@ __all__ = [
     "Reference",
     "find_references",
     "names_a_part",
-    "part_text",
 ]
 
-# The part each reference kind names, and how the book writes its number:
-# (group, kind, language, pattern).
-# A section's number has a dot (`10.2 节`) or follows 第 (`第 2 节`, on a page without a chapter):
-# a bare `3 节` is a count of sections, not a reference.
-_FORMS = [
-    ("section", "section", "zh", r"(?:第\s*)?(?P<section>\d+(?:\.\d+)+)\s*节"),
-    ("ordinal", "section", "zh", r"第\s*(?P<ordinal>\d+)\s*节"),
-    ("chapter", "chapter", "zh", r"第\s*(?P<chapter>\d+)\s*章"),
-    ("lesson", "lesson", "zh", r"第\s*(?P<lesson>\d+)\s*课"),
-    # Not the 图/表 of 意图, 地图, 代表, 列表, 发表…: a figure or table is named after 如/见/由.
-    ("figure", "figure", "zh", r"(?<![意地试企构])图\s*(?P<figure>\d+(?:-\d+)?)(?![\d.\-])"),
-    ("table", "table", "zh", r"(?<![代列发外仪])表\s*(?P<table>\d+(?:-\d+)?)(?![\d.\-])"),
-    ("equation", "equation", "zh", r"式\s*[(（](?P<equation>\d+(?:\.\d+)?)[)）]"),
-    # English: a capitalised word and its number (`Section 10.2`, `Figure 10-3`); not a word's
-    # tail (`Subsection 2`).
-    ("en_section", "section", "en", r"\bSection\s+(?P<en_section>\d+(?:\.\d+)*)(?![\d\-])"),
-    ("en_chapter", "chapter", "en", r"\bChapter\s+(?P<en_chapter>\d+)(?![\d.\-])"),
-    ("en_lesson", "lesson", "en", r"\bLesson\s+(?P<en_lesson>\d+)(?![\d.\-])"),
-    ("en_figure", "figure", "en", r"\bFigure\s+(?P<en_figure>\d+(?:-\d+)?)(?![\d.\-])"),
-    ("en_table", "table", "en", r"\bTable\s+(?P<en_table>\d+(?:-\d+)?)(?![\d.\-])"),
-    ("en_equation", "equation", "en", r"\bEquation\s+\((?P<en_equation>\d+(?:\.\d+)?)\)"),
-]
-_REFERENCE = re.compile("|".join(f"(?:{pattern})" for _, _, _, pattern in _FORMS))
-# What every form contains: a line without any has no reference (most lines; checked first).
-_MARKER = re.compile(r"[节章课图表式]|Section|Chapter|Lesson|Figure|Table|Equation")
 _LINK = re.compile(r"(?<!!)\[(?P<text>[^\]\[]*)\]\((?P<href>[^()\s]*)(?P<title>\s+\"[^\"]*\")?\)")
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s")
 
@@ -86,52 +65,41 @@ class Reference:
     start: int  # offsets of `text` in the line
     end: int
     href: str | None  # the link's target; None: unbound
-    link_end: int = -1  # offset of the link's `)` (where a title goes)
-    language: str = "zh"  # the form it is written in: "zh" (`10.2 节`) or "en" (`Section 10.2`)
+    link_end: int  # offset of the link's `)` (where a title goes); -1: unbound
+    language: str  # the locale whose form it is written in: "zh" (`10.2 节`), "en" (`Section 10.2`)
 
     @property
     def bound(self) -> bool:
         return self.href is not None
 
 
-def part_text(kind: str, number: str, language: str = "zh") -> str:
-    """How the book writes a reference to part `number` of `kind`: `10.2 节`, `图 10-3`; in
-    English (`language` "en"), `Section 10.2`, `Figure 10-3`."""
-    if language == "en":
-        word = {"section": "Section", "chapter": "Chapter", "lesson": "Lesson"}
-        word |= {"figure": "Figure", "table": "Table", "equation": "Equation"}
-        return f"{word[kind]} ({number})" if kind == "equation" else f"{word[kind]} {number}"
-    return {
-        "section": f"{number} 节" if "." in number else f"第 {number} 节",
-        "chapter": f"第 {number} 章",
-        "lesson": f"第 {number} 课",
-        "figure": f"图 {number}",
-        "table": f"表 {number}",
-        "equation": f"式 ({number})",
-    }[kind]
-
-
-def names_a_part(text: str) -> bool:
+def names_a_part(text: str, locale: Locale) -> bool:
     """Whether `text` (a link's) is written as a reference to a numbered part (`10.2 节`, `图 10-3`)."""
-    return _REFERENCE.search(text) is not None
+    return any(pattern.search(text) for _, _, pattern in locale.reference_patterns)
 
 
-def _matches(text: str, offset: int) -> list[tuple[str, str, int, int, str]]:
-    found = []
-    for match in _REFERENCE.finditer(text):
-        group, kind, language = next(
-            (g, k, lang) for g, k, lang, _ in _FORMS if match.group(g) is not None
-        )
-        start, end = offset + match.start(), offset + match.end()
-        found.append((kind, match.group(group), start, end, language))
-    return found
+def _matches(text: str, offset: int, locale: Locale) -> list[tuple[str, str, int, int, str]]:
+    """(kind, number, start, end, language) of each reference form found, the first form that
+    matches at a place winning (the page's own language's first)."""
+    found: list[tuple[str, str, int, int, str]] = []
+    taken: list[tuple[int, int]] = []
+    for kind, language, pattern in locale.reference_patterns:
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if any(a < end and start < b for a, b in taken):
+                continue
+            taken.append((start, end))
+            found.append((kind, match.group("number"), offset + start, offset + end, language))
+    return sorted(found, key=lambda f: f[2])
 
 
-def find_references(text: str, line: int, hidden: list[tuple[int, int]] = ()) -> list[Reference]:
-    """The references of one line of prose (not a heading: a heading's number is its own).
-    `hidden`: spans that are not prose (formulas); code spans, bindings and citations are skipped
-    here."""
-    if _HEADING.match(text) or not _MARKER.search(text):
+def find_references(
+    text: str, line: int, locale: Locale, hidden: list[tuple[int, int]] = ()
+) -> list[Reference]:
+    """The references of one line of prose (not a heading: a heading's number is its own), in
+    the forms `locale` reads. `hidden`: spans that are not prose (formulas); code spans,
+    bindings and citations are skipped here."""
+    if _HEADING.match(text) or not any(c.isdigit() for c in text):
         return []
     skip = list(hidden) + code_spans(text) + [(a, b) for a, b, _ in binding_spans(text)]
     # a citation's locator (`[@shazeer2020glu, Table 1]`) names a part of the paper, not the book's
@@ -139,16 +107,19 @@ def find_references(text: str, line: int, hidden: list[tuple[int, int]] = ()) ->
     found: list[Reference] = []
     links = [m for m in _LINK.finditer(text) if not _inside(m.start(), skip)]
     for link in links:
-        for kind, number, start, end, language in _matches(link.group("text"), link.start("text")):
+        for kind, number, start, end, language in _matches(
+            link.group("text"), link.start("text"), locale
+        ):
             href, link_end = link.group("href"), link.end() - 1
             found.append(
                 Reference(kind, number, text[start:end], line, start, end, href, link_end, language)
             )
     in_links = [(m.start(), m.end()) for m in links]
-    for kind, number, start, end, language in _matches(text, 0):
+    for kind, number, start, end, language in _matches(text, 0, locale):
         if not _inside(start, skip) and not _inside(start, in_links):
-            reference = Reference(kind, number, text[start:end], line, start, end, None)
-            found.append(dataclasses.replace(reference, language=language))
+            found.append(
+                Reference(kind, number, text[start:end], line, start, end, None, -1, language)
+            )
     return sorted(found, key=lambda r: r.start)
 
 

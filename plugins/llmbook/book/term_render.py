@@ -17,9 +17,9 @@ from llmbook.book.glossary import Entry
 from llmbook.book.term_syntax import find_terms
 from llmbook.book.terms import LISTING, TermIndex
 from llmbook.edits import LineEdits
+from llmbook.i18n import Locale
 from llmbook.page_ref import PageRef
 from llmbook.stash import Stash
-from llmbook.strings import ui
 
 __all__ = ["PageGlossary", "put_terms", "site_urls"]
 
@@ -53,8 +53,8 @@ class PageGlossary:
     page: PageRef
     stash: Stash
     url_of: Callable[[str], str]
+    locale: Locale  # the page's: the listing's own words
     read: list[list[str]] | None = None  # gets [name, what was shown] of each term shown
-    language: str = "zh"  # the page's: the listing's own words
     _recorded: set[str] = field(default_factory=set)
 
     def _record(self, name: str) -> None:
@@ -100,14 +100,14 @@ class PageGlossary:
                 f'<a href="{escape(self._href(p.uri))}">{escape(p.title or p.uri)}</a>'
                 for p in self.terms.used_by(entry)
             ]
-            language = self.language
-            used = ui(language, "list_join").join(pages) if pages else ui(language, "term_unused")
+            locale = self.locale
+            used = locale.ui("list_join").join(pages) if pages else locale.ui("term_unused")
             rows.append(
                 f'<dt id="{escape(entry.slug)}"><dfn class="llmbook-glossary__term">'
                 f'{escape(entry.term)}</dfn> <span class="llmbook-glossary__zh">'
                 f'{escape(entry.zh)}</span></dt><dd><p class="llmbook-glossary__definition">'
                 f'{escape(entry.definition)}</p><p class="llmbook-glossary__used">'
-                f"{ui(language, 'term_used_on')}{used}</p></dd>"
+                f"{locale.ui('term_used_on')}{used}</p></dd>"
             )
         rows.append("</dl>")
         return "".join(rows)

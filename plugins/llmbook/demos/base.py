@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from llmbook.demos.catalog import MODULES
-from llmbook.strings import book_language
 
 __all__ = ["Demo", "DemoNeeds", "get_demo", "known_ids", "register"]
 
@@ -24,8 +23,8 @@ class Demo:
     # language (`strings.book_language`: zh, en) and key; `{fields}` are filled in by `t`.
     TEXT: ClassVar[Mapping[str, Mapping[str, str]]] = {}
 
-    def __init__(self, language: str = "zh") -> None:
-        self.language = book_language(language)
+    def __init__(self, language: str) -> None:
+        self.language = language
 
     def t(self, key: str, **fields: object) -> str:
         """The text `key` in the demo's language, its `{fields}` filled in."""
@@ -80,7 +79,7 @@ class DemoNeeds(ImportError):
         self.package = package
 
 
-def get_demo(demo_id: str, language: str = "zh") -> Demo | None:
+def get_demo(demo_id: str, language: str) -> Demo | None:
     """The demo `demo_id` in `language` (a site's `theme.language`), importing its module on first
     use; None if unknown. DemoNeeds when its module imports a package that is not installed."""
     module = MODULES.get(demo_id)

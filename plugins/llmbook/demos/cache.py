@@ -19,7 +19,6 @@ from pathlib import Path
 from llmbook import demos
 from llmbook.demos.catalog import MODULES
 from llmbook.store import Store, file_digest, key, llmkit_hash, version
-from llmbook.strings import book_language
 
 __all__ = ["DemoCache", "frame_key", "source_paths", "sources_digest"]
 
@@ -62,7 +61,7 @@ def frame_key(
     parts = {
         "format": _FORMAT,
         "id": demo_id,
-        "language": book_language(language),
+        "language": language,
         "title": title,
         "description": description_html,
         "sources": sources,
@@ -81,7 +80,7 @@ class DemoCache:
         self._llmkit: str | None = None
         self._sources: dict[str, str] = {}
 
-    def key(self, demo_id: str, title: str, description_html: str, language: str = "zh") -> str:
+    def key(self, demo_id: str, title: str, description_html: str, language: str) -> str:
         if self._llmkit is None:
             self._llmkit = llmkit_hash()
         if demo_id not in self._sources:
@@ -95,11 +94,11 @@ class DemoCache:
             llmkit=self._llmkit,
         )
 
-    def render(self, demo_id: str, title: str, description_html: str, language: str = "zh") -> str:
+    def render(self, demo_id: str, title: str, description_html: str, language: str) -> str:
         """The frame `demos.get_demo(demo_id, language).render_html(title, description_html)`
         returns."""
         wanted = self.key(demo_id, title, description_html, language)
-        name = key(demo_id, book_language(language), title, description_html)
+        name = key(demo_id, language, title, description_html)
         slot = self._store.slot(NAMESPACE, name, codec="text")
         frame = slot.get(wanted)
         if frame is not None:

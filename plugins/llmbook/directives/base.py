@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.errors import AuthorError
 from llmbook.fragments import FragmentRenderer
+from llmbook.i18n import Locale
 from llmbook.page_ref import PageRef
-from llmbook.strings import ui
 
 if TYPE_CHECKING:
     from llmbook.demos.cache import DemoCache
@@ -50,16 +50,19 @@ class Directive:
 
     NAME: ClassVar[str] = ""
     ARGUMENT: ClassVar[str] = OPTIONAL
-    EXAMPLE: ClassVar[str] = ""  # an opener line shown in error fixes
     PARENTS: ClassVar[tuple[str, ...] | None] = None  # None: anywhere; else the allowed parents
     NESTED: ClassVar[tuple[str, ...] | None] = None  # None: any block inside; else those allowed
     # Its body is free Markdown (no structure of its own to parse), so the live preview may put an
     # error box among its lines.
     FLOW: ClassVar[bool] = False
 
+    def example(self, ctx: Context) -> str:
+        """An opener line fix messages quote (`:::key What to remember`), in the page's words."""
+        return f":::{self.NAME} {ctx.locale.example(self.NAME)}"
+
     def check(self, node: Block, parent: Block, ctx: Context) -> None:
         """The rules every directive shares (argument, placement, children), then `validate`."""
-        example = self.EXAMPLE or f":::{self.NAME} 标题"
+        example = self.example(ctx)
         if self.ARGUMENT == REQUIRED and not node.arg:
             raise ctx.error(
                 node.line,
@@ -134,6 +137,8 @@ class Context:
 
     src: str
     doc: Document
+    # the site's language (`theme.language`): the words directives write and read (i18n.py)
+    locale: Locale
     stash: Stash | None = None
     site: SiteIndex | None = None
     page: PageRef | None = None  # None: a standalone text (tests, a showcase without a site)
@@ -145,12 +150,11 @@ class Context:
     # equation numbers); None outside a build.
     example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None
     glossary: GlossaryView | None = None  # None: a text rendered without the book
-    language: str = "zh"  # the site's `theme.language`: the text directives write (strings.py)
     _fragments: FragmentRenderer | None = field(default=None, repr=False)
 
     def ui(self, key: str, **fields: object) -> str:
         """Interface text in the site's language."""
-        return ui(self.language, key, **fields)
+        return self.locale.ui(key, **fields)
 
     def error(self, line: int, message: str, fix: str | None = None) -> AuthorError:
         """The author error at file line `line` of the page."""

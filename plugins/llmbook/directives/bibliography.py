@@ -3,7 +3,14 @@ pages that cite it. The list is made by the site's citation step (`book/cite_ren
 
 from __future__ import annotations
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, refuse_body, register
+from llmbook.directives.base import (
+    FORBIDDEN,
+    Context,
+    Directive,
+    escape,
+    refuse_body,
+    register,
+)
 from llmbook.directives.nodes import Block
 
 __all__ = ["Bibliography"]
@@ -26,6 +33,6 @@ class Bibliography(Directive):
     def render(self, node: Block, ctx: Context) -> list[str]:
         listing = ctx.made.get("bibliography")
         if listing is None:  # rendered without the site: a showcase (a site without a .bib fails)
-            note = "这里列出 references.bib 的全部条目，每条附上引用它的页面（由构建生成）。"
+            note = escape(ctx.ui("bibliography_note"))
             return ctx.single(node, f'<p class="llmbook-bibliography-note">{note}</p>')
         return ["", *listing.splitlines(), ""]

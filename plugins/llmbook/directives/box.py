@@ -72,7 +72,6 @@ class BoxType:
     collapse: str | None = None
     argument: str = REQUIRED
     default_title: str = ""  # the strings.py key of the title shown when none is written
-    example: str = ""  # an opener line that error fixes quote
     parents: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
@@ -85,13 +84,12 @@ class BoxType:
 
 
 BOX_TYPES: tuple[BoxType, ...] = (
-    BoxType("key", "success", "the summary box of a section", example=":::key 本节必须记住"),
-    BoxType("insight", "tip", "the key insight that closes a card", example=":::insight 核心矛盾"),
+    BoxType("key", "success", "the summary box of a section"),
+    BoxType("insight", "tip", "the key insight that closes a card"),
     BoxType(
         "objectives",
         "abstract",
         "a lesson's learning objectives (a Markdown list)",
-        example=":::objectives 学完本课你将能够",
     ),
     BoxType(
         "warning",
@@ -105,14 +103,12 @@ BOX_TYPES: tuple[BoxType, ...] = (
         "tip",
         "the intuition box, open by default",
         collapse="open",
-        example=":::unfold 先懂直觉",
     ),
     BoxType(
         "math",
         "abstract",
         "a derivation, open so that it reads in line",
         collapse="open",
-        example=":::math 为什么中间维度是 8/3 d",
     ),
     BoxType(
         "background",
@@ -127,7 +123,6 @@ BOX_TYPES: tuple[BoxType, ...] = (
         "example",
         "engineering detail, collapsed",
         collapse="closed",
-        example=":::fold 工程里怎么用",
     ),
     BoxType(
         "hint",
@@ -160,7 +155,6 @@ def register_boxes(rows: Iterable[BoxType]) -> list[type[BoxDirective]]:
             "COLLAPSE": row.collapse,
             "ARGUMENT": row.argument,
             "DEFAULT_TITLE": row.default_title,
-            "EXAMPLE": row.example,
             "PARENTS": row.parents,
         }
         cls = type(f"{row.name.title()}Box", (BoxDirective,), attributes)

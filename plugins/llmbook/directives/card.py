@@ -18,7 +18,8 @@ def card_number(node: Block, ctx: Context) -> tuple[int, str]:
         raise ctx.error(
             node.line,
             f"card needs a number and a title, got {node.arg!r}",
-            'write ":::card 1 标题" (the card\'s number, a space, its title)',
+            f'write ":::card 1 {ctx.locale.example("title")}" (the card\'s number, a space, '
+            "its title)",
         )
     return int(match.group("number")), match.group("title")
 
@@ -28,7 +29,6 @@ class Card(Directive):
     NAME = "card"
     FLOW = True
     ARGUMENT = REQUIRED
-    EXAMPLE = ":::card 1 模型怎么知道意思相反？"
 
     def validate(self, node: Block, ctx: Context) -> None:
         number, _ = card_number(node, ctx)

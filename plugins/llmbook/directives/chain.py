@@ -17,7 +17,6 @@ _ITEM = re.compile(r"^\s{0,3}\d+[.)]\s+\S")
 class Chain(BoxDirective):
     NAME = "chain"
     ARGUMENT = REQUIRED
-    EXAMPLE = ":::chain 本节推理链（6 步）"
     KIND = "info"
     NESTED = ()
 
@@ -26,5 +25,6 @@ class Chain(BoxDirective):
             raise ctx.error(
                 node.line,
                 "chain has no numbered steps",
-                'write the steps as a numbered list: "1. **约束一：…** — …", one item per step',
+                "write the steps as a numbered list: "
+                f'"{ctx.locale.example("chain_item")}", one item per step',
             )

@@ -20,7 +20,6 @@ _INSTALL = {
 class DemoDirective(Directive):
     NAME = "demo"
     ARGUMENT = REQUIRED
-    EXAMPLE = ":::demo kv-cache 交互：有无缓存的对比"
     NESTED = ()
 
     def _resolve(self, node: Block, ctx: Context) -> tuple[str, str]:
@@ -36,7 +35,7 @@ class DemoDirective(Directive):
             raise ctx.error(
                 node.line,
                 f":::demo {demo_id} needs a title after its ID",
-                f'write it on the same line, e.g. ":::demo {demo_id} 交互：…"',
+                f'write it on the same line, e.g. ":::demo {ctx.locale.example("demo", id=demo_id)}"',
             )
         return demo_id, title.strip()
 
@@ -62,7 +61,7 @@ class DemoDirective(Directive):
     def _frame(demo_id: str, title: str, description: str, ctx: Context) -> str:
         """The demo's frame in the page's language (its figure, controls and script's words)."""
         if ctx.demo_cache is not None:
-            return ctx.demo_cache.render(demo_id, title, description, ctx.language)
-        demo = demos.get_demo(demo_id, ctx.language)
+            return ctx.demo_cache.render(demo_id, title, description, ctx.locale.code)
+        demo = demos.get_demo(demo_id, ctx.locale.code)
         assert demo is not None  # known_ids() listed it
         return demo.render_html(title, description)

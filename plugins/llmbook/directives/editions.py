@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, refuse_body, register
+from llmbook.directives.base import (
+    FORBIDDEN,
+    Context,
+    Directive,
+    escape,
+    refuse_body,
+    register,
+)
 from llmbook.directives.nodes import Block
 
 __all__ = ["Editions"]
-
-NOTE = "本书另有 PDF 与 EPUB 版，由 `nox -s pdf`、`nox -s epub` 从同一次构建生成。"
 
 
 @register
@@ -28,5 +33,6 @@ class Editions(Directive):
     def render(self, node: Block, ctx: Context) -> list[str]:
         links = ctx.made.get("editions")
         if links is None:
-            return ctx.single(node, f'<p class="llmbook-editions">{ctx.inline(NOTE)}</p>')
+            note = escape(ctx.ui("editions_note"))
+            return ctx.single(node, f'<p class="llmbook-editions">{note}</p>')
         return ["", *links.splitlines(), ""]

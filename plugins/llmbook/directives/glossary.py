@@ -1,9 +1,16 @@
 """`:::glossary` — the glossary page's list of every term (docs/glossary.yml), each with its
-Chinese name, definition and the pages that use it; the book layer makes the list."""
+name in the book's language, definition and the pages that use it; the book layer makes the list."""
 
 from __future__ import annotations
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, refuse_body, register
+from llmbook.directives.base import (
+    FORBIDDEN,
+    Context,
+    Directive,
+    escape,
+    refuse_body,
+    register,
+)
 from llmbook.directives.nodes import Block
 
 __all__ = ["GlossaryList"]
@@ -25,7 +32,6 @@ class GlossaryList(Directive):
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         if ctx.glossary is None:  # a text rendered without the book (a showcase's example)
-            return ctx.single(
-                node, '<p class="llmbook-glossary__note">（在术语表页上，这里展开为全书的术语）</p>'
-            )
+            note = escape(ctx.ui("glossary_note"))
+            return ctx.single(node, f'<p class="llmbook-glossary__note">{note}</p>')
         return ctx.single(node, ctx.glossary.listing())

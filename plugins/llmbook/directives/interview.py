@@ -13,7 +13,6 @@ __all__ = ["Interview"]
 class Interview(BoxDirective):
     NAME = "interview"
     ARGUMENT = REQUIRED
-    EXAMPLE = ":::interview 面试常问"
     KIND = "question"
     NESTED = ("answer",)
 

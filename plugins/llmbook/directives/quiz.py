@@ -14,12 +14,11 @@ from dataclasses import dataclass, field
 from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, register
 from llmbook.directives.nodes import Block
 
-__all__ = ["ANSWER", "OPTION", "Quiz", "QuizData", "parse_quiz"]
+__all__ = ["OPTION", "Quiz", "QuizData", "parse_quiz"]
 
 OPTION = re.compile(r"^\s*(?P<letter>[A-Z])[.．、]\s*(?P<text>.*)$")
-# `答案: B` / `解析: …`, or in an English book `Answer: B` / `Explanation: …`
-ANSWER = re.compile(r"^\s*(?:答案|Answer)\s*[:：]\s*(?P<letter>.*?)\s*$")
-_EXPLANATION = re.compile(r"^\s*(?:解析|Explanation)\s*[:：]\s*(?P<text>.*)$")
+# The answer and explanation lines start with the page's language's words (`Answer: B`,
+# `答案: B`, `Réponse : B`; English's are read everywhere): the locale's `quiz` keywords.
 _LETTERS = "ABCDEF"
 
 
@@ -35,12 +34,13 @@ def parse_quiz(node: Block, ctx: Context) -> QuizData:
     """Split a quiz body into its parts; raise AuthorError when one is missing or wrong."""
     data = QuizData()
     answer_line = 0
+    answer_word, explanation_word = _words(ctx)
     stage = "question"
     for number, line in node.text_lines():
         option, answer, explanation = (
             OPTION.match(line),
-            ANSWER.match(line),
-            _EXPLANATION.match(line),
+            ctx.locale.quiz_answer.match(line),
+            ctx.locale.quiz_explanation.match(line),
         )
         if answer and stage in ("question", "options"):
             data.answer, answer_line, stage = answer.group("letter").upper(), number, "answer"
@@ -60,8 +60,10 @@ def parse_quiz(node: Block, ctx: Context) -> QuizData:
         elif line.strip():
             raise ctx.error(
                 number,
-                f"quiz line {line.strip()!r} after 答案 is neither 解析 nor part of it",
-                'start the explanation with "解析: …" right after the 答案 line',
+                f"quiz line {line.strip()!r} after {answer_word} is neither "
+                f"{explanation_word} nor part of it",
+                f'start the explanation with "{explanation_word}: …" right after the '
+                f"{answer_word} line",
             )
     _check(node, data, answer_line, ctx)
     return data
@@ -85,7 +87,13 @@ def _add_option(data: QuizData, letter: str, text: str, number: int, ctx: Contex
     data.options.append((letter, text.strip(), number))
 
 
+def _words(ctx: Context) -> tuple[str, str]:
+    """The page's language's words for the answer and explanation lines (`Answer`, `答案`)."""
+    return ctx.locale.quiz_word("answer"), ctx.locale.quiz_word("explanation")
+
+
 def _check(node: Block, data: QuizData, answer_line: int, ctx: Context) -> None:
+    answer_word, explanation_word = _words(ctx)
     if not "".join(data.question).strip():
         raise ctx.error(
             node.line, "quiz has no question", "write the question on the lines before option A."
@@ -99,21 +107,22 @@ def _check(node: Block, data: QuizData, answer_line: int, ctx: Context) -> None:
     if not answer_line:
         raise ctx.error(
             node.line,
-            "quiz has no 答案 line",
-            'add a line "答案: X" after the options, X being the correct option\'s letter',
+            f"quiz has no {answer_word} line",
+            f'add a line "{answer_word}: X" after the options, X being the correct option\'s letter',
         )
     letters = [letter for letter, _, _ in data.options]
     if data.answer not in letters:
         raise ctx.error(
             answer_line,
             f"quiz answer {data.answer!r} is not one of its options {', '.join(letters)}",
-            f"write one of {', '.join(letters)} after 答案:",
+            f"write one of {', '.join(letters)} after {answer_word}:",
         )
     if not "".join(data.explanation).strip():
         raise ctx.error(
             answer_line,
-            "quiz has no 解析 line",
-            'add "解析: …" after the 答案 line, saying why the answer is right',
+            f"quiz has no {explanation_word} line",
+            f'add "{explanation_word}: …" after the {answer_word} line, saying why the answer is '
+            "right",
         )
 
 

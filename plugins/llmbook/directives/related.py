@@ -27,7 +27,7 @@ class Related(Directive):
                 raise ctx.error(
                     number,
                     f"related line {line.strip()!r} has no '|'",
-                    'write "label | item, item", e.g. "依赖 | Self-Attention, LayerNorm"',
+                    f'write "label | item, item", e.g. "{ctx.locale.example("related")}"',
                 )
             label, items = line.split("|", 1)
             names = [item for item in _ITEM_SPLIT.split(items.strip()) if item]
@@ -35,7 +35,7 @@ class Related(Directive):
                 raise ctx.error(
                     number,
                     f"related line {line.strip()!r} needs a label before '|' and items after it",
-                    'write "label | item, item", e.g. "依赖 | Self-Attention, LayerNorm"',
+                    f'write "label | item, item", e.g. "{ctx.locale.example("related")}"',
                 )
             rows.append((label.strip(), names))
         if not rows:

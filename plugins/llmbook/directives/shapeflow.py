@@ -8,7 +8,8 @@ After →: a shape states the result so far (it must equal the computed one); a 
 softmax) is an element-wise function; words before a shape describe a change the build cannot check,
 except a grouping, `每 N 个 … 共用 …` or `every N Q heads … share …`, whose N must be the ratio of
 the head counts. A line without `[` is free text. The notes and badges are written in the page's
-language (strings.py); the author's words are shown as written.
+language, and grouping notes read in its forms (its locale); the author's words are shown as
+written.
 """
 
 from __future__ import annotations
@@ -30,29 +31,13 @@ from llmbook.directives.shapes import (
     ratio,
     show,
 )
-from llmbook.strings import ui
+from llmbook.i18n import Locale
 
 __all__ = ["Shapeflow", "check_line"]
 
 _TENSOR = re.compile(r"(?P<name>[^\s\[\]]*?)\s*\[(?P<dims>[^\[\]]*)\]")
 _OP = re.compile(r"(?<!\S)(?P<op>[⊕×⊙@+])(?!\S)")
 _LABEL = re.compile(r"^[（(](?P<label>[^（）()]+)[）)]$")
-# A grouping note, as the author writes it in either language: the pattern that finds it and N,
-# and how an error quotes it.
-_GROUPINGS = (
-    (re.compile(r"每\s*(?P<n>\S+?)\s*个.*共[用享]"), "每 {n} 个 … 共用"),
-    (
-        re.compile(r"(?i)\bevery\s+(?P<n>\S+)\s+(?:Q|query)[\s-]+heads?\b.*?\bshares?\b"),
-        "every {n} Q heads … share",
-    ),
-)
-# An English N may be a word: `every four Q heads share`.
-_NUMBER_WORDS = {
-    word: str(value)
-    for value, word in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve".split()
-    )
-}
 _CAPTION = re.compile(r"^(?P<caption>[^\[⊕×⊙→]*?)\s*[：:]\s*")
 _OPS = {"⊕": "concat", "×": "matmul", "@": "matmul", "⊙": "elementwise", "+": "elementwise"}
 
@@ -60,16 +45,16 @@ _OPS = {"⊕": "concat", "×": "matmul", "@": "matmul", "⊙": "elementwise", "+
 @dataclass
 class Flow:
     """A checked line: HTML pieces to show, notes on each check, and whether anything was checked;
-    what the build writes is in `language` (the site's, strings.py)."""
+    what the build writes is in `locale`'s words, grouping notes read in its forms."""
 
+    locale: Locale
     pieces: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     checked: bool = False
-    language: str = "zh"
 
     def say(self, key: str, **fields: object) -> str:
         """The text `shapeflow_<key>` in the flow's language."""
-        return ui(self.language, f"shapeflow_{key}", **fields)
+        return self.locale.ui(f"shapeflow_{key}", **fields)
 
 
 def _chip(name: str, dims: list[Dim] | None, label: str = "") -> str:
@@ -104,10 +89,10 @@ def _items(segment: str) -> list[tuple[str, str, str]]:
     return items
 
 
-def check_line(line: str, names: dict[str, list[Dim]], language: str = "zh") -> Flow:
+def check_line(line: str, names: dict[str, list[Dim]], locale: Locale) -> Flow:
     """Check one line (ShapeError when it does not add up); `names` carries tensors across lines;
-    the notes in `language`."""
-    flow = Flow(language=language)
+    the notes in `locale`'s words."""
+    flow = Flow(locale)
     if "[" not in line:
         flow.pieces.append(f'<span class="llmbook-shapeflow__text">{escape(line.strip())}</span>')
         return flow
@@ -149,7 +134,7 @@ def _segment(
             raise ShapeError(
                 f"{first[1]!r} is not a tensor named earlier in this block and no shape follows it"
             )
-        grouping = _grouping(first[1])
+        grouping = _grouping(first[1], flow.locale)
         if grouping and current is not None:
             _check_grouping(current, parse_shape(rest[0][2]), *grouping, flow)
         current, items = None, rest
@@ -240,12 +225,13 @@ def _broadcasts(groupings: list[Grouping], flow: Flow) -> list[str]:
     ]
 
 
-def _grouping(words: str) -> tuple[str, str] | None:
-    """A grouping note's N (a number word made a number) and how an error quotes the note."""
-    for pattern, quoted in _GROUPINGS:
+def _grouping(words: str, locale: Locale) -> tuple[str, str] | None:
+    """A grouping note's N (a number word made a number) and how an error quotes the note, in
+    any form `locale` reads (`every 4 Q heads … share`, `每 4 个 … 共用`)."""
+    for pattern, quoted, numbers in locale.groupings:
         if found := pattern.search(words):
             n = found.group("n")
-            return _NUMBER_WORDS.get(n.lower(), n), quoted.format(n=n)
+            return str(numbers.get(n.lower(), n)), quoted.format(n=n)
     return None
 
 
@@ -289,7 +275,7 @@ class Shapeflow(Directive):
             if not line.strip():
                 continue
             try:
-                flows.append(check_line(line, names, ctx.language))
+                flows.append(check_line(line, names, ctx.locale))
             except ShapeError as error:
                 raise ctx.error(
                     number,

@@ -41,7 +41,7 @@ class Showcase(Directive):
 
     def validate(self, node: Block, ctx: Context) -> None:
         source, first = _example(node, ctx)
-        parse_directives(source, src=ctx.src, first=first)
+        parse_directives(source, src=ctx.src, first=first, locale=ctx.locale)
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         source, first = _example(node, ctx)
@@ -63,7 +63,7 @@ class Showcase(Directive):
             site=ctx.site,
             page=ctx.page,
             demo_cache=ctx.demo_cache,
-            language=ctx.language,
+            locale=ctx.locale,
         )
         body = ctx.children(node)
         return [

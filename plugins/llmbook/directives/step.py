@@ -13,7 +13,6 @@ class Step(Directive):
     NAME = "step"
     FLOW = True
     ARGUMENT = REQUIRED
-    EXAMPLE = ":::step Step 1：Embedding 表"
     PARENTS = ("walkthrough",)
 
     def render(self, node: Block, ctx: Context) -> list[str]:

@@ -13,7 +13,6 @@ class Tab(Directive):
     NAME = "tab"
     FLOW = True
     ARGUMENT = REQUIRED
-    EXAMPLE = ":::tab Pre-Norm"
     PARENTS = ("tabs",)
 
     def render(self, node: Block, ctx: Context) -> list[str]:

@@ -20,6 +20,7 @@ from llmbook.stash import Stash
 
 if TYPE_CHECKING:
     from llmbook.demos.cache import DemoCache
+    from llmbook.i18n import Locale
     from llmbook.page_ref import PageRef
     from llmbook.site_index import SiteIndex
 
@@ -56,18 +57,20 @@ def parse_structure(lexed: Lexed, *, src: str, plain: frozenset[int] = frozenset
     )
 
 
-def checked_structure(lexed: Lexed, *, src: str, plain: frozenset[int] = frozenset()) -> Document:
+def checked_structure(
+    lexed: Lexed, *, src: str, locale: Locale, plain: frozenset[int] = frozenset()
+) -> Document:
     """The page's directive tree with every directive validated: the check stage's view, so
     a malformed block is an author error of the build's report before any page renders."""
     doc = parse_structure(lexed, src=src, plain=plain)
-    check_tree(Context(src=src, doc=doc))
+    check_tree(Context(src=src, doc=doc, locale=locale))
     return doc
 
 
-def parse_directives(markdown: str, *, src: str, first: int = 1) -> Document:
+def parse_directives(markdown: str, *, src: str, locale: Locale, first: int = 1) -> Document:
     """A standalone text's directive tree (a showcase's example, a test's page, starting on file
     line `first`), every directive validated; AuthorError (`src:LINE`) otherwise."""
-    return checked_structure(lex(markdown, first), src=src)
+    return checked_structure(lex(markdown, first), src=src, locale=locale)
 
 
 def render_directives(
@@ -79,7 +82,7 @@ def render_directives(
     page: PageRef | None = None,
     demo_cache: DemoCache | None = None,
     first: int = 1,
-    language: str = "zh",
+    locale: Locale,
 ) -> str:
     """A standalone text (starting on file line `first`) with every directive block replaced by
     Material HTML (via `stash`) around its body."""
@@ -87,7 +90,7 @@ def render_directives(
         return markdown
     doc = parse_structure(lex(markdown, first), src=src)
     return render_tree(
-        doc, src=src, stash=stash, site=site, page=page, demo_cache=demo_cache, language=language
+        doc, src=src, stash=stash, site=site, page=page, demo_cache=demo_cache, locale=locale
     )
 
 
@@ -141,7 +144,7 @@ def render_tree(
     example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None,
     glossary: GlossaryView | None = None,
     made: Mapping[str, str] | None = None,
-    language: str = "zh",
+    locale: Locale,
 ) -> str:
     """The page's Markdown from its parsed tree, as the later stages left its lines: every
     directive validated (keeping what it parsed on its node), then rendered, once. `example`:
@@ -157,7 +160,7 @@ def render_tree(
         made=made or {},
         example=example,
         glossary=glossary,
-        language=language,
+        locale=locale,
     )
     check_tree(ctx)
     return "\n".join(ctx.children(doc))

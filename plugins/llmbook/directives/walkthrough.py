@@ -15,7 +15,6 @@ __all__ = ["Walkthrough"]
 class Walkthrough(Directive):
     NAME = "walkthrough"
     ARGUMENT = REQUIRED
-    EXAMPLE = ":::walkthrough 完整走查：同一个 Embedding 表，两个句子"
     NESTED = ("step",)
 
     def validate(self, node: Block, ctx: Context) -> None:

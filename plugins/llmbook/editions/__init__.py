@@ -84,7 +84,7 @@ def make_editions(
     made = []
     for kind in kinds:
         start = time.perf_counter()
-        out = out_dir / edition_name(kind, book.language, languages)
+        out = out_dir / edition_name(kind, book.locale.code, languages)
         with tempfile.TemporaryDirectory(prefix=f"llmbook-{kind}-") as folder:
             if kind == "pdf":
                 from llmbook.editions.pdf import make_pdf

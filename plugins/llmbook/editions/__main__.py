@@ -18,6 +18,7 @@ from typing import Any
 
 from llmbook.editions import KINDS, Book, BookPage, book_pages, editions_dir, make_editions
 from llmbook.errors import LLMBookError
+from llmbook.i18n import options_locale
 from llmbook.nav import nav_pages
 from llmbook.project import read_mkdocs_yml
 from llmbook.store import open_store
@@ -55,10 +56,13 @@ def main(argv: list[str] | None = None) -> int:
     ]
     theme = config.get("theme")
     language = options.get("language") or (theme.get("language") if isinstance(theme, dict) else "")
+    try:
+        locale = options_locale({**options, "language": language}, root)
+    except LLMBookError as error:
+        print(f"Error: {error}", file=sys.stderr)
+        return 1
     book = Book.dated(
-        str(config.get("site_name", "")),
-        str(config.get("site_description") or ""),
-        str(language or ""),
+        str(config.get("site_name", "")), str(config.get("site_description") or ""), locale
     )
     out = editions_dir(root, options.get("editions_dir", "dist"))
     store = open_store(

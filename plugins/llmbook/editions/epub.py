@@ -8,6 +8,7 @@ add megabytes to every copy.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from llmbook.editions.model import Book, BookPage
@@ -30,16 +31,17 @@ def _figure_anchors(html: str) -> str:
     return fragment_html(soup)
 
 
-def identifier(out: Path) -> str:
-    """The EPUB's identifier: each language's edition is a publication of its own
-    (`llmbook.epub`: the book's; `llmbook.en.epub`: `…:modern-llm-architecture.en`)."""
-    return "urn:llmbook:modern-llm-architecture" + out.stem.removeprefix("llmbook")
+def identifier(out: Path, title: str) -> str:
+    """The EPUB's identifier, named after the book's title: each language's edition is a
+    publication of its own (`llmbook.epub`: `urn:llmbook:<title>`; `llmbook.en.epub`: `….en`)."""
+    name = re.sub(r"[^\w]+", "-", title.lower()).strip("-") or "book"
+    return f"urn:llmbook:{name}" + out.stem.removeprefix("llmbook")
 
 
 def make_epub(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, store: Store,
               book: Book, *, out: Path) -> None:  # fmt: skip
     """The EPUB edition of the built pages, written to `out`."""
-    parts = [_figure_anchors(html) for html in printed_pages(built, site_dir, work)]
+    parts = [_figure_anchors(html) for html in printed_pages(built, site_dir, work, book.locale)]
     source = work / "book.html"
     source.write_text(
         f'<html lang="{book.language_tag}"><head><title>{book.title}</title></head><body>'
@@ -47,7 +49,11 @@ def make_epub(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, sto
         + "</body></html>",
         encoding="utf-8",
     )
-    recipe = STYLE.read_text(encoding="utf-8") + repr(vars(book)) + identifier(out)
+    recipe = (
+        STYLE.read_text(encoding="utf-8")
+        + repr((book.title, book.subtitle, book.date, book.locale.digest))
+        + identifier(out, book.title)
+    )
     memo = edition_memo(store, "epub", recipe, work, pandoc_version())
     made = memo.get()  # the key holds book.html and the images: every file in `work`
     if made is not None:
@@ -61,7 +67,7 @@ def make_epub(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, sto
             "--toc", "--toc-depth=2", "--mathml",
             "--metadata", f"title={book.title}", "--metadata", f"subtitle={book.subtitle}",
             "--metadata", f"lang={book.language_tag}", "--metadata", f"date={book.date}",
-            "--metadata", f"identifier={identifier(out)}",
+            "--metadata", f"identifier={identifier(out, book.title)}",
         ],
         "",
     )  # fmt: skip

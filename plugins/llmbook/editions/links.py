@@ -6,12 +6,12 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Sequence
 
-from llmbook.strings import ui
+from llmbook.i18n import Locale
 
 __all__ = ["edition_links", "edition_name"]
 
 
-def edition_name(kind: str, language: str = "", languages: Sequence[str] = ()) -> str:
+def edition_name(kind: str, language: str, languages: Sequence[str] = ()) -> str:
     """The file of the edition `kind` built in `language`: `llmbook.<kind>` in the book's own
     language (the first of the `languages` option, or any when the option names none),
     `llmbook.<language>.<kind>` in another, so the editions of one book share a folder."""
@@ -21,13 +21,13 @@ def edition_name(kind: str, language: str = "", languages: Sequence[str] = ()) -
 
 
 def edition_links(
-    kinds: Sequence[str], page_url: str, language: str = "zh", languages: Sequence[str] = ()
+    kinds: Sequence[str], page_url: str, locale: Locale, languages: Sequence[str] = ()
 ) -> str:
     """The HTML paragraph of download links, relative to the page at `page_url`."""
     folder = posixpath.dirname(page_url) or "."
     links = [
-        f'<a href="{posixpath.relpath(edition_name(kind, language, languages), folder)}" download>'
-        f"{ui(language, f'edition_{kind}')}</a>"
+        f'<a href="{posixpath.relpath(edition_name(kind, locale.code, languages), folder)}" download>'
+        f"{locale.ui(f'edition_{kind}')}</a>"
         for kind in kinds
     ]
-    return f'<p class="llmbook-editions">{ui(language, "editions")}{" · ".join(links)}</p>'
+    return f'<p class="llmbook-editions">{locale.ui("editions")}{" · ".join(links)}</p>'

@@ -6,6 +6,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from llmbook.i18n import Locale
 
 __all__ = ["Book", "BookPage"]
 
@@ -22,10 +26,10 @@ class Book:
     title: str
     subtitle: str
     date: str
-    language: str = "zh"  # the build's (`theme.language`): the text the editions print, their tag
+    locale: Locale  # the build's (`theme.language`): the text the editions print, their tag
 
     @classmethod
-    def dated(cls, title: str, subtitle: str, language: str = "zh") -> Book:
+    def dated(cls, title: str, subtitle: str, locale: Locale) -> Book:
         """The book as of its build: SOURCE_DATE_EPOCH's day (reproducible builds), else today."""
         epoch = os.environ.get("SOURCE_DATE_EPOCH")
         day = (
@@ -33,12 +37,10 @@ class Book:
             if epoch
             else datetime.now(timezone.utc)
         )
-        return cls(title, subtitle, day.strftime("%Y-%m-%d"), language or "zh")
+        return cls(title, subtitle, day.strftime("%Y-%m-%d"), locale)
 
     @property
     def language_tag(self) -> str:
-        """The book's language as EPUB and Typst name it: `zh-CN` for Chinese (the book's own,
-        and an unset language), else the build's language as written (`en`, `pt-BR`)."""
-        if self.language.lower() in ("", "zh", "zh-cn", "zh_cn"):
-            return "zh-CN"
-        return self.language.replace("_", "-")
+        """The book's language as EPUB and Typst name it: its locale's `tag` (`zh-CN`), else
+        the build's language as written (`en`, `pt-BR`)."""
+        return str(self.locale.data.get("tag") or self.locale.code).replace("_", "-")

@@ -8,7 +8,6 @@ come from the headings. A glyph that no font has is an error, as in figures.
 from __future__ import annotations
 
 import posixpath
-import re
 import shutil
 from pathlib import Path
 
@@ -18,8 +17,8 @@ from llmbook.editions.model import Book, BookPage
 from llmbook.editions.pandoc import page_typst
 from llmbook.editions.print_form import PrintPage, fragment_html, parse_fragment, print_form
 from llmbook.errors import LLMBookError
+from llmbook.i18n import Locale
 from llmbook.store import Memo, Store, file_digest, key, write_atomic
-from llmbook.strings import ui
 
 __all__ = [
     "Book",
@@ -63,7 +62,7 @@ def book_typst(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, st
     for name, value in template_values(book).items():
         text = text.replace("{{" + name + "}}", value.replace("\\", "\\\\").replace('"', '\\"'))
     parts = [text]
-    printed = printed_pages(built, site_dir, work)
+    printed = printed_pages(built, site_dir, work, book.locale)
     check_glyphs((page.src, html) for (page, _), html in zip(built, printed, strict=True))
     for (page, _), html in zip(built, printed, strict=True):
         parts.append(f"// {page.src}\n#pagebreak(weak: true)\n" + page_typst(html, store))
@@ -80,24 +79,21 @@ def template_values(book: Book) -> dict[str, str]:
         "date": book.date,
         "lang": lang.lower(),
         "region": region.lower(),
-        "contents": ui(book.language, "print_contents"),
-        "page": ui(book.language, "print_page"),
+        "contents": book.locale.ui("print_contents"),
+        "page": book.locale.ui("print_page"),
     }
 
 
-def printed_pages(built: list[tuple[BookPage, str]], site_dir: Path, work: Path) -> list[str]:
-    """Each built page's article in print form, with the book's anchors, its images in `work`."""
+def printed_pages(
+    built: list[tuple[BookPage, str]], site_dir: Path, work: Path, locale: Locale
+) -> list[str]:
+    """Each built page's article in print form (the words it adds in `locale`), with the book's
+    anchors, its images in `work`."""
     articles = book_articles(built)
     return [
-        page_images(print_form(article, _language(html)), page, site_dir, work, f"p{number}")
-        for number, ((page, html), article) in enumerate(zip(built, articles, strict=True), 1)
+        page_images(print_form(article, locale), page, site_dir, work, f"p{number}")
+        for number, ((page, _), article) in enumerate(zip(built, articles, strict=True), 1)
     ]
-
-
-def _language(page_html: str) -> str:
-    """The built page's language, as Material writes `theme.language` into `<html lang>`."""
-    found = re.search(r"<html[^>]*\slang=\"([^\"]+)\"", page_html[:2000])
-    return found.group(1) if found else "zh"
 
 
 def compile_typst(source: str, work: Path, fonts: list[str], *, out: Path) -> list[str]:

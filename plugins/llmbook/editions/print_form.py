@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from bs4 import BeautifulSoup, Tag
 
 from llmbook.book.syntax import names_a_part
-from llmbook.strings import ui
+from llmbook.i18n import Locale
 
 __all__ = ["PrintPage", "fragment_html", "parse_fragment", "print_form"]
 
@@ -27,11 +27,11 @@ _BOX_KINDS = ("note", "tip", "info", "warning", "danger", "question", "example",
 @dataclass
 class PrintPage:
     html: str  # the page's article in print form
+    locale: Locale  # the build's (`theme.language`): the text the print form adds
     svgs: dict[str, str] = field(default_factory=dict)  # file name → an inline drawing's SVG
-    language: str = "zh"  # the site's `theme.language`: the text the print form adds
 
     def ui(self, key: str, **fields: object) -> str:
-        return ui(self.language, key, **fields)
+        return self.locale.ui(key, **fields)
 
 
 def _new(soup: BeautifulSoup, name: str, text: str = "", **attrs: str) -> Tag:
@@ -177,7 +177,7 @@ def _code(soup: BeautifulSoup, page: PrintPage) -> None:
 def _references(soup: BeautifulSoup, page: PrintPage) -> None:
     """A cross-reference (`10.2 节`, `图 10-3`) inside the book is marked: the PDF adds the page."""
     for link in soup.select('a[href^="#"]'):
-        if names_a_part(link.get_text()):
+        if names_a_part(link.get_text(), page.locale):
             link["class"] = ["llmbook-xref"]
 
 
@@ -206,11 +206,11 @@ STEPS: list[Callable[[BeautifulSoup, PrintPage], None]] = [
 ]  # fmt: skip
 
 
-def print_form(article_html: str, language: str = "zh") -> PrintPage:
-    """The print form of a page's article (its HTML between the site's chrome); `language`: the
-    site's, for the text the print form adds (answer labels, the answer key)."""
+def print_form(article_html: str, locale: Locale) -> PrintPage:
+    """The print form of a page's article (its HTML between the site's chrome); `locale`: the
+    build's, for the text the print form adds (answer labels, the answer key)."""
     soup = parse_fragment(article_html)
-    page = PrintPage("", language=language)
+    page = PrintPage("", locale)
     for step in STEPS:
         step(soup, page)
     page.html = fragment_html(soup)

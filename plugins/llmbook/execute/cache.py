@@ -28,10 +28,11 @@ __all__ = [
     "result_digest",
 ]
 
-_FORMAT = 7  # 2: the files a page used are stored with its result; 3: display outputs;
+_FORMAT = 8  # 2: the files a page used are stored with its result; 3: display outputs;
 # 4: stderr as stream outputs, `clear_output`, display handles (IPython's shell); 5: native
 # output (descriptors 1 and 2), files beside a notebook; 6: the characters cut from an output;
-# 7: an untitled notebook figure's description in every language (`Figure.alts`)
+# 7: an untitled notebook figure's description in every language (`Figure.alts`); 8: no
+# language: such a figure keeps its cell and axes, described when a page renders
 NAMESPACE = "results"
 
 
@@ -44,16 +45,12 @@ def page_key(
     show_last: bool = False,
     ipython: bool = True,
     output_limit: int = 100_000,
-    language: str = "zh",
 ) -> str:
     """The key of a page's results; `env`: the variables passed to it by name, whose values
     the code may read (kept only as part of the key's digest); `output_limit`: where a block's
     output was cut (`execute_output_limit`)."""
     parts = {
         "output_limit": output_limit,
-        # a notebook figure's fallback alt text is in it; a Markdown page's results are the same
-        # in every language (a translation runs as its source: translate/results.py)
-        "language": language if page.cells is not None else "",
         "env": sorted((env or {}).items()),
         "format": _FORMAT,
         "src": page.src,
@@ -115,7 +112,9 @@ class PageCache:
                 int(pos): BlockResult(
                     b["output"],
                     [
-                        Figure(f["svg"], f["alt"], tuple(tuple(a) for a in f.get("alts", ())))
+                        Figure(
+                            f["svg"], f["alt"], f.get("cell"), tuple(map(tuple, f.get("axes", ())))
+                        )
                         for f in b["figures"]
                     ],
                     error=_error(b.get("error")),

@@ -18,6 +18,7 @@ from llmbook.execute.numbers import check
 from llmbook.execute.plan import CheckedNumber, Plan
 from llmbook.execute.run import RunResult
 from llmbook.formulas import math_spans
+from llmbook.i18n import Locale
 from llmbook.lexer import Lexed
 
 __all__ = ["bare_plan", "plan_page", "unaccounted_error"]
@@ -25,13 +26,14 @@ __all__ = ["bare_plan", "plan_page", "unaccounted_error"]
 STRICT = Strict()
 
 
-def plan_page(page: LoadedPage, *, strict: bool, mode: Strict = STRICT) -> Plan:
+def plan_page(page: LoadedPage, *, strict: bool, locale: Locale, mode: Strict = STRICT) -> Plan:
     """The page's plan; AuthorError when an expected output differs. `strict`: the site's
     `numbers_strict` (the page's front matter decides first); `mode`: the build's or the live
-    preview's way with lines a stage cannot read."""
+    preview's way with lines a stage cannot read; `locale`: the words the page's directives and
+    numbers are read in."""
     source = page.source
     plan = Plan(source)
-    _cover(plan, strict=strict, mode=mode)
+    _cover(plan, strict=strict, mode=mode, locale=locale)
     if not source.needs_execution() or page.result is None:
         return plan  # nothing to run, or (preview) its code failed: numbers stay unchecked
     plan.result = page.result
@@ -43,29 +45,29 @@ def plan_page(page: LoadedPage, *, strict: bool, mode: Strict = STRICT) -> Plan:
     return plan
 
 
-def bare_plan(page: LoadedPage, *, strict: bool) -> Plan:
+def bare_plan(page: LoadedPage, *, strict: bool, locale: Locale) -> Plan:
     """The plan of a page whose code or checks failed: its model for the rest of the book (and
     what the live preview shows), nothing checked, no errors of its own (the failure that made it
     is reported), and no coverage when its directives or formulas cannot be read."""
     page.result = None
     try:
-        plan = plan_page(page, strict=strict, mode=Forgiving())
+        plan = plan_page(page, strict=strict, locale=locale, mode=Forgiving())
     except AuthorError:
         return Plan(page.source)
     plan.unaccounted = []
     return plan
 
 
-def _cover(plan: Plan, *, strict: bool, mode: Strict) -> None:
+def _cover(plan: Plan, *, strict: bool, mode: Strict, locale: Locale) -> None:
     """Sort the page's numbers; on a strict page an unaccounted one is an author error."""
     source = plan.page
     doc, whole = mode.read(parse_structure, source.lexed, source.src)
     if whole:  # the renderer walks this tree (the preview parses its own, with its boxes)
         plan.doc = doc  # also the page's model for the book, even where a directive is wrong
         # every directive validated here, before any page renders: its errors join the report
-        mode.read(_validation(doc), source.lexed, source.src)
+        mode.read(_validation(doc, locale), source.lexed, source.src)
     plan.math = mode.read(math_spans, source.lexed, source.src)[0] or {}
-    plan.coverage = coverage = page_coverage(source, plan.math, doc)
+    plan.coverage = coverage = page_coverage(source, plan.math, doc, locale)
     if source.strict if source.strict is not None else strict:
         plan.unaccounted = [unaccounted_error(source.src, u) for u in coverage.unaccounted]
 
@@ -82,13 +84,13 @@ def unaccounted_error(src: str, number: Unaccounted) -> AuthorError:
     )
 
 
-def _validation(doc: Document) -> Callable[..., None]:
+def _validation(doc: Document, locale: Locale) -> Callable[..., None]:
     """The validate stage of a parsed page: its tree's directives checked (the live preview's
     retries, with lines taken as text, parse the page again)."""
 
     def validate(lexed: Lexed, *, src: str, plain: frozenset[int] = frozenset()) -> None:
         tree = doc if not plain else parse_structure(lexed, src=src, plain=plain)
-        check_tree(Context(src=src, doc=tree))
+        check_tree(Context(src=src, doc=tree, locale=locale))
 
     return validate
 

@@ -78,10 +78,6 @@ class PageSource:
     # front matter `execute_resources: {GPU: 1, memory_gb: 40}`: what the machine running it
     # must have (names as Dask's worker resources; execute/resources.py)
     resources: dict[str, float] = field(default_factory=dict)
-    # the language of the words its outputs write themselves (a notebook figure's fallback alt
-    # text); empty: the build's. A translating build gives a page shown untranslated the book's
-    # own, so its results are the book's build's (translate/book.py `output_language`).
-    language: str = ""
 
     @property
     def lines(self) -> tuple[str, ...]:

@@ -20,9 +20,6 @@ class Companion(Protocol):
     def runs(self, src: str) -> str:
         """The path whose `execute_pages` patterns decide whether `src` runs."""
 
-    def output_language(self, src: str) -> str:
-        """The language of the words page `src`'s outputs write themselves (empty: the build's)."""
-
     def pair(self, translation: PageSource, source: PageSource) -> list[AuthorError]:
         """What does not correspond between the two (empty: the results can be mapped)."""
 

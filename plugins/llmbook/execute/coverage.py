@@ -33,6 +33,7 @@ from llmbook.book.syntax import find_references
 from llmbook.directives.nodes import Block
 from llmbook.directives.parser import OPENER
 from llmbook.execute.collect import PageSource
+from llmbook.i18n import Locale
 from llmbook.lexer import code_spans
 
 __all__ = ["Coverage", "Unaccounted", "page_coverage"]
@@ -48,8 +49,6 @@ _SKIP = [
 ]
 _HEADING_NUMBER = re.compile(r"^\s*#{1,6}\s+(\d+(?:\.\d+)*\.?)(?=\s)")
 _LIST_MARKER = re.compile(r"^\s*(?:>\s*)*\d+[.)](?=\s)")
-_ORDINAL_BEFORE = re.compile(r"(?:第|Step|step|Card|card|Lesson|lesson|Chapter|chapter)\s*$")
-_ORDINAL_AFTER = re.compile(r"^\s*(?:课|章|节|步)")
 # A magnitude letter glued to digits (`524k`, `128K`, `7B`): a quantity, not a name.
 _MAGNITUDE = re.compile(r"\d+(?:[.,]\d+)*(?P<mag>[kKMBT])")
 
@@ -76,10 +75,11 @@ class Coverage:
 
 
 def page_coverage(
-    page: PageSource, math: dict[int, list[tuple[int, int]]], doc: Block | None = None
+    page: PageSource, math: dict[int, list[tuple[int, int]]], doc: Block | None, locale: Locale
 ) -> Coverage:
     """Sort the page's numbers; `math` gives the formulas' spans per file line, `doc` the
-    page's directive tree (parsed here when not given)."""
+    page's directive tree (parsed here when not given), `locale` the words that make a number
+    an ordinal or a reference (`Step 3`, `Figure 3-1`)."""
     coverage = Coverage()
     for b in page.bindings:
         if b.expr is not None:
@@ -96,23 +96,23 @@ def page_coverage(
         numbers = list(_NUMBER.finditer(text))
         if not numbers:
             continue
-        hidden = _hidden_spans(text, math.get(line, []))
+        hidden = _hidden_spans(text, math.get(line, []), locale)
         for number in numbers:
             if any(a <= number.start() < b for a, b in hidden):
                 continue
             quantity = _quantity(text, number)
-            if quantity is None and _structural(text, number):
+            if quantity is None and _structural(text, number, locale):
                 coverage.structural += 1
             else:
                 coverage.unaccounted.append(Unaccounted(line, quantity or number.group(0)))
     return coverage
 
 
-def _hidden_spans(text: str, math: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _hidden_spans(text: str, math: list[tuple[int, int]], locale: Locale) -> list[tuple[int, int]]:
     """What is not prose on the line: code, formulas, bindings, links, tags, names, the
     book's references (`10.2 节`, `图 10-3`: the book's index checks them) and citations."""
     spans = list(math) + code_spans(text)
-    spans += [(r.start, r.end) for r in find_references(text, 0, math)]
+    spans += [(r.start, r.end) for r in find_references(text, 0, locale, math)]
     spans += [(c.start, c.end) for c in find_citations(text, 0, math)]  # `[@key, Table 1]`
     spans += [(start, end) for start, end, _ in binding_spans(text)]
     for pattern in _SKIP:
@@ -135,7 +135,7 @@ def _quantity(text: str, number: re.Match[str]) -> str | None:
     return None
 
 
-def _structural(text: str, number: re.Match[str]) -> bool:
+def _structural(text: str, number: re.Match[str], locale: Locale) -> bool:
     start, end, value = number.start(), number.end(), number.group(0)
     heading = _HEADING_NUMBER.match(text)
     if heading and heading.start(1) <= start < heading.end(1):
@@ -145,7 +145,8 @@ def _structural(text: str, number: re.Match[str]) -> bool:
         return True
     if re.fullmatch(r"(19|20)\d\d", value):
         return True
-    if _ORDINAL_BEFORE.search(text[:start]) or _ORDINAL_AFTER.match(text[end:]):
+    before, after = locale.ordinal_patterns
+    if (before and before.search(text[:start])) or (after and after.match(text[end:])):
         return True
     opener = OPENER.match(text)
     if opener and opener.group("name") in ("card", "step") and opener.group("arg"):

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from html import escape
 
 from llmbook.execute.display import Display
+from llmbook.i18n import Locale
 from llmbook.latex import FormulaError, latex_to_mathml
-from llmbook.strings import ui
 
 __all__ = ["ORDER", "FileUrl", "display_html", "display_image", "interleave", "text_html"]
 
@@ -61,9 +61,9 @@ def interleave(output: str, displays: list[Display]) -> list[str | Display]:
     return [*pieces, output[start:]]
 
 
-def text_html(text: str, note: str = "", *, stderr: bool = False, language: str = "zh") -> str:
+def text_html(text: str, note: str = "", *, stderr: bool = False, locale: Locale) -> str:
     """Printed text (or a plain-text display) in the output box; stderr's in a box of its own."""
-    label = ui(language, "stderr" if stderr else "output")
+    label = locale.ui("stderr" if stderr else "output")
     extra = " llmbook-output--stderr" if stderr else ""
     return (
         f'<div class="llmbook-output{extra}"><span class="llmbook-output-label">{label}</span>'
@@ -79,18 +79,18 @@ def display_image(shown: Display) -> tuple[bytes, str] | None:
     return base64.b64decode(_text(shown.data[mime])), _SUFFIX[mime]
 
 
-def display_html(shown: Display, file_url: FileUrl | None = None, language: str = "zh") -> str:
+def display_html(shown: Display, file_url: FileUrl | None, locale: Locale) -> str:
     """The display's richest mime type as HTML ("" when it has none the page can show)."""
     data = shown.data
     if shown.kind == "stream":
         text = _text(data.get("text/plain", "")).rstrip()
-        return text_html(text, stderr=True, language=language)
+        return text_html(text, stderr=True, locale=locale)
     mime = next((m for m in ORDER if m in data), None)
     if mime is None:
         return ""
     value = data[mime]
     if mime == "text/plain":
-        return text_html(_text(value).rstrip(), _widget_note(data, language), language=language)
+        return text_html(_text(value).rstrip(), _widget_note(data, locale), locale=locale)
     if mime == "text/html":
         body = _text(value)
     elif mime == "text/markdown":
@@ -99,7 +99,7 @@ def display_html(shown: Display, file_url: FileUrl | None = None, language: str 
         svg = _text(value)
         body = svg[svg.find("<svg") :] if "<svg" in svg else svg
     elif mime in _SUFFIX:
-        alt = escape(_alt(data, language), quote=True)
+        alt = escape(_alt(data, locale), quote=True)
         image = display_image(shown)
         src = f"data:{mime};base64,{_text(value).strip()}"
         if file_url is not None and image is not None:
@@ -110,7 +110,7 @@ def display_html(shown: Display, file_url: FileUrl | None = None, language: str 
     else:
         body = _json(value)
     kind = mime.split("/")[1].split("+")[0]
-    return f'<div class="llmbook-display llmbook-display--{kind}">{body}{_widget_note(data, language)}</div>'
+    return f'<div class="llmbook-display llmbook-display--{kind}">{body}{_widget_note(data, locale)}</div>'
 
 
 def latex_html(text: str) -> str:
@@ -135,11 +135,11 @@ def latex_html(text: str) -> str:
     return "".join(parts).strip()
 
 
-def _widget_note(data: dict, language: str) -> str:
+def _widget_note(data: dict, locale: Locale) -> str:
     """A Jupyter widget needs its kernel: the page shows the text it falls back to, and says so."""
     if _WIDGET not in data:
         return ""
-    return f'<p class="llmbook-widget-note">{ui(language, "widget_note")}</p>'
+    return f'<p class="llmbook-widget-note">{locale.ui("widget_note")}</p>'
 
 
 def _text(value: object) -> str:
@@ -147,9 +147,9 @@ def _text(value: object) -> str:
     return "".join(value) if isinstance(value, list) else str(value)
 
 
-def _alt(data: dict, language: str) -> str:
+def _alt(data: dict, locale: Locale) -> str:
     plain = _text(data.get("text/plain", "")).strip()
-    return plain if plain and not _DEFAULT_REPR.match(plain) else ui(language, "image_alt")
+    return plain if plain and not _DEFAULT_REPR.match(plain) else locale.ui("image_alt")
 
 
 def _markdown(text: str) -> str:

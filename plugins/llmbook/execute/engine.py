@@ -79,7 +79,6 @@ class EngineSpec:
     read: tuple[str, ...] = ()
     show_last: bool = False
     ipython: bool = True
-    language: str = "zh"  # the site's (strings.py): a notebook figure's fallback alt text
 
     def engine(self) -> Engine:
         from llmbook.execute.guards import machine_guards
@@ -97,7 +96,6 @@ class EngineSpec:
             read=self.read,
             show_last=self.show_last,
             ipython=self.ipython,
-            language=self.language,
         )
 
 
@@ -147,7 +145,6 @@ class Engine:
         read: tuple[str, ...] = (),
         show_last: bool = False,
         ipython: bool = True,
-        language: str = "zh",
     ) -> None:
         self.workers = max(1, workers)
         self.limits = limits
@@ -156,7 +153,6 @@ class Engine:
         self.preamble = preamble
         self.show_last = show_last  # a block's last expression shown (notebooks: always)
         self.ipython = ipython  # blocks run in IPython's shell (display.py), or as plain Python
-        self.language = language
         protected = (root,) if site_dir is None else (root, site_dir)
         guards = guards or Guards.available()
         # `read`: `execute_read`, what the author lets pages read in the home folders
@@ -234,7 +230,6 @@ class Engine:
             "output_limit": self.limits.output_limit,
             "show_last": self.show_last,
             "ipython": self.ipython,
-            "language": page.language or self.language,
             # CUDA reserves address space far past any cap: a page that asks for a GPU has none
             "memory_mb": 0 if page.resources.get("GPU") else self.limits.memory_mb,
             "cells": page.cells,

@@ -14,7 +14,6 @@ from llmbook.execute.engine import Engine, EngineSpec, Limits, default_workers
 from llmbook.execute.environment import valid_name
 from llmbook.execute.guards import read_grants
 from llmbook.project import Project
-from llmbook.strings import book_language
 
 __all__ = ["engine_from_options", "env_names", "limits_from_options", "spec_from_options"]
 
@@ -56,7 +55,6 @@ def spec_from_options(options: Mapping[str, Any], project: Project) -> EngineSpe
         read=read_grants(options["execute_read"], root),
         show_last=bool(options["execute_show_last"]),
         ipython=bool(options["execute_ipython"]),
-        language=book_language(str(options.get("language") or "")),
     )
 
 

@@ -38,8 +38,9 @@ from llmbook.execute.resources import local_check
 from llmbook.execute.run import RunResult
 from llmbook.execute.shard import read_shard, shard_number
 from llmbook.execute.stage_cache import StageCache
+from llmbook.i18n import Locale, options_locale
 from llmbook.project import Project
-from llmbook.store import Store, llmbook_hash, open_store, switched_off
+from llmbook.store import Store, key, llmbook_hash, open_store, switched_off
 
 __all__ = ["Executor"]
 
@@ -57,9 +58,12 @@ class Executor:
         *,
         store: Store | None = None,
         companion: Companion | None = None,
+        locale: Locale | None = None,
     ) -> None:
         # A translating build's translations (translate/book.py): each runs as its source.
         self.companion = companion
+        # The words pages are read in (quiz keywords, references): the site's, or the options'.
+        self.locale = locale if locale is not None else options_locale(plugin_config, project.root)
         # The build's way with author errors, or the live preview's (execute/mode.py).
         self.mode = mode if mode is not None else Strict()
         self.root = str(project.root)
@@ -83,7 +87,8 @@ class Executor:
             )
         self.store = store
         self.cache = PageCache(store)
-        self.stages = StageCache(store, llmbook_hash())
+        # what a page's check and coverage read depends on the words too (quiz keywords, ordinals)
+        self.stages = StageCache(store, key(llmbook_hash(), self.locale.digest))
         self.numbers_strict = bool(plugin_config["numbers_strict"])
         self.coverage: dict[str, Coverage] = {}
         self.counts: dict[str, int] = {}
@@ -104,9 +109,6 @@ class Executor:
         sources = self._sources_of_translations(loaded, report)
         runnable = [p for p in loaded if p.source.src not in sources]
         runnable += list({id(s): s for s in sources.values() if s is not None}.values())
-        if self.companion is not None:
-            for page in runnable:
-                page.source.language = self.companion.output_language(page.source.src)
         waiting = self._this_shards(runnable, self._uncached(runnable, report), sharded=sharded)
         outcomes = self._run([p.source for p in waiting])
         for page, outcome in zip(waiting, outcomes, strict=True):
@@ -243,7 +245,9 @@ class Executor:
             with self._guard(src, "checking the page"):
                 if failed and not left_out and not self.mode.plans(failed):
                     # reported above; still a page to the rest of the book (its model)
-                    report.plans[src] = bare_plan(page, strict=self.numbers_strict)
+                    report.plans[src] = bare_plan(
+                        page, strict=self.numbers_strict, locale=self.locale
+                    )
                 else:
                     plan = report.plans[src] = self._plan(page, keep=not left_out)
                     report.failures.extend(plan.unaccounted)
@@ -251,7 +255,9 @@ class Executor:
             report.failures.append(error)
             with contextlib.suppress(Exception):
                 # its numbers unchecked: shown by the live preview, a model to the book
-                report.plans[src] = bare = bare_plan(page, strict=self.numbers_strict)
+                report.plans[src] = bare = bare_plan(
+                    page, strict=self.numbers_strict, locale=self.locale
+                )
                 self._record(bare)
 
     def _run(self, pages: list[PageSource]) -> list[PageOutcome]:
@@ -280,7 +286,6 @@ class Executor:
             show_last=spec.show_last,
             ipython=spec.ipython,
             output_limit=spec.limits.output_limit,
-            language=source.language or spec.language,
         )
         page.result = self.cache.load(source.src, page.key)
         if page.result is not None and not self._hashes.unchanged(page.result.used):
@@ -314,7 +319,7 @@ class Executor:
 
     def _plan(self, page: LoadedPage, *, keep: bool = True) -> Plan:
         def make() -> Plan:
-            return plan_page(page, strict=self.numbers_strict, mode=self.mode)
+            return plan_page(page, strict=self.numbers_strict, locale=self.locale, mode=self.mode)
 
         digest = result_digest(page.result)  # once: the stage and render caches key on it
         if not self.mode.caches_stages or not keep:

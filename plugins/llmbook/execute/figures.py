@@ -10,14 +10,17 @@ from __future__ import annotations
 import html
 import io
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from llmbook.execute.fonts import glyphs_checked, register_fonts
-from llmbook.strings import book_language, ui
 
-__all__ = ["Figure", "figure_context", "is_figure", "show_again", "take_figures"]
+if TYPE_CHECKING:
+    from llmbook.i18n import Locale
+
+__all__ = ["Figure", "described", "figure_context", "is_figure", "show_again", "take_figures"]
 
 RC = {
     "font.family": "sans-serif",
@@ -33,23 +36,28 @@ RC = {
 @dataclass(frozen=True)
 class Figure:
     svg: str
-    alt: str
-    # a figure described by its cell (no title or label of its own): that description in each
-    # language strings.py has, so a translation shows it in its own (`in_language`)
-    alts: tuple[tuple[str, str], ...] = ()
+    alt: str  # its own (label or titles); empty for one described by its cell (`described`)
+    # a notebook's figure without a title or label: the cell that drew it and its axes' labels,
+    # which the page describes it by in its own language when it renders (`described`)
+    cell: int | None = None
+    axes: tuple[tuple[str, str], ...] = ()
 
 
-def in_language(figure: Figure, language: str) -> Figure:
-    """The figure with its description in `language` (as it is when it has its own alt text)."""
-    alt = dict(figure.alts).get(book_language(language))
-    if alt is None or alt == figure.alt:
+def described(figure: Figure, locale: Locale) -> Figure:
+    """The figure with its alt text; one described by its cell gets that description in
+    `locale` (`Figure drawn by cell 2; x axis: step`), in its text and its SVG's labels."""
+    if figure.cell is None:
+        return figure
+    labels = [locale.ui("figure_axis", name=name, text=text) for name, text in figure.axes]
+    alt = locale.ui("figure_join").join([locale.ui("figure_cell", cell=figure.cell), *labels])
+    if alt == figure.alt:
         return figure
     old, new = html.escape(figure.alt, quote=True), html.escape(alt, quote=True)
     svg = figure.svg.replace(f'aria-label="{old}"', f'aria-label="{new}"', 1)
     svg = svg.replace(
         f"<title>{html.escape(figure.alt)}</title>", f"<title>{html.escape(alt)}</title>", 1
     )
-    return Figure(svg, alt, figure.alts)
+    return Figure(svg, alt, figure.cell, figure.axes)
 
 
 @contextmanager
@@ -94,18 +102,13 @@ def _alt(fig: object) -> str:
         return label
     titles = [ax.get_title().strip() for ax in fig.get_axes()]
     suptitle = fig._suptitle.get_text().strip() if getattr(fig, "_suptitle", None) else ""
-    return "；".join(t for t in [suptitle, *titles] if t)
+    return "; ".join(t for t in [suptitle, *titles] if t)
 
 
-def take_figures(
-    salt: str,
-    fallback_alt: str = "",
-    language: str = "zh",
-    fallbacks: Mapping[str, str] | None = None,
-) -> list[Figure] | str:
+def take_figures(salt: str, cell: int | None) -> list[Figure] | str:
     """Render and close the open figures; returns an error text if one has no alt text (none of
-    its own and no `fallback_alt`), raises `fonts.MissingGlyph` if one draws a character no figure
-    font has."""
+    its own, and not drawn by a notebook's `cell`), raises `fonts.MissingGlyph` if one draws a
+    character no figure font has."""
     if "matplotlib.pyplot" not in __import__("sys").modules:
         return []
     import matplotlib
@@ -114,12 +117,8 @@ def take_figures(
     figures = []
     for number in plt.get_fignums():
         fig = plt.figure(number)
-        own = _alt(fig)
-        alt = own or _described(fig, fallback_alt, language)
-        alts = (
-            () if own else tuple((k, _described(fig, v, k)) for k, v in (fallbacks or {}).items())
-        )
-        if not alt:
+        alt = _alt(fig)
+        if not alt and cell is None:
             plt.close("all")
             return "a figure has no alt text (no label, no title)"
         buffer = io.StringIO()
@@ -129,23 +128,21 @@ def take_figures(
         except Exception:
             plt.close("all")
             raise
-        figures.append(Figure(_clean(buffer.getvalue(), alt), alt, alts))
+        drawn_by = None if alt else cell
+        axes = _axes(fig) if drawn_by is not None else ()
+        figures.append(Figure(_clean(buffer.getvalue(), alt), alt, drawn_by, axes))
         plt.close(fig)
     return figures
 
 
-def _described(fig: object, fallback: str, language: str = "zh") -> str:
-    """`fallback` (a notebook's figure: which cell drew it) with what the axes are labelled, in
-    the site's `language`."""
-    if not fallback:
-        return ""
-    labels = [
-        ui(language, "figure_axis", name=name, text=text)
+def _axes(fig: object) -> tuple[tuple[str, str], ...]:
+    """What a figure's axes are labelled: (`x` or `y`, the label)."""
+    return tuple(
+        (name, text)
         for ax in fig.get_axes()
         for name, text in (("x", ax.get_xlabel().strip()), ("y", ax.get_ylabel().strip()))
         if text
-    ]
-    return ui(language, "figure_join").join([fallback, *labels])
+    )
 
 
 def _clean(svg: str, alt: str) -> str:

@@ -27,11 +27,12 @@ from llmbook.execute.display_html import (
     interleave,
     text_html,
 )
+from llmbook.execute.figures import described
 from llmbook.execute.numbers import computed_text
 from llmbook.execute.run import RunResult
 from llmbook.execute.tags import TAGS
+from llmbook.i18n import Locale
 from llmbook.stash import Stash
-from llmbook.strings import ui
 
 __all__ = ["CheckedNumber", "Plan", "shown_files"]
 
@@ -95,7 +96,7 @@ class Plan:
         stash: Stash,
         math: dict[int, list[tuple[int, int]]],
         cited_source: Callable[[str], tuple[str, str] | None] | None = None,
-        language: str = "zh",
+        locale: Locale,
     ) -> None:
         """Each `[[…]]` of the prose becomes a checked or cited number, where the collect stage
         found it. Those inside math (`math`: spans per file line) stay: the math stage writes
@@ -103,15 +104,15 @@ class Plan:
         (text, HTML) where the bibliography names it (else it shows as written)."""
         html: dict[tuple[int, int], str] = {}
         for number in self.numbers:
-            html[(number.binding.line, number.binding.start)] = _number_html(number, language)
+            html[(number.binding.line, number.binding.start)] = _number_html(number, locale)
         for b in self.page.bindings:
             if b.source is not None:
                 shown = cited_source(b.source) if cited_source is not None else None
-                html[(b.line, b.start)] = _cited_html(b, shown, language)
+                html[(b.line, b.start)] = _cited_html(b, shown, locale)
             elif b.illustrative:
-                html[(b.line, b.start)] = _illustrative_html(b, language)
+                html[(b.line, b.start)] = _illustrative_html(b, locale)
             elif self.result is None:  # the live preview of a page whose code failed
-                html[(b.line, b.start)] = _unchecked_html(b, language)
+                html[(b.line, b.start)] = _unchecked_html(b, locale)
         for b in self.page.bindings:
             inside = any(a <= b.start < e for a, e in math.get(b.line, ()))
             if inside or (b.line, b.start) not in html:
@@ -126,7 +127,7 @@ class Plan:
         *,
         stash: Stash,
         file_url: FileUrl | None = None,
-        language: str = "zh",
+        locale: Locale,
     ) -> None:
         """Outputs and figures after their fences, code and outputs removed or collapsed as their
         tags ask, blocks that did not run labelled, the page's count at its end. With `file_url`,
@@ -135,12 +136,12 @@ class Plan:
         if (edits.lexed.lines, edits.lexed.first) != (self.page.lines, self.page.first):
             raise RuntimeError(f"{self.page.src}: the plan was made for another text")
         for pos, block in enumerate(self.page.blocks):
-            self._block(pos, block, edits, stash, file_url, language)
-        note = self.footer(language)
+            self._block(pos, block, edits, stash, file_url, locale)
+        note = self.footer(locale)
         if note:
             edits.tail = ["", stash.put(f'<p class="llmbook-numcount">{note}</p>')]
 
-    def footer(self, language: str = "zh") -> str:
+    def footer(self, locale: Locale) -> str:
         """The page's last line: where its numbers come from (empty when it states none)."""
         cov = self.coverage
         cited = cov.cited if cov else 0
@@ -148,14 +149,14 @@ class Plan:
         unaccounted = len(cov.unaccounted) if cov else 0
         if not (self.numbers or cited or illustrative):
             return ""
-        parts = [ui(language, "footer_checked", count=self.count)]
+        parts = [locale.ui("footer_checked", count=self.count)]
         if cited:
-            parts.append(ui(language, "footer_cited", count=cited))
+            parts.append(locale.ui("footer_cited", count=cited))
         if illustrative:
-            parts.append(ui(language, "footer_illustrative", count=illustrative))
+            parts.append(locale.ui("footer_illustrative", count=illustrative))
         if unaccounted:
-            parts.append(ui(language, "footer_unaccounted", count=unaccounted))
-        return ui(language, "footer_join").join(parts) + ui(language, "footer_end")
+            parts.append(locale.ui("footer_unaccounted", count=unaccounted))
+        return locale.ui("footer_join").join(parts) + locale.ui("footer_end")
 
     def _block(
         self,
@@ -164,7 +165,7 @@ class Plan:
         edits: LineEdits,
         stash: Stash,
         file_url: FileUrl | None,
-        language: str,
+        locale: Locale,
     ) -> None:
         shown = block.display
         if block.lang not in _PYTHON_LANGS or block.mode == "prose":
@@ -175,24 +176,24 @@ class Plan:
         else:
             _plain_opening(block, edits)
             if shown.code == "hide":
-                summary = ui(language, "show_cell" if shown.cell else "show_code")
+                summary = locale.ui("show_cell" if shown.cell else "show_code")
                 edits.before(block.line, stash.put(_details_open(summary)))
                 if not shown.cell:
                     edits.after(block.end_line, stash.put("</details>"))
-        parts = self._outputs(pos, block, file_url, language)
+        parts = self._outputs(pos, block, file_url, locale)
         if block.mode in _NOT_RUN and shown.code != "remove":
-            parts = [f'<p class="llmbook-norun">{ui(language, _NOT_RUN[block.mode])}</p>']
+            parts = [f'<p class="llmbook-norun">{locale.ui(_NOT_RUN[block.mode])}</p>']
         elif shown.output == "remove":
             parts = []
         elif shown.output == "hide" and not shown.cell and parts:
-            parts = [_details_open(ui(language, "show_output")) + "".join(parts) + "</details>"]
+            parts = [_details_open(locale.ui("show_output")) + "".join(parts) + "</details>"]
         if shown.code == "hide" and shown.cell:
             parts.append("</details>")
         for html in parts:
             edits.after(block.end_line, stash.put(html))
 
     def _outputs(
-        self, pos: int, block: CodeBlock, file_url: FileUrl | None, language: str
+        self, pos: int, block: CodeBlock, file_url: FileUrl | None, locale: Locale
     ) -> list[str]:
         """The block's output (with an expected exception's traceback) and figures, as HTML."""
         run = self.result.blocks.get(pos) if self.result and block.runs else None
@@ -202,15 +203,16 @@ class Plan:
         pieces = interleave(run.output, run.displays)
         for piece in pieces[:-1]:  # printed text and displays, in the order the block made them
             if isinstance(piece, str) and piece.rstrip() and block.expects is None:
-                parts.append(text_html(piece.rstrip(), language=language))
+                parts.append(text_html(piece.rstrip(), locale=locale))
             elif not isinstance(piece, str):
-                parts.append(display_html(piece, file_url, language))
+                parts.append(display_html(piece, file_url, locale))
         text = pieces[-1].rstrip()
         if run.error is not None:
             text = "\n".join([*([text] if text else []), *run.error[2]])
         if text and block.expects is None:
-            parts.append(text_html(text, _cut_note(run.cut, language), language=language))
+            parts.append(text_html(text, _cut_note(run.cut, locale), locale=locale))
         for figure in run.figures:
+            figure = described(figure, locale)
             shown = figure.svg
             if file_url is not None:
                 alt = escape(figure.alt, quote=True)
@@ -236,44 +238,44 @@ def _details_open(summary: str) -> str:
     return f'<details class="llmbook-hide"><summary>{summary}</summary>'
 
 
-def _number_html(number: CheckedNumber, language: str) -> str:
+def _number_html(number: CheckedNumber, locale: Locale) -> str:
     b = number.binding
     if number.mismatch:
-        title = ui(language, "drift_title", mismatch=number.mismatch)
+        title = locale.ui("drift_title", mismatch=number.mismatch)
         cls = "llmbook-num llmbook-num-drift"
     else:
-        title = ui(language, "checked_title", expr=b.expr, value=computed_text(number.value))
+        title = locale.ui("checked_title", expr=b.expr, value=computed_text(number.value))
         cls = "llmbook-num"
     return f'<span class="{cls}" title="{escape(title)}">{escape(b.written)}</span>'
 
 
-def _unchecked_html(b: RawBinding, language: str) -> str:
-    title = ui(language, "unchecked_title", expr=b.expr)
+def _unchecked_html(b: RawBinding, locale: Locale) -> str:
+    title = locale.ui("unchecked_title", expr=b.expr)
     return (
         f'<span class="llmbook-num llmbook-num-unchecked" title="{escape(title)}">'
         f"{escape(b.written)}</span>"
     )
 
 
-def _cited_html(b: RawBinding, shown: tuple[str, str] | None, language: str) -> str:
+def _cited_html(b: RawBinding, shown: tuple[str, str] | None, locale: Locale) -> str:
     text, html = shown if shown is not None else (b.source or "", escape(b.source or ""))
-    title = escape(ui(language, "cited_title", source=text))
+    title = escape(locale.ui("cited_title", source=text))
     return (
         f'<span class="llmbook-num llmbook-cited" title="{title}">{escape(b.written)}</span>'
-        f'<span class="llmbook-source">{ui(language, "cited_source", source=html)}</span>'
+        f'<span class="llmbook-source">{locale.ui("cited_source", source=html)}</span>'
     )
 
 
-def _cut_note(cut: int, language: str) -> str:
+def _cut_note(cut: int, locale: Locale) -> str:
     if not cut:
         return ""
-    return f'<p class="llmbook-output-cut">{ui(language, "output_cut", count=f"{cut:,}")}</p>'
+    return f'<p class="llmbook-output-cut">{locale.ui("output_cut", count=f"{cut:,}")}</p>'
 
 
-def _illustrative_html(b: RawBinding, language: str) -> str:
-    title = ui(language, "illustrative_title")
+def _illustrative_html(b: RawBinding, locale: Locale) -> str:
+    title = locale.ui("illustrative_title")
     return (
         f'<span class="llmbook-num llmbook-illustrative" title="{escape(title)}">'
         f'{escape(b.written)}</span><span class="llmbook-illustrative-label">'
-        f"{ui(language, 'illustrative')}</span>"
+        f"{locale.ui('illustrative')}</span>"
     )

@@ -28,7 +28,6 @@ from llmbook.execute.fonts import MissingGlyph
 from llmbook.execute.numbers import to_plain
 from llmbook.execute.shell import transform_magics
 from llmbook.execute.streams import captured
-from llmbook.strings import STRINGS, ui
 
 __all__ = ["BlockResult", "RunResult", "run_blocks", "steps"]
 
@@ -90,7 +89,6 @@ def run_blocks(
     show_last: bool = False,
     ipython: bool = True,
     native_output: bool = False,
-    language: str = "zh",
     on_step: Callable[[int, int, int], None] = lambda line, kind, pos: None,
 ) -> RunResult:
     """Execute the page; AuthorError (file, line, exception, last frames) on the first failure.
@@ -123,7 +121,7 @@ def run_blocks(
             if kind == 0:
                 block = page.blocks[pos]
                 run = _run_block(
-                    page, block, namespace, output_limit, displays, last, native_output, language
+                    page, block, namespace, output_limit, displays, last, native_output
                 )
                 result.blocks[pos] = run
             else:
@@ -182,7 +180,6 @@ def _run_block(
     displays: Displays,
     show_last: bool,
     native: bool,
-    language: str = "zh",
 ) -> BlockResult:
     try:
         # `%magic`, `!cmd`: get_ipython() calls
@@ -215,10 +212,8 @@ def _run_block(
     try:
         # A notebook's figure without a title is described by its cell (Jupyter asks no alt text).
         cell = page.cell_of(block.line) + 1 if page.cells else None
-        fallback = ui(language, "figure_cell", cell=cell) if cell is not None else ""
-        # in every language too: a translation of the page shows its own (translate/results.py)
-        fallbacks = {k: ui(k, "figure_cell", cell=cell) for k in STRINGS} if cell else {}
-        figures = take_figures(f"{page.src}:{block.line}", fallback, language, fallbacks)
+        # described in the page's language when it renders (figures.described)
+        figures = take_figures(f"{page.src}:{block.line}", cell)
     except MissingGlyph as error:
         where = f"a figure of the python block at line {block.line}"
         raise AuthorError(page.src, block.line, f"{where}: {error}", MissingGlyph.FIX) from None

@@ -19,6 +19,7 @@ from pathlib import Path
 from llmbook.config import load_options
 from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.load import load_page
+from llmbook.i18n import Locale, options_locale
 from llmbook.project import read_mkdocs_yml
 from llmbook.translate.book import read_record
 from llmbook.translate.correspond import correspond
@@ -50,9 +51,10 @@ def main(argv: list[str] | None = None) -> int:
             )
         docs = root / (read_mkdocs_yml(args.config_file).get("docs_dir") or "docs")
         book = Languages(languages, languages[0])
+        locale = options_locale(options, root)  # reads every language's quiz keywords
         if args.command == "status":
-            return _status(book, root, docs)
-        return _mark(book, root, [Path(p) for p in args.paths])
+            return _status(book, root, docs, locale)
+        return _mark(book, root, [Path(p) for p in args.paths], locale)
     except LLMBookError as error:
         print(error, file=sys.stderr)
         return 1
@@ -62,7 +64,7 @@ def _load(root: Path, src: str):
     return load_page(src, (root / src).read_bytes()).source
 
 
-def _status(book: Languages, root: Path, docs: Path) -> int:
+def _status(book: Languages, root: Path, docs: Path, locale: Locale) -> int:
     sources = sorted(
         _rel(p, root)
         for pattern in ("*.md", "*.ipynb")
@@ -79,7 +81,7 @@ def _status(book: Languages, root: Path, docs: Path) -> int:
                 counts["missing"] += 1
                 continue
             record, _ = read_record(root / translation)
-            found = changes(record, fingerprint(_load(root, source)))
+            found = changes(record, fingerprint(_load(root, source), locale))
             if not found:
                 print(f"{translation:<{width}} current")
                 counts["current"] += 1
@@ -100,7 +102,7 @@ def _status(book: Languages, root: Path, docs: Path) -> int:
     return 0
 
 
-def _mark(book: Languages, root: Path, paths: list[Path]) -> int:
+def _mark(book: Languages, root: Path, paths: list[Path], locale: Locale) -> int:
     failed = False
     for path in paths:
         src = _rel(path.resolve(), root)
@@ -112,8 +114,8 @@ def _mark(book: Languages, root: Path, paths: list[Path]) -> int:
         if not (root / source).is_file():
             raise LLMBookError(f"{src}: its source {source} does not exist")
         try:
-            theirs = fingerprint(_load(root, source))
-            errors = correspond(fingerprint(_load(root, src)), theirs).errors
+            theirs = fingerprint(_load(root, source), locale)
+            errors = correspond(fingerprint(_load(root, src), locale), theirs).errors
         except AuthorError as error:
             errors, theirs = [error], None
         if errors:

@@ -21,25 +21,30 @@ from llmbook.book.glossary import Glossary
 from llmbook.errors import AuthorError, LLMBookError, location
 from llmbook.execute.collect import PageSource, split_front_matter
 from llmbook.execute.run import RunResult
+from llmbook.i18n import Locale
 from llmbook.project import Project
 from llmbook.store import Store, bytes_digest, key, llmbook_hash
-from llmbook.strings import ui
 from llmbook.translate.correspond import Correspondence, correspond
 from llmbook.translate.fingerprint import Fingerprint, fingerprint
 from llmbook.translate.layout import Languages
 from llmbook.translate.record import RECORD_KEY, Change, changes
 from llmbook.translate.results import translated_result
 
-__all__ = ["NAMES", "Translations", "read_record"]
-
-NAMES = {"zh": "中文", "en": "English", "ja": "日本語", "fr": "Français", "de": "Deutsch"}
+__all__ = ["Translations", "read_record"]
 
 
 class Translations:
     def __init__(
-        self, languages: Languages, project: Project, *, strict: bool, store: Store | None = None
+        self,
+        languages: Languages,
+        project: Project,
+        *,
+        locale: Locale,
+        strict: bool,
+        store: Store | None = None,
     ) -> None:
         self.languages = languages
+        self.locale = locale  # the build's: the switcher's and the note's words
         self.project = project
         self.strict = strict
         self.store = store if store is not None else Store(None)
@@ -49,12 +54,16 @@ class Translations:
 
     @classmethod
     def from_options(
-        cls, options: Mapping[str, Any], project: Project, store: Store | None = None
+        cls,
+        options: Mapping[str, Any],
+        project: Project,
+        locale: Locale,
+        store: Store | None = None,
     ) -> Translations | None:
         languages = tuple(options.get("languages") or ())
         if len(languages) < 2:
             return None
-        current = str(options.get("language") or languages[0])
+        current = locale.code
         if current not in languages:
             raise LLMBookError(
                 f"mkdocs.yml: this build's language {current!r} (theme.language, or the llmbook "
@@ -62,7 +71,9 @@ class Translations:
                 "it to `languages`, or build with one of them"
             )
         strict = bool(options.get("translations_strict"))
-        return cls(Languages(languages, current), project, strict=strict, store=store)
+        return cls(
+            Languages(languages, current), project, locale=locale, strict=strict, store=store
+        )
 
     # -- which files -----------------------------------------------------------------------------
 
@@ -106,12 +117,6 @@ class Translations:
         path = self.project.root / source
         return (source, path.read_bytes()) if path.is_file() else None
 
-    def output_language(self, src: str) -> str:
-        """Every page runs in the book's own language in every build, so its results are the
-        book's build's (computed once): a translation's figures described in its own language
-        come from the descriptions in every language a result keeps (`Figure.alts`)."""
-        return self.languages.default if self.languages.translating else ""
-
     def runs(self, src: str) -> str:
         """The path whose `execute_pages` patterns decide whether `src` runs: its source's."""
         return self.languages.source_of(src)
@@ -119,18 +124,20 @@ class Translations:
     def pair(self, translation: PageSource, source: PageSource) -> list[AuthorError]:
         """The translation checked against its source; the pairing kept for `result`."""
         theirs = self._fingerprint(source)
-        found = self._pairs[translation.src] = correspond(fingerprint(translation), theirs)
+        found = self._pairs[translation.src] = correspond(
+            fingerprint(translation, self.locale), theirs
+        )
         return found.errors
 
     def result(self, translation: PageSource, source: PageSource, result: RunResult) -> RunResult:
         pairs = self._pairs[translation.src].pairs
-        return translated_result(translation, source, result, pairs, self.languages.current)
+        return translated_result(translation, source, result, pairs)
 
     def _fingerprint(self, source: PageSource) -> Fingerprint:
         """The source's fingerprint, made once per loaded source."""
         kept = self._fingerprints.get(source.src)
         if kept is None or kept[0] is not source:
-            kept = self._fingerprints[source.src] = (source, fingerprint(source))
+            kept = self._fingerprints[source.src] = (source, fingerprint(source, self.locale))
         return kept[1]
 
     # -- the book ------------------------------------------------------------------------------
@@ -209,7 +216,7 @@ class Translations:
         here = self.languages.current
         links = []
         for language in self.languages.all:
-            name = html.escape(NAMES.get(language, language))
+            name = html.escape(self.locale.written_in(language).name)
             if language == here:
                 links.append(
                     f'<span class="llmbook-languages__current" lang="{language}">{name}</span>'
@@ -217,11 +224,16 @@ class Translations:
             else:
                 href = html.escape(self.languages.link(url, language))
                 links.append(f'<a href="{href}" hreflang="{language}" lang="{language}">{name}</a>')
-        label = html.escape(ui(here, "languages"))
+        label = html.escape(self.locale.ui("languages"))
         out = f'<nav class="llmbook-languages" aria-label="{label}">{" · ".join(links)}</nav>'
         written_in = self.languages.written_in(src)
         if self.languages.translating and not self.is_translation(src) and written_in != here:
-            out += f'<p class="llmbook-untranslated">{html.escape(ui(here, "untranslated"))}</p>'
+            note = self.locale.ui(
+                "untranslated",
+                language=self.locale.language_name(here),
+                source=self.locale.language_name(written_in or self.languages.default),
+            )
+            out += f'<p class="llmbook-untranslated">{html.escape(note)}</p>'
         return out
 
     def marked_untranslated(self, src: str, html: str) -> str:

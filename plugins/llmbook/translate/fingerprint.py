@@ -15,8 +15,9 @@ from llmbook.book.parts import ATTRS, HEADING, SECTION_NUMBER
 from llmbook.book.syntax import CAPTION, CAPTION_ID, EQUATION_LABEL
 from llmbook.book.term_syntax import find_terms
 from llmbook.directives.parser import CLOSER, OPENER
-from llmbook.directives.quiz import ANSWER, OPTION
+from llmbook.directives.quiz import OPTION
 from llmbook.execute.collect import CodeBlock, PageSource
+from llmbook.i18n import Locale
 from llmbook.store import bytes_digest
 
 __all__ = ["KINDS", "Fingerprint", "Mark", "Section", "code_digest", "fingerprint", "heading_id"]
@@ -102,8 +103,9 @@ class Fingerprint:
         return _digest("\n".join(parts), 12)
 
 
-def fingerprint(page: PageSource) -> Fingerprint:
-    """The page's sections and their marks, from its collected model (nothing re-parsed)."""
+def fingerprint(page: PageSource, locale: Locale) -> Fingerprint:
+    """The page's sections and their marks, from its collected model (nothing re-parsed);
+    `locale` reads its quizzes' answer lines (in any of the book's languages)."""
     lexed = page.lexed
     code = {lexed.first + i for i in lexed.code_lines()}
     start = Section(0, "", "", "", lexed.first)
@@ -123,7 +125,9 @@ def fingerprint(page: PageSource) -> Fingerprint:
         heading = heading if heading and not stack else None
         if heading:
             sections.append(_section(heading, text, number))
-        _line_marks(sections[-1], text, number, bound.get(number, []), stack, prose=not heading)
+        _line_marks(
+            sections[-1], text, number, bound.get(number, []), stack, locale, prose=not heading
+        )
     if not start.marks and not any(line.strip() for line in start.prose):
         sections.remove(start)
     return Fingerprint(page.src, sections)
@@ -152,7 +156,14 @@ def _block_mark(section: Section, block: CodeBlock) -> None:
 
 
 def _line_marks(
-    section: Section, text: str, line: int, bindings: list, stack: list[str], *, prose: bool
+    section: Section,
+    text: str,
+    line: int,
+    bindings: list,
+    stack: list[str],
+    locale: Locale,
+    *,
+    prose: bool,
 ) -> None:
     """The marks of one line (a heading's too), and a prose line into the section's prose."""
     opening, caption, equation = (
@@ -166,7 +177,7 @@ def _line_marks(
     elif CLOSER.match(text) and stack:
         stack.pop()
     elif stack and stack[-1] == "quiz":
-        option, answer = OPTION.match(text), ANSWER.match(text)
+        option, answer = OPTION.match(text), locale.quiz_answer.match(text)
         if option:
             section.marks.append(
                 Mark("answer", f"option {option.group('letter')}", line, text.strip())

@@ -5,11 +5,9 @@ n-th block that runs; a bound number, the same expression in the paired section)
 from __future__ import annotations
 
 import bisect
-import dataclasses
 
 from llmbook.execute.collect import PageSource
-from llmbook.execute.figures import in_language
-from llmbook.execute.run import BlockResult, RunResult
+from llmbook.execute.run import RunResult
 from llmbook.translate.fingerprint import Section
 
 __all__ = ["translated_result"]
@@ -20,15 +18,10 @@ def translated_result(
     source: PageSource,
     result: RunResult,
     pairs: list[tuple[Section, Section]],
-    language: str = "zh",
 ) -> RunResult:
     ours = [pos for pos, b in enumerate(translation.blocks) if b.runs]
     theirs = [pos for pos, b in enumerate(source.blocks) if b.runs]
-    blocks = {
-        t: _in_language(result.blocks[s], language)
-        for t, s in zip(ours, theirs, strict=False)
-        if s in result.blocks
-    }
+    blocks = {t: result.blocks[s] for t, s in zip(ours, theirs, strict=False) if s in result.blocks}
     values: list[object] = []
     source_of = _section_finder([s for s, _ in pairs])
     translation_of = _section_finder([t for _, t in pairs])
@@ -46,13 +39,6 @@ def translated_result(
         taken.add(match)
         values.append(result.values[match])
     return RunResult(blocks=blocks, values=values, used=dict(result.used))
-
-
-def _in_language(block: BlockResult, language: str) -> BlockResult:
-    """The block's figures described in the translation's language (those without a title)."""
-    if not any(f.alts for f in block.figures):
-        return block
-    return dataclasses.replace(block, figures=[in_language(f, language) for f in block.figures])
 
 
 def _section_finder(sections: list[Section]):
