@@ -60,6 +60,7 @@ def _first_page_of_chapter_10(folder: Path) -> Path:
     from llmbook.editions.glyphs import font_folders
     from llmbook.editions.model import Book
     from llmbook.editions.pdf import book_typst
+    from llmbook.i18n import load_locale
     from llmbook.store import Store
 
     site = folder / "site"
@@ -73,7 +74,7 @@ def _first_page_of_chapter_10(folder: Path) -> Path:
     built = [(BookPage("docs/chapters/ch10-modern-llm.md", url, ""), (site / url).read_text())]
     work = folder / "png"
     work.mkdir()
-    source = book_typst(built, site, work, Store(None), Book("现代 LLM 架构", "", ""))
+    source = book_typst(built, site, work, Store(None), Book("现代 LLM 架构", "", "", load_locale("zh")))
     (work / "book.typ").write_text(source, encoding="utf-8")
     pngs = typst.compile(
         str(work / "book.typ"), root=str(work), font_paths=font_folders(),

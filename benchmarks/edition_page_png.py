@@ -32,6 +32,7 @@ def main() -> None:
     from llmbook.editions.links import edition_name
     from llmbook.editions.model import Book, BookPage
     from llmbook.editions.pdf import book_typst
+    from llmbook.i18n import options_locale
     from llmbook.nav import nav_pages
     from llmbook.project import read_mkdocs_yml
     from llmbook.store import Store
@@ -48,8 +49,9 @@ def main() -> None:
     pages = book_pages(pages, docs, options.get("editions_skip") or [])
     built = [(page, (site / page.url).read_text(encoding="utf-8")) for page in pages]
     language = options.get("language") or (config.get("theme") or {}).get("language") or ""
-    book = Book.dated(config["site_name"], config.get("site_description") or "", language)
-    name = edition_name("pdf", book.language, options.get("languages") or ())
+    locale = options_locale({**options, "language": language}, ROOT)
+    book = Book.dated(config["site_name"], config.get("site_description") or "", locale)
+    name = edition_name("pdf", locale.code, options.get("languages") or ())
     with tempfile.TemporaryDirectory(prefix="llmbook-png-") as folder:
         work = Path(folder)
         source = book_typst(built, site, work, Store(None), book)

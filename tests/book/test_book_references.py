@@ -8,6 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from book_locales import ZH
 from llmbook.book.index import BookIndex, caption_setup
 from llmbook.book.parts import page_parts
 from llmbook.book.syntax import find_references
@@ -43,12 +44,12 @@ def parts_of(uri: str, text: str, toc: SiteIndex):
         chapter=source.chapter,
         math=math,
         headings=toc.headings,
-        doc=doc,
+        doc=doc,locale=ZH
     )
 
 
 def check(toc: SiteIndex, pages: dict[str, str], strict: bool = True) -> list[str]:
-    book = BookIndex.of([parts_of(uri, text, toc) for uri, text in pages.items()])
+    book = BookIndex.of([parts_of(uri, text, toc) for uri, text in pages.items()], ZH)
     return [str(e) for e in book.check({f"docs/{uri}": strict for uri in pages})]
 
 
@@ -133,14 +134,14 @@ def test_front_matter_chapter_wins(toc):
 
 def test_references_are_found_in_prose_only():
     line = "见 [10.2 节](#gqa)、图 3-1 与 `10.4 节`，[[x = 1]]，式（10.4），代表 2 个，第 3 课"
-    found = [(r.kind, r.number, r.bound) for r in find_references(line, 1)]
+    found = [(r.kind, r.number, r.bound) for r in find_references(line, 1, ZH)]
     assert found == [
         ("section", "10.2", True),
         ("figure", "3-1", False),
         ("equation", "10.4", False),
         ("lesson", "3", False),
     ]
-    assert find_references("## 10.2 MHA → GQA", 1) == []  # a heading's number is its own
+    assert find_references("## 10.2 MHA → GQA", 1, ZH) == []  # a heading's number is its own
 
 
 def test_true_references_pass_and_are_counted(toc):
@@ -150,7 +151,7 @@ def test_true_references_pass_and_are_counted(toc):
         见[第 1 章](ch1.md)、[1.2 节](ch1.md#heads)、[表 1-1](ch1.md#tbl-heads)、
         [图 1-1](ch1.md#fig-curve)、[式 (1.1)](ch1.md#eq-identity)与[第 1 章 1.1 节](ch1.md#scaled)。
     """
-    book = BookIndex.of([parts_of("ch1.md", CH1, toc), parts_of("lab.md", refs, toc)])
+    book = BookIndex.of([parts_of("ch1.md", CH1, toc), parts_of("lab.md", refs, toc)], ZH)
     assert book.check({"docs/lab.md": True}) == []
     assert book.counts.summary() == "references: 7 checked, 0 unbound"
 

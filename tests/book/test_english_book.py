@@ -1,10 +1,11 @@
-"""An English book is a first-class book: its pages' interface text is English (strings.py,
+"""An English book is a first-class book: its pages' interface text is English (its locale,
 from `theme.language`), its references are written and checked in English forms."""
 
 from __future__ import annotations
 
-from llmbook.book.syntax import find_references, part_text
-from llmbook.strings import STRINGS, ui
+from book_locales import EN, ZH
+from llmbook.book.syntax import find_references
+from llmbook.i18n import load_locale
 
 CONFIG = {
     "site_name": "t",
@@ -44,14 +45,14 @@ def _index(reference: str) -> str:
 
 
 def test_both_languages_have_every_string() -> None:
-    assert STRINGS["zh"].keys() == STRINGS["en"].keys()
-    assert ui("en-US", "output") == "Output" and ui("zh", "output") == "输出"
+    assert ZH.data["ui"].keys() == EN.data["ui"].keys()
+    assert load_locale("en-US").ui("output") == "Output" and ZH.ui("output") == "输出"
 
 
 def test_english_references_are_read_with_their_language() -> None:
     text = "[Section 2](a.md#x), [Chapter 10](b.md), [Figure 10-3](#f), [Table 3-1](#t), "
     text += "[Equation (10.4)](#e), [Lesson 3](c.md) and Section 4.1"
-    found = [(r.kind, r.number, r.bound, r.language) for r in find_references(text, 1)]
+    found = [(r.kind, r.number, r.bound, r.language) for r in find_references(text, 1, EN)]
     assert found == [
         ("section", "2", True, "en"),
         ("chapter", "10", True, "en"),
@@ -61,8 +62,8 @@ def test_english_references_are_read_with_their_language() -> None:
         ("lesson", "3", True, "en"),
         ("section", "4.1", False, "en"),
     ]
-    assert part_text("equation", "10.4", "en") == "Equation (10.4)"
-    assert part_text("section", "2", "en") == "Section 2"
+    assert EN.part_text("equation", "10.4") == "Equation (10.4)"
+    assert EN.part_text("section", "2") == "Section 2"
 
 
 def test_a_stale_english_reference_fails_at_its_line(make_site) -> None:

@@ -269,7 +269,7 @@ def test_a_warm_build_imports_neither_torch_nor_the_demos(tmp_path):
         store = Store({str(tmp_path / "cache")!r})
         cache = DemoCache(store)
         stash, restore = engine_stash()
-        html = restore(render_directives(page, src="docs/p.md", stash=stash, demo_cache=cache))
+        html = restore(render_directives(page, src="docs/p.md", stash=stash, demo_cache=cache, locale=ZH))
         assert store.counts == {{"demos": [1, 0]}}, store.counts
         assert 'data-demo="{DEMO}"' in html
         loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "llmkit")

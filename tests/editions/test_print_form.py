@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from book_locales import EN, ZH
 from bs4 import BeautifulSoup
 from llmbook.editions import edition_kinds
 from llmbook.editions.article import book_articles, page_key
@@ -22,7 +23,7 @@ QUIZ = """<div class="admonition question llmbook-quiz" data-answer="{answer}"><
 
 
 def _soup(html: str) -> BeautifulSoup:
-    return BeautifulSoup(print_form(html).html, "html.parser")
+    return BeautifulSoup(print_form(html, locale=ZH).html, "html.parser")
 
 
 def test_a_quiz_keeps_its_options_and_its_answer_goes_to_the_key() -> None:
@@ -69,7 +70,7 @@ def test_a_demo_is_its_drawing_under_a_caption_with_a_note() -> None:
         '<figure class="llmbook-demo"><figcaption class="llmbook-demo__title">交互：旋转</figcaption>'
         '<div class="llmbook-demo__figure"><svg viewbox="0 0 10 10" aria-label="图">'
         '<line stroke="currentColor"/></svg></div><div class="llmbook-demo__narrow"><svg/></div>'
-        '<div class="llmbook-widget"><label>角度<input type="range"/></label></div></figure>'
+        '<div class="llmbook-widget"><label>角度<input type="range"/></label></div></figure>', locale=ZH
     )
     soup = BeautifulSoup(printed.html, "html.parser")
     assert [img["src"] for img in soup.select("img")] == ["drawing-1.svg"]
@@ -127,7 +128,7 @@ def test_edition_kinds_and_links(monkeypatch) -> None:
         "editions: mobi is no edition. Fix: choose among pdf, epub (the llmbook option "
         "`editions`, or LLMBOOK_EDITIONS=pdf,epub)"
     )
-    assert edition_links(["pdf", "epub"], "chapters/x.html") == (
+    assert edition_links(["pdf", "epub"], "chapters/x.html", ZH) == (
         '<p class="llmbook-editions">下载本书：<a href="../llmbook.pdf" download>PDF 版（A4，可打印）'
         '</a> · <a href="../llmbook.epub" download>EPUB 版（电子书阅读器）</a></p>'
     )
@@ -136,31 +137,31 @@ def test_edition_kinds_and_links(monkeypatch) -> None:
 def test_each_language_has_its_own_edition_files() -> None:
     """The book's own language (the first of `languages`, or any when there is one language)
     keeps llmbook.pdf; another's edition is llmbook.<language>.pdf, and its pages link that."""
-    assert edition_name("pdf") == "llmbook.pdf"
+    assert edition_name("pdf", "zh") == "llmbook.pdf"
     assert edition_name("pdf", "en") == "llmbook.pdf"  # an English book of one language
     assert edition_name("epub", "zh", ["zh", "en"]) == "llmbook.epub"
     assert edition_name("pdf", "en", ["zh", "en"]) == "llmbook.en.pdf"
-    assert edition_links(["pdf", "epub"], "index.html", "en", ["zh", "en"]) == (
+    assert edition_links(["pdf", "epub"], "index.html", EN, ["zh", "en"]) == (
         '<p class="llmbook-editions">Download the book: <a href="llmbook.en.pdf" download>'
         'PDF (A4, printable)</a> · <a href="llmbook.en.epub" download>EPUB (e-readers)</a></p>'
     )
 
 
 def test_the_pdf_template_is_filled_in_the_books_language() -> None:
-    chinese = template_values(Book("书", "副题", "2026-01-02"))
+    chinese = template_values(Book("书", "副题", "2026-01-02", ZH))
     assert (chinese["lang"], chinese["region"], chinese["contents"]) == ("zh", "cn", "目录")
     assert chinese["page"] == "（第 {number} 页）"
-    english = template_values(Book("Book", "Sub", "2026-01-02", "en"))
+    english = template_values(Book("Book", "Sub", "2026-01-02", EN))
     assert (english["lang"], english["region"], english["contents"]) == ("en", "", "Contents")
     assert english["page"] == " (p. {number})"
-    assert Book("B", "", "", "pt_BR").language_tag == "pt-BR"
+    assert Book("B", "", "", EN).language_tag == "en"
 
 
 def test_english_print_forms_and_no_language_switcher() -> None:
     html = QUIZ.format(answer="B", question="Which?", why="Because.")
     html += '<nav class="llmbook-languages"><a href="../index.html">中文</a> · English</nav>'
     html += '<span class="llmbook-card__number">1</span>'
-    soup = BeautifulSoup(print_form(html, "en").html, "html.parser")
+    soup = BeautifulSoup(print_form(html, locale=EN).html, "html.parser")
     assert [b.p.get_text() for b in soup.select("div.llmbook-box")] == [
         "Quiz 1", "Answers to the quizzes",
     ]  # fmt: skip
@@ -205,6 +206,6 @@ def test_an_english_book_prints_its_answers_in_english() -> None:
         '<details class="llmbook-quiz__answer"><summary>Answer and explanation</summary>'
         '<div class="llmbook-quiz__explanation"><p>Because.</p></div></details></div>'
     )
-    html = print_form(quiz, language="en").html
+    html = print_form(quiz, locale=EN).html
     assert "Quiz 1" in html and "Answers to the quizzes" in html and "Quiz 1: B" in html
     assert "小测验" not in html and "第 1 题" not in html

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 import pytest
+from book_locales import ZH
 from llmbook.execute import BuildFailed
 from llmbook.execute.collect import collect_page
 from llmbook.execute.coverage import page_coverage
@@ -15,7 +16,7 @@ from llmbook.lexer import lex
 
 def cover(markdown: str):  # noqa: ANN201
     page = collect_page(lex(markdown), src="docs/p.md", meta={})
-    return page_coverage(page, math_spans(lex(markdown)))
+    return page_coverage(page, math_spans(lex(markdown)), None, ZH)
 
 
 def unaccounted(markdown: str) -> list[str]:

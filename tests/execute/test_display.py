@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from book_locales import ZH
 from llmbook.errors import AuthorError
 from llmbook.execute.cache import PageCache, result_digest
 from llmbook.execute.display import Display
@@ -139,9 +140,9 @@ def test_the_download_holds_display_and_execute_result_outputs() -> None:
 
 def test_the_richest_type_wins_and_plain_text_is_the_last_resort() -> None:
     both = Display(0, {"text/plain": "p", "text/latex": "$x$", "image/png": "AA"})
-    assert "llmbook-display--latex" in display_html(both)
-    assert "llmbook-output" in display_html(Display(0, {"text/plain": "<p>"}))
-    assert "&lt;p&gt;" in display_html(Display(0, {"text/plain": "<p>"}))
+    assert "llmbook-display--latex" in display_html(both, None, ZH)
+    assert "llmbook-output" in display_html(Display(0, {"text/plain": "<p>"}), None, ZH)
+    assert "&lt;p&gt;" in display_html(Display(0, {"text/plain": "<p>"}), None, ZH)
 
 
 def test_a_widget_shows_its_text_and_says_why() -> None:
@@ -149,22 +150,22 @@ def test_a_widget_shows_its_text_and_says_why() -> None:
         "application/vnd.jupyter.widget-view+json": {"model_id": "1"},
         "text/plain": "IntSlider(value=3)",
     }
-    html = display_html(Display(0, widget))
+    html = display_html(Display(0, widget), None, ZH)
     assert "IntSlider(value=3)" in html and "llmbook-widget-note" in html and "内核" in html
-    assert "llmbook-widget-note" not in display_html(Display(0, {"text/plain": "x"}))
+    assert "llmbook-widget-note" not in display_html(Display(0, {"text/plain": "x"}), None, ZH)
 
 
 def test_latex_is_typeset_and_what_cannot_be_stays_source() -> None:
-    html = display_html(Display(0, {"text/latex": r"Energy $E = mc^2$ and $$\frac{1}{2}$$"}))
+    html = display_html(Display(0, {"text/latex": r"Energy $E = mc^2$ and $$\frac{1}{2}$$"}), None, ZH)
     assert html.startswith('<div class="llmbook-display llmbook-display--latex">Energy <span')
     assert "<msup><mi>c</mi><mn>2</mn></msup>" in html and "llmbook-math--display" in html
-    bad = display_html(Display(0, {"text/latex": r"$$\notacommand{x$$"}))
+    bad = display_html(Display(0, {"text/latex": r"$$\notacommand{x$$"}), None, ZH)
     assert r'<code class="language-latex">$$\notacommand{x$$</code>' in bad
 
 
 def test_stderr_is_a_box_of_its_own_without_terminal_colours() -> None:
     stream = Display(0, {"text/plain": "\x1b[31mWarning\x1b[0m: x\n"}, {"name": "stderr"}, "stream")
-    assert display_html(stream) == (
+    assert display_html(stream, None, ZH) == (
         '<div class="llmbook-output llmbook-output--stderr"><span class="llmbook-output-label">'
         "标准错误</span><pre><code>Warning: x</code></pre></div>"
     )
@@ -178,7 +179,7 @@ def test_images_become_files_when_the_site_keeps_them() -> None:
         linked.append((content, suffix))
         return "../assets/llmbook/figures/x.png"
 
-    html = display_html(png, file_url)
+    html = display_html(png, file_url, ZH)
     assert linked == [(b"\x89PNG\r\n\x1a\n", "png")]
     assert '<img src="../assets/llmbook/figures/x.png" alt="&lt;Figure&gt;"' in html
-    assert 'src="data:image/png;base64,iVBORw0KGgo="' in display_html(png)  # no site: inline
+    assert 'src="data:image/png;base64,iVBORw0KGgo="' in display_html(png, None, ZH)  # no site: inline

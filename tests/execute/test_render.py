@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import textwrap
 
+from book_locales import ZH
 from llmbook.bindings import BINDING_RE
 from llmbook.edits import LineEdits
 from llmbook.formulas import math_spans, render_math
@@ -77,7 +78,7 @@ def test_numbers_leave_bindings_in_math_to_the_math_stage(run_md) -> None:
     # Numbers go in where collect found them; a binding inside a formula stays for the math
     # stage, which writes its written value into the formula.
     edits = LineEdits(lex(page))
-    plan.put_numbers(edits, stash=stash, math=math_spans(lex(page)))
+    plan.put_numbers(edits, stash=stash, math=math_spans(lex(page)), locale=ZH)
     out = restore(edits.markdown())
     assert "公式 $h = [[half = 0.707]]$" in out
     assert len(re.findall('class="llmbook-num"', out)) == 1  # only the prose one became a span

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from book_locales import ZH
 from llmbook.errors import AuthorError
 from llmbook.execute import executor as executor_module
 from llmbook.execute import stage_cache
@@ -54,7 +55,7 @@ def _summary(report) -> tuple:
         [(n.binding.line, n.value, n.mismatch) for n in plan.numbers],
         plan.coverage.summary(),
         [str(e) for e in report.failures],
-        plan.footer(),
+        plan.footer(ZH),
     )
 
 

@@ -51,7 +51,7 @@ def test_demo_renders_in_the_pages_language(fake_demos, language, said):
     stash, restore = engine_stash()
     page = restore(
         render_directives(
-            ":::demo speaking-demo Title\n:::\n", src="d.md", stash=stash, language=language
+            ":::demo speaking-demo Title\n:::\n", src="d.md", stash=stash, language=language, locale=ZH
         )
     )
     assert f'<svg aria-label="{said}"></svg>' in page

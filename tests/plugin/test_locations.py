@@ -7,6 +7,7 @@ starts on file line 5; every node must say the line an editor shows.
 from __future__ import annotations
 
 import pytest
+from book_locales import ZH
 from llmbook.directives import Block, Text, parse_structure
 from llmbook.edits import LineEdits
 from llmbook.errors import AuthorError
@@ -80,7 +81,7 @@ def test_math_is_located_by_file_line() -> None:
 
 def test_coverage_names_file_lines() -> None:
     page, body, first = _page()
-    coverage = page_coverage(page, math_spans(lex(body, first)))
+    coverage = page_coverage(page, math_spans(lex(body, first)), None, ZH)
     assert [(u.line, u.text) for u in coverage.unaccounted] == [(file_line("42"), "42")]
 
 

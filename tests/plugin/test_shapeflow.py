@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from book_locales import ZH
+from book_locales import EN, ZH
 from llmbook.directives import parse_directives, render_directives
 from llmbook.directives.shapes import Grouping, ShapeError, concat, matmul, parse_dim, parse_shape
 from llmbook.errors import AuthorError
@@ -206,7 +206,8 @@ GQA: Q [B, 32, S, d] → every 4 Q heads share one K/V head [B, 8, S, d] (broadc
 
 def render_in(language: str, markdown: str) -> str:
     stash, restore = engine_stash()
-    return restore(render_directives(markdown, src="docs/p.md", stash=stash, language=language))
+    locale = {"en": EN, "zh": ZH}[language]
+    return restore(render_directives(markdown, src="docs/p.md", stash=stash, locale=locale))
 
 
 def test_the_english_grouping_note_is_checked():

@@ -183,7 +183,7 @@ def test_the_pages_each_build_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     ran: dict[str, list[str]] = {}
 
     def start(site: Site, pages, index) -> None:  # noqa: ANN001
-        ran[site.language] = [src for src, _ in pages]
+        ran[site.locale.code] = [src for src, _ in pages]
 
     monkeypatch.setattr(Site, "start", start)
     config = {"nav": [], "use_directory_urls": False, "markdown_extensions": []}

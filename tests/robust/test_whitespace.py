@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from book_locales import ZH
 
 CONFIG = {
     "site_name": "Whitespace",
@@ -108,7 +109,7 @@ def test_a_very_long_line_reads_in_linear_time(run: str) -> None:
 
     line = run * (400_000 // len(run))
     start = time.perf_counter()
-    find_references(line, 1)
+    find_references(line, 1, ZH)
     find_citations(line, 1)
     find_terms(line, 1)
     if run == "`":  # a line of backticks opens a fence that nothing closes

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 
 import pytest
+from book_locales import ZH
 from llmbook.execute.load import load_page
 from llmbook.translate.fingerprint import Fingerprint, fingerprint
 from llmbook.translate.record import Change, changes, make_record
@@ -44,7 +45,7 @@ PARTS = "parts changed (labels, directives, quiz answers, citations or terms)"
 
 
 def _fingerprint(text: str) -> Fingerprint:
-    return fingerprint(load_page("docs/x.md", text).source)
+    return fingerprint(load_page("docs/x.md", text).source, ZH)
 
 
 def _changes(old: str, new: str) -> list[Change]:
