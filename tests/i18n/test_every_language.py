@@ -186,7 +186,7 @@ def test_a_book_in_each_language(make_site, code: str) -> None:
     _assert_only_its_words(built.site, code)
     # the second edition, in another language: the page shown untranslated, said in its words
     other = OTHER[code]
-    pages = {"about.{other}.md".format(other=other): _pages(other)["about.md"]}
+    pages = {f"about.{other}.md": _pages(other)["about.md"]}
     edition = make_site(pages, _config(other, [code, other]), site="site-other", cache=False)
     edition.ok()
     theirs = load_locale(other)
@@ -205,8 +205,10 @@ def test_a_stale_reference_fails_at_its_line_in_each_language(make_site, code: s
     built = make_site(pages, _config(code), cache=False, strict=True)
     assert built.returncode == 1
     written, now = FORMS[code][8], locale.part_text("section", "1.2")
-    line = pages["index.md"].splitlines().index(
-        next(t for t in pages["index.md"].splitlines() if written in t)
+    line = (
+        pages["index.md"]
+        .splitlines()
+        .index(next(t for t in pages["index.md"].splitlines() if written in t))
     )
     expected = (
         f"docs/index.md:{line + 1}: written {written}, the target is now {now} (Two): "
