@@ -1,6 +1,7 @@
 """The `llmbook` command (also `python -m llmbook`):
 
-llmbook new DIR [--language en|zh]   a new book that builds with `mkdocs build --strict`
+llmbook new DIR [--language L]       a new book that builds with `mkdocs build --strict`, in L:
+                                     en (the default) or another language llmbook ships words for
 llmbook update-numbers [PATH ...]    rewrite drifted [[… = number]] to the computed values
 llmbook zensical-config CONFIG [-o OUT]   CONFIG merged over what it INHERITs, for Zensical
 """
@@ -11,6 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from llmbook.i18n import shipped_languages
+
 __all__ = ["main"]
 
 
@@ -19,7 +22,12 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     new = commands.add_parser("new", help="write a new book into an empty or new folder")
     new.add_argument("folder", type=Path)
-    new.add_argument("--language", choices=("en", "zh"), default="en")
+    new.add_argument(
+        "--language",
+        choices=shipped_languages(),
+        default="en",
+        help="the book's language (theme.language): its first page, comments and llmbook's words",
+    )
     update = commands.add_parser(
         "update-numbers", help="rewrite drifted bound numbers to the computed ones, print the diff"
     )
@@ -61,7 +69,7 @@ def _new(folder: Path, language: str) -> int:
     from llmbook.scaffold import NotEmpty, new_book
 
     try:
-        new_book(folder, language)
+        new_book(folder, language=language)
     except NotEmpty as error:
         print(f"llmbook new: {error}", file=sys.stderr)
         return 2  # argparse's status for a usage error

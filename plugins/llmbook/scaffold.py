@@ -1,8 +1,9 @@
-"""`llmbook new DIR`: a new book that builds with `mkdocs build --strict` at once.
+"""`llmbook new DIR --language L`: a new book that builds with `mkdocs build --strict` at once.
 
-The files are package data (llmbook/templates/): `common/` for every language, then the
-language's own folder. Names that start with a dot are stored without it (`gitignore`,
-`github/`), so no packaging step can drop them, and get it back when written.
+The files are package data (llmbook/templates/<language>/): one whole folder per language
+llmbook ships a locale for, every file in that language (its comments, the workflow's step names,
+the first page). Names that start with a dot are stored without it (`gitignore`, `github/`), so no
+packaging step can drop them, and get it back when written.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-__all__ = ["LANGUAGES", "NotEmpty", "new_book"]
+from llmbook.i18n import shipped_languages
 
-LANGUAGES = ("en", "zh")
+__all__ = ["NotEmpty", "new_book"]
+
 # Stored without their dot (see above); written with it.
 _DOTTED = {"gitignore": ".gitignore", "github": ".github"}
 
@@ -22,20 +24,19 @@ class NotEmpty(Exception):
     """The folder for a new book already holds something: nothing is written into it."""
 
 
-def new_book(folder: Path, language: str = "en") -> list[Path]:
-    """Write a new book into `folder` (created; it must be empty or absent); the files written."""
-    if language not in LANGUAGES:
-        raise ValueError(f"language {language!r} is not one of {LANGUAGES}")
+def new_book(folder: Path, *, language: str) -> list[Path]:
+    """Write a new book in `language` into `folder` (created; it must be empty or absent); the
+    files written."""
+    if language not in shipped_languages():
+        raise ValueError(
+            f"llmbook new writes a book in {', '.join(shipped_languages())}, not {language!r}"
+        )
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise NotEmpty(
             f"{folder} is not empty: `llmbook new` writes a book only into an empty or new "
             "folder. Fix: choose a new folder name, or empty this one."
         )
-    templates = resources.files("llmbook") / "templates"
-    written: list[Path] = []
-    for part in ("common", language):
-        written += _copy(templates / part, folder)
-    return written
+    return _copy(resources.files("llmbook") / "templates" / language, folder)
 
 
 def _copy(source: Traversable, target: Path) -> list[Path]:
