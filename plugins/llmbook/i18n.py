@@ -9,8 +9,6 @@ reads words: no code defaults to a language.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 import string
 from collections.abc import Iterable, Mapping
@@ -22,6 +20,7 @@ from typing import Any
 import yaml
 
 from llmbook.errors import LLMBookError
+from llmbook.store import key as store_key
 
 __all__ = [
     "Locale",
@@ -68,9 +67,7 @@ class Locale:
     @cached_property
     def digest(self) -> str:
         """What a cache keys on: every word and form, and those it reads."""
-        own = json.dumps(self.data, sort_keys=True, ensure_ascii=False)
-        text = own + "".join(other.digest for other in self.read_from)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return store_key(self.data, [other.digest for other in self.read_from])[:16]
 
     def __hash__(self) -> int:
         return hash(self.digest)
@@ -231,12 +228,12 @@ def load_locale(language: str, book_folder: Path | None = None) -> Locale:
             if path.is_file():
                 layers.append((path, _read(path)))
     if not layers:
-        where = f" or in {book_folder}" if book_folder is not None else ""
+        where = f", and {book_folder} has no {code}.yml" if book_folder is not None else ""
         raise LocaleError(
-            f"llmbook has no words for the language {code!r} (it ships "
-            f"{', '.join(shipped_languages())}{where}) Fix: set theme.language to one of those, or "
-            f"add the file {code}.yml to the folder named by the llmbook option `locales` (a copy "
-            f"of llmbook/locales/en.yml translated: docs/guide/languages.md)"
+            f"llmbook has no words for the language {code!r}: it ships "
+            f"{', '.join(shipped_languages())}{where}. Fix: set theme.language to one of those, or "
+            f"add the file {code}.yml to the folder the llmbook option `locales` names (a copy of "
+            f"llmbook/locales/en.yml translated: docs/guide/en/languages.md)"
         )
     data: dict[str, Any] = {}
     for _, layer in layers:
@@ -300,15 +297,18 @@ def _check(data: Mapping[str, Any], path: Path) -> None:
     if missing:
         raise LocaleError(
             f"{path}: the locale lacks {', '.join(missing[:12])}"
-            f"{f' and {len(missing) - 12} more' if len(missing) > 12 else ''} "
+            f"{f' and {len(missing) - 12} more' if len(missing) > 12 else ''}. "
             f"Fix: add them, as llmbook/locales/en.yml has them"
         )
     for key, text in data["ui"].items():
-        unknown = _fields(str(text)) - _fields(str(schema["ui"].get(key, "")))
+        given = _fields(str(schema["ui"].get(key, "")))
+        unknown = _fields(str(text)) - given
         if unknown:
+            names = ", ".join(f"{{{name}}}" for name in sorted(unknown))
+            allowed = ", ".join(f"{{{name}}}" for name in sorted(given))
+            fix = f"use only {allowed}" if allowed else f"write the text without {names}"
             raise LocaleError(
-                f"{path}: ui.{key} fills in {', '.join(sorted(unknown))}, which llmbook does not "
-                f"give it Fix: use only {sorted(_fields(str(schema['ui'].get(key, '')))) or 'no fields'}"
+                f"{path}: ui.{key} fills in {names}, which llmbook does not give it. Fix: {fix}"
             )
     for kind in _KINDS:
         for pattern in data["references"][kind].get("match") or []:
@@ -319,10 +319,12 @@ def _compiles(pattern: str, path: Path, where: str, needs: str) -> None:
     try:
         compiled = re.compile(pattern)
     except re.error as error:
-        raise LocaleError(f"{path}: {where} is not a regular expression: {error}") from None
+        raise LocaleError(
+            f"{path}: {where} is not a regular expression ({error}). Fix: correct the pattern"
+        ) from None
     if needs not in compiled.groupindex:
         raise LocaleError(
-            f"{path}: {where}'s pattern {pattern!r} has no group ({needs}) Fix: write the "
+            f"{path}: {where}'s pattern {pattern!r} has no group ({needs}). Fix: write the "
             f"number as (?P<{needs}>…)"
         )
 

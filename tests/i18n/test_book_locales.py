@@ -17,10 +17,10 @@ def test_a_language_without_a_locale_is_refused_naming_the_shipped_ones() -> Non
     with pytest.raises(LocaleError) as error:
         load_locale("pt")
     assert str(error.value) == (
-        "llmbook has no words for the language 'pt' (it ships de, en, es, fr, ja, zh) Fix: set "
-        "theme.language to one of those, or add the file pt.yml to the folder named by the "
-        "llmbook option `locales` (a copy of llmbook/locales/en.yml translated: "
-        "docs/guide/languages.md)"
+        "llmbook has no words for the language 'pt': it ships de, en, es, fr, ja, zh. Fix: set "
+        "theme.language to one of those, or add the file pt.yml to the folder the llmbook "
+        "option `locales` names (a copy of llmbook/locales/en.yml translated: "
+        "docs/guide/en/languages.md)"
     )
 
 
@@ -28,10 +28,10 @@ def test_a_language_in_neither_place_names_the_books_folder(tmp_path: Path) -> N
     with pytest.raises(LocaleError) as error:
         load_locale("it", tmp_path)
     assert str(error.value) == (
-        f"llmbook has no words for the language 'it' (it ships de, en, es, fr, ja, zh or in "
-        f"{tmp_path}) Fix: set theme.language to one of those, or add the file it.yml to the "
-        "folder named by the llmbook option `locales` (a copy of llmbook/locales/en.yml "
-        "translated: docs/guide/languages.md)"
+        f"llmbook has no words for the language 'it': it ships de, en, es, fr, ja, zh, and "
+        f"{tmp_path} has no it.yml. Fix: set theme.language to one of those, or add the file "
+        "it.yml to the folder the llmbook option `locales` names (a copy of "
+        "llmbook/locales/en.yml translated: docs/guide/en/languages.md)"
     )
 
 
@@ -72,7 +72,7 @@ def test_a_books_new_language_that_lacks_words_is_refused_naming_them(tmp_path: 
     with pytest.raises(LocaleError) as error:
         load_locale("pt", tmp_path)
     assert str(error.value) == (
-        f"{tmp_path / 'pt.yml'}: the locale lacks ui.quiz, ui.languages, quiz.explanation "
+        f"{tmp_path / 'pt.yml'}: the locale lacks ui.quiz, ui.languages, quiz.explanation. "
         "Fix: add them, as llmbook/locales/en.yml has them"
     )
 
@@ -86,7 +86,7 @@ def test_a_books_file_with_a_name_only_is_refused_with_the_count_of_the_rest(
     assert str(error.value) == (
         f"{tmp_path / 'pt.yml'}: the locale lacks quiz, references, examples, ui, ui.output, "
         "ui.stderr, ui.show_code, ui.show_cell, ui.show_output, ui.not_run_norun, "
-        "ui.not_run_skip, ui.checked_title and 81 more Fix: add them, as llmbook/locales/en.yml "
+        "ui.not_run_skip, ui.checked_title and 81 more. Fix: add them, as llmbook/locales/en.yml "
         "has them"
     )
 
@@ -96,13 +96,13 @@ def test_a_ui_field_english_does_not_fill_in_is_refused(tmp_path: Path) -> None:
     with pytest.raises(LocaleError) as error:
         load_locale("fr", tmp_path)
     assert str(error.value) == (
-        f"{tmp_path / 'fr.yml'}: ui.build_error fills in numero, which llmbook does not give it "
-        "Fix: use only ['number']"
+        f"{tmp_path / 'fr.yml'}: ui.build_error fills in {{numero}}, which llmbook does not "
+        "give it. Fix: use only {number}"
     )
     (tmp_path / "fr.yml").write_text("ui:\n  quiz: Quiz {number}\n", encoding="utf-8")
     with pytest.raises(LocaleError) as error:
         load_locale("fr", tmp_path)
     assert str(error.value) == (
-        f"{tmp_path / 'fr.yml'}: ui.quiz fills in number, which llmbook does not give it "
-        "Fix: use only no fields"
+        f"{tmp_path / 'fr.yml'}: ui.quiz fills in {{number}}, which llmbook does not give it. "
+        "Fix: write the text without {number}"
     )
