@@ -236,7 +236,7 @@ def load_locale(language: str, book_folder: Path | None = None) -> Locale:
             f"llmbook has no words for the language {code!r} (it ships "
             f"{', '.join(shipped_languages())}{where}) Fix: set theme.language to one of those, or "
             f"add the file {code}.yml to the folder named by the llmbook option `locales` (a copy "
-            f"of llmbook/locales/en.yml translated: docs/guide/languages.md)"
+            f"of llmbook/locales/en.yml translated: docs/guide/en/languages.md)"
         )
     data: dict[str, Any] = {}
     for _, layer in layers:
