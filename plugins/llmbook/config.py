@@ -68,7 +68,7 @@ class LLMBookConfig(Config):
     # as Material's is.
     language = c.Type(str, default="")
     # A folder (relative to mkdocs.yml) of the book's own locale files, `<language>.yml`: words
-    # over the shipped ones, or a language llmbook does not ship (docs/guide/languages.md).
+    # over the shipped ones, or a language llmbook does not ship (docs/guide/en/languages.md).
     locales = c.Type(str, default="")
     # The book's languages, its own first (`[zh, en]`): a page `x.en.md` beside `x.md` is its
     # English edition, built by a build whose `language` is `en` (translate/). Empty: one language.
