@@ -50,7 +50,11 @@ def test_a_page_written_in_english_is_neither_missing_nor_noted(book: Book) -> N
     built = book.build("en").ok()
     assert NOTE not in built.page("guide/en/options.html")
     assert NOTE not in built.page("x.html")
-    assert NOTE in built.page("index.html")  # shown in Chinese: noted
+    assert NOTE in built.page("index.html")  # shown in Chinese: noted, in English
+    assert (
+        f"{NOTE}This page has not been translated into English yet: it is shown in Chinese, the "
+        "language it was written in.</p>"
+    ) in built.page("index.html")
     switcher = '<a href="../x.html" hreflang="zh" lang="zh">中文</a> · '
     assert switcher + '<span class="llmbook-languages__current" lang="en">English</span>' in (
         built.page("x.html")
