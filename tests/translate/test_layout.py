@@ -74,12 +74,14 @@ def test_a_translation_without_a_source_fails(book: Book) -> None:
 
 def test_a_build_in_a_language_the_book_does_not_list_stops_with_the_fix(tmp_path) -> None:
     from llmbook.errors import LLMBookError
+    from llmbook.i18n import Locale, load_locale
     from llmbook.project import Project
     from llmbook.translate.book import Translations
 
     options = {"languages": ["zh", "en"], "language": "fr"}
+    french = Locale("fr", load_locale("en").data)  # only its code matters here
     with pytest.raises(LLMBookError) as raised:
-        Translations.from_options(options, Project.at(tmp_path))
+        Translations.from_options(options, Project.at(tmp_path), french)
     assert str(raised.value) == (
         "mkdocs.yml: this build's language 'fr' (theme.language, or the llmbook option "
         "`language`) is not one of the book's `languages` ['zh', 'en']: add it to `languages`, "

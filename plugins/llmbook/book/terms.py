@@ -194,7 +194,7 @@ def term_index(
     path = translated if project.translating and translated.is_file() else source
     try:
         glossary: Glossary | AuthorError = Glossary.load(path, _src(project, path))
-        if path != source and isinstance(glossary, Glossary):
+        if path != source:
             # its names, where it gives none, are its source's (whose errors translate/ reports)
             glossary = glossary.named_as(_source_glossary(project, source))
     except AuthorError as error:
