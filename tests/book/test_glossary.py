@@ -38,6 +38,7 @@ PAGES = {
 CONFIG = """\
 site_name: t
 use_directory_urls: false
+theme: {name: mkdocs, language: zh}
 nav: [{首页: index.md}, {第二页: two.md}, {术语表: glossary.md}]
 plugins:
   - llmbook:
@@ -77,21 +78,28 @@ def load(tmp_path: Path, text: str) -> Glossary:
 
 # -- the data file --------------------------------------------------------------------------------
 
+EXAMPLE = '"- term: GQA" with "definition:" under it'
 BAD_FILES = {
     "- term: GQA\n  zh: [unclosed\n": "docs/glossary.yml:3: glossary.yml is not valid YAML "
-    "(expected ',' or ']', but got '<stream end>') Fix: write "
-    '"- term: GQA" with "zh:" and "definition:" under it',
-    "term: GQA\n": 'docs/glossary.yml:1: glossary.yml is a list of entries Fix: write each as "- '
-    'term: GQA" with "zh:" and "definition:" under it',
-    "- GQA\n": 'docs/glossary.yml:1: a glossary entry is a mapping Fix: write "- term: GQA" with '
-    '"zh:" and "definition:" under it',
+    f"(expected ',' or ']', but got '<stream end>') Fix: write {EXAMPLE}",
+    "term: GQA\n": f"docs/glossary.yml:1: glossary.yml is a list of entries Fix: write each as "
+    f"{EXAMPLE}",
+    "- GQA\n": f"docs/glossary.yml:1: a glossary entry is a mapping Fix: write {EXAMPLE}",
     "- term: GQA\n  zh: 分组\n": "docs/glossary.yml:1: the entry GQA has no definition Fix: add "
-    '"definition:" to it ("- term: GQA" with "zh:" and "definition:" under it)',
+    f'"definition:" to it ({EXAMPLE})',
+    "- zh: 分组\n  definition: 一句\n": "docs/glossary.yml:1: a glossary entry has no term Fix: "
+    f'add "term:" to it ({EXAMPLE})',
     "- term: GQA\n  zh: 分组\n  defintion: 一句\n": "docs/glossary.yml:3: a glossary entry has "
-    "the unknown key 'defintion' Fix: use only term, zh, definition, aliases",
+    "the unknown key 'defintion' Fix: use only term, definition, aliases, and a language's code "
+    'for the term\'s name in that language ("fr: Attention à requêtes groupées")',
+    "- term: GQA\n  definition: 一句\n  Zh: 分组\n": "docs/glossary.yml:3: a glossary entry has "
+    "the unknown key 'Zh' Fix: use only term, definition, aliases, and a language's code for the "
+    'term\'s name in that language ("fr: Attention à requêtes groupées")',
     "- term: GQA\n  zh: 分组\n  definition: |\n    两行\n    定义\n": "docs/glossary.yml:3: the "
     'definition of a glossary entry is one line of text Fix: write "definition: …" with the text '
     "on the same line",
+    "- term: GQA\n  definition: 一句\n  pt-BR: [a, b]\n": "docs/glossary.yml:3: the pt-BR name "
+    'of a glossary entry is one line of text Fix: write "pt-BR: …" with the text on the same line',
     "- term: GQA\n  zh: 分组\n  definition: 一句\n  aliases: MQA\n": "docs/glossary.yml:4: aliases "
     'of a glossary entry are a list Fix: write "aliases: [Grouped-Query Attention]"',
     "- term: GQA\n  zh: 分组\n  definition: 一句\n- term: MQA\n  zh: 多查询\n  definition: 一句\n"
@@ -110,6 +118,7 @@ def test_a_malformed_glossary_names_its_line(tmp_path: Path, text: str) -> None:
 def test_entries_and_their_names(tmp_path: Path) -> None:
     glossary = load(tmp_path, GLOSSARY)
     assert [e.term for e in glossary.entries] == ["GQA", "KV Cache", "RoPE"]
+    assert glossary.entries[0].names == (("zh", "分组查询注意力"),)
     assert glossary.lookup("grouped-query attention").term == "GQA"
     assert glossary.lookup("kv-cache").slug == "term-kv-cache"
     assert glossary.nearest("GQB") == ["GQA"]
@@ -119,8 +128,7 @@ def test_entries_and_their_names(tmp_path: Path) -> None:
 def test_a_malformed_glossary_stops_the_build(failure) -> None:
     """Its one error: the pages' terms are not reported as undefined besides."""
     assert failure(PAGES, "- x\n") == [
-        'docs/glossary.yml:1: a glossary entry is a mapping Fix: write "- term: GQA" with "zh:" '
-        'and "definition:" under it'
+        f"docs/glossary.yml:1: a glossary entry is a mapping Fix: write {EXAMPLE}"
     ]
 
 
@@ -141,7 +149,7 @@ def test_an_undefined_term_names_the_nearest(failure) -> None:
     pages = {**PAGES, "two.md": "# 第二页\n\n一段。\n\n用 {term}`GQB` 省显存。\n"}
     assert failure(pages) == [
         "docs/two.md:5: the term 'GQB' is not in the glossary Fix: write one of the glossary's "
-        'terms (GQA), or add an entry "- term: GQB" with zh and definition to docs/glossary.yml'
+        'terms (GQA), or add an entry "- term: GQB" with its definition to docs/glossary.yml'
     ]
 
 
@@ -188,8 +196,8 @@ def built(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> tuple[Path, str]:
 def test_a_term_is_a_link_with_its_definition(built: tuple[Path, str]) -> None:
     html = (built[0] / "index.html").read_text(encoding="utf-8")
     assert (
-        '<a class="llmbook-term" href="glossary.html#term-gqa" title="分组查询注意力：查询头分组、'
-        '每组共用一对 K/V 头的注意力。" data-term="GQA" data-zh="分组查询注意力" '
+        '<a class="llmbook-term" href="glossary.html#term-gqa" title="分组查询注意力（GQA）：查询头'
+        '分组、每组共用一对 K/V 头的注意力。" data-term="GQA" data-name="分组查询注意力（GQA）" '
         'data-definition="查询头分组、每组共用一对 K/V 头的注意力。">分组查询</a>'
     ) in html
     assert html.count('class="llmbook-term"') == 3  # the number inside a term is no claim
@@ -199,10 +207,41 @@ def test_a_term_is_a_link_with_its_definition(built: tuple[Path, str]) -> None:
 
 def test_the_glossary_page_lists_where_each_term_is_used(built: tuple[Path, str]) -> None:
     html = (built[0] / "glossary.html").read_text(encoding="utf-8")
-    assert '<dt id="term-kv-cache"><dfn class="llmbook-glossary__term">KV Cache</dfn>' in html
+    assert (
+        '<dt id="term-kv-cache"><dfn class="llmbook-glossary__term">键值缓存</dfn> '
+        '<span class="llmbook-glossary__other">KV Cache</span></dt>'
+    ) in html
     used = html.split('id="term-kv-cache"')[1].split("</dd>")[0]
     assert '用到它的页面：<a href="index.html">首页</a>、<a href="two.html">第二页</a>' in used
     assert "（暂无页面用到）" in html.split('id="term-rope"')[1]
+
+
+def test_an_english_book_names_its_terms_once(tmp_path: Path) -> None:
+    """A book in one language, each entry only a term and a definition: the tooltip and the
+    listing name the term, no other name beside it; the words around them are English."""
+    glossary = "- term: GQA\n  definition: Query heads in groups.\n"
+    pages = {
+        "index.md": "# Home\n\n{term}`GQA` it is.\n",
+        "glossary.md": "# Terms\n\n:::glossary\n:::\n",
+    }
+    config = write_book(tmp_path, pages, glossary)
+    config.write_text(
+        CONFIG.replace("language: zh", "language: en").replace(
+            "nav: [{首页: index.md}, {第二页: two.md}, {术语表: glossary.md}]",
+            "nav: [{Home: index.md}, {Terms: glossary.md}]",
+        ),
+        encoding="utf-8",
+    )
+    site = build(config, in_process=True, cache=False).site
+    assert (
+        '<a class="llmbook-term" href="glossary.html#term-gqa" title="GQA: Query heads in groups." '
+        'data-term="GQA" data-name="GQA" data-definition="Query heads in groups.">GQA</a>'
+    ) in (site / "index.html").read_text(encoding="utf-8")
+    assert (
+        '<dt id="term-gqa"><dfn class="llmbook-glossary__term">GQA</dfn></dt><dd><p '
+        'class="llmbook-glossary__definition">Query heads in groups.</p><p '
+        'class="llmbook-glossary__used">Used on: <a href="index.html">Home</a></p></dd>'
+    ) in (site / "glossary.html").read_text(encoding="utf-8")
 
 
 def test_unused_terms_are_logged(built: tuple[Path, str]) -> None:
@@ -250,7 +289,10 @@ def test_zensical_links_terms_and_lists_the_glossary(tmp_path: Path) -> None:
     done = build(tmp_path / "mkdocs.yml", engine="zensical", cache=False, args=["--clean"])
     assert done.returncode == 0, done.stderr[-3000:]
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
-    assert '<a class="llmbook-term" href="glossary.html#term-gqa" title="分组查询注意力：' in index
+    assert (
+        '<a class="llmbook-term" href="glossary.html#term-gqa" title="分组查询注意力（GQA）：'
+        in index
+    )
     listing = (tmp_path / "site" / "glossary.html").read_text(encoding="utf-8")
     used = listing.split('id="term-kv-cache"')[1].split("</dd>")[0]
     assert '<a href="index.html">首页</a>、<a href="two.html">第二页</a>' in used
@@ -269,7 +311,7 @@ def test_the_preview_shows_an_undefined_term_in_its_box(tmp_path: Path) -> None:
     box = two.split("<pre>", 1)[1].split("</pre>", 1)[0]
     assert box == (
         "docs/two.md:3: the term 'GQB' is not in the glossary Fix: write one of the glossary's "
-        'terms (GQA), or add an entry "- term: GQB" with zh and definition to docs/glossary.yml'
+        'terms (GQA), or add an entry "- term: GQB" with its definition to docs/glossary.yml'
     )
     assert two.index("{term}<code>GQB</code> 与 <a") < two.index('class="llmbook-build-error"')
     assert two.count('class="llmbook-term"') == 2

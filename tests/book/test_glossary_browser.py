@@ -21,7 +21,7 @@ def test_the_popover_opens_on_focus_and_closes_on_escape(tmp_path: Path, browser
     term.focus()
     tip = tab.locator(".llmbook-term-tip")
     assert tip.is_visible()
-    assert tip.inner_text() == "GQA · 分组查询注意力\n查询头分组、每组共用一对 K/V 头的注意力。"
+    assert tip.inner_text() == "分组查询注意力（GQA）\n查询头分组、每组共用一对 K/V 头的注意力。"
     assert term.get_attribute("aria-describedby") == tip.get_attribute("id")
     assert tip.get_attribute("role") == "tooltip"
     assert term.get_attribute("title") is None  # the popover replaces the native tooltip

@@ -50,7 +50,11 @@ def test_a_page_written_in_english_is_neither_missing_nor_noted(book: Book) -> N
     built = book.build("en").ok()
     assert NOTE not in built.page("guide/en/options.html")
     assert NOTE not in built.page("x.html")
-    assert NOTE in built.page("index.html")  # shown in Chinese: noted
+    assert NOTE in built.page("index.html")  # shown in Chinese: noted, in English
+    assert (
+        f"{NOTE}This page has not been translated into English yet: it is shown in Chinese, the "
+        "language it was written in.</p>"
+    ) in built.page("index.html")
     switcher = '<a href="../x.html" hreflang="zh" lang="zh">中文</a> · '
     assert switcher + '<span class="llmbook-languages__current" lang="en">English</span>' in (
         built.page("x.html")
@@ -70,12 +74,14 @@ def test_a_translation_without_a_source_fails(book: Book) -> None:
 
 def test_a_build_in_a_language_the_book_does_not_list_stops_with_the_fix(tmp_path) -> None:
     from llmbook.errors import LLMBookError
+    from llmbook.i18n import Locale, load_locale
     from llmbook.project import Project
     from llmbook.translate.book import Translations
 
     options = {"languages": ["zh", "en"], "language": "fr"}
+    french = Locale("fr", load_locale("en").data)  # only its code matters here
     with pytest.raises(LLMBookError) as raised:
-        Translations.from_options(options, Project.at(tmp_path))
+        Translations.from_options(options, Project.at(tmp_path), french)
     assert str(raised.value) == (
         "mkdocs.yml: this build's language 'fr' (theme.language, or the llmbook option "
         "`language`) is not one of the book's `languages` ['zh', 'en']: add it to `languages`, "

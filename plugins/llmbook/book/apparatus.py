@@ -126,7 +126,7 @@ class Apparatus:
             errors += caption_setup(pages, index.markdown_extensions, index.mdx_configs)
         log.info(parts.counts.summary())
         book = cls(parts, errors=errors, index=index, project=project, store=store, locale=locale)
-        book._read_terms(plans, log)
+        book._read_terms(plans, options, log)
         book._read_citations(plans, options, log)
         return book
 
@@ -134,10 +134,19 @@ class Apparatus:
         page = self.parts.page(src)
         return page.title if page is not None else ""
 
-    def _read_terms(self, plans: Mapping[str, Any], log: Any) -> None:
+    def _read_terms(self, plans: Mapping[str, Any], options: Mapping[str, Any], log: Any) -> None:
         assert self.project is not None
         nav = [page.uri for page in self.index.nav] if self.index is not None else []
-        self.terms = term_index(self.project, plans, self._title, nav)
+        # the book's own language: the first of `languages`; a book in one language, the site's
+        book_language = str((options.get("languages") or [self._locale.code])[0])
+        self.terms = term_index(
+            self.project,
+            plans,
+            self._title,
+            nav,
+            locale=self._locale,
+            book_language=book_language,
+        )
         for line in self.terms.summary():
             log.info(line)
         self.errors += self.terms.errors

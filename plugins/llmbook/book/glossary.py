@@ -1,12 +1,15 @@
 """The book's glossary: one data file, `docs/glossary.yml`, read and checked at the build's start.
 
     - term: GQA
+      definition: Attention whose query heads share K/V heads, one pair per group.
       zh: 分组查询注意力
-      definition: 把查询头分成几组、每组共用一对 K/V 头的注意力。
       aliases: [Grouped-Query Attention]
 
-Every entry needs `term`, `zh` and a one-line `definition`; `aliases` are other names a page may
-write. A malformed entry stops the build at its line in glossary.yml (PyYAML's node marks).
+Every entry needs `term` (the name pages write) and a one-line `definition`, in the book's own
+language; a language's code as a key (`zh`, `fr`, `pt-BR`) gives the term's name in that language,
+and `aliases` other names a page may write. A translating build reads `glossary.<code>.yml`
+instead when there is one: the same entries, their definitions in that language (translate/).
+A malformed entry stops the build at its line in the file (PyYAML's node marks).
 """
 
 from __future__ import annotations
@@ -24,33 +27,38 @@ from llmbook.errors import AuthorError
 __all__ = ["FILE_NAME", "Entry", "Glossary"]
 
 FILE_NAME = "glossary.yml"
-_KEYS = ("term", "zh", "definition", "aliases")
-_REQUIRED = ("term", "zh", "definition")
-_EXAMPLE = '"- term: GQA" with "zh:" and "definition:" under it'
+_KEYS = ("term", "definition", "aliases")
+_REQUIRED = ("term", "definition")
+# A key that names a language (`zh`, `fr`, `pt-BR`): the term's name in that language.
+_LANGUAGE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
+_EXAMPLE = '"- term: GQA" with "definition:" under it'
 
 
 @dataclass(frozen=True)
 class Entry:
     term: str
-    zh: str
     definition: str
+    names: tuple[tuple[str, str], ...] = ()  # (language code, the term's name in it), as written
     aliases: tuple[str, ...] = ()
-    line: int = 0  # in glossary.yml
-    english: bool = (
-        False  # from a translated glossary (`glossary.en.yml`): its definition is English
-    )
+    line: int = 0  # in its glossary file
 
     @property
     def slug(self) -> str:
         """The entry's anchor on the glossary page: `term-gqa`, `term-kv-cache`."""
         return "term-" + re.sub(r"[^\w]+", "-", self.term.casefold()).strip("-")
 
-    @property
-    def title(self) -> str:
-        """What a term's link shows on hover: `分组查询注意力：把查询头分成…`."""
-        if self.english:
-            return f"{self.term} ({self.zh}): {self.definition}"
-        return f"{self.zh}：{self.definition}"
+    def name_in(self, language: str) -> str:
+        """The term's name in `language` (or its base language: `pt` for `pt-BR`), else `term`."""
+        names = dict(self.names)
+        return names.get(language) or names.get(language.split("-")[0]) or self.term
+
+    def label(self, language: str, book: str) -> tuple[str, str | None]:
+        """What a site in `language` calls the term, and the other name shown beside it: its name
+        in the `book`'s own language where that differs, else the term as pages write it where
+        that differs (a Chinese name beside `GQA`); None when every name is the same."""
+        shown = self.name_in(language)
+        other = next((n for n in (self.name_in(book), self.term) if n != shown), None)
+        return shown, other
 
 
 @dataclass
@@ -79,10 +87,19 @@ class Glossary:
             raise AuthorError(
                 src, _line(root), "glossary.yml is a list of entries", f"write each as {_EXAMPLE}"
             )
-        english = path.name != FILE_NAME and not path.name.endswith(".zh.yml")
         for node in root.value:
-            glossary.add(dataclasses.replace(_entry(src, node), english=english))
+            glossary.add(_entry(src, node))
         return glossary
+
+    def named_as(self, source: Glossary) -> Glossary:
+        """This translated glossary with the names its entries leave out taken from the same
+        terms' entries in `source` (a translation gives its own language's name, or none)."""
+        out = Glossary(self.src)
+        for entry in self.entries:
+            theirs = source.lookup(entry.term)
+            names = {**dict(theirs.names if theirs else ()), **dict(entry.names)}
+            out.add(dataclasses.replace(entry, names=tuple(names.items())))
+        return out
 
     def add(self, entry: Entry) -> None:
         for name in (entry.term, *entry.aliases):
@@ -117,20 +134,25 @@ def _line(node: yaml.Node) -> int:
 
 
 def _entry(src: str, node: yaml.Node) -> Entry:
-    """One entry, checked: the mapping of `term`, `zh`, `definition` and optional `aliases`."""
+    """One entry, checked: the mapping of `term`, `definition`, optional `aliases` and names."""
     if not isinstance(node, yaml.MappingNode):
         raise AuthorError(src, _line(node), "a glossary entry is a mapping", f"write {_EXAMPLE}")
     values: dict[str, yaml.Node] = {}
+    names: list[tuple[str, str]] = []
     for key_node, value_node in node.value:
         key = str(key_node.value)
-        if key not in _KEYS:
+        if key in _KEYS:
+            values[key] = value_node
+        elif _LANGUAGE.fullmatch(key):
+            names.append((key, _text(src, value_node, f"{key} name")))
+        else:
             raise AuthorError(
                 src,
                 _line(key_node),
                 f"a glossary entry has the unknown key {key!r}",
-                f"use only {', '.join(_KEYS)}",
+                f"use only {', '.join(_KEYS)}, and a language's code for the term's name in "
+                'that language ("fr: Attention à requêtes groupées")',
             )
-        values[key] = value_node
     name = _text(src, values["term"], "term") if "term" in values else None
     for key in _REQUIRED:
         if key not in values:
@@ -141,8 +163,8 @@ def _entry(src: str, node: yaml.Node) -> Entry:
     aliases = values.get("aliases")
     return Entry(
         _text(src, values["term"], "term"),
-        _text(src, values["zh"], "zh"),
         _text(src, values["definition"], "definition"),
+        tuple(names),
         _aliases(src, aliases) if aliases is not None else (),
         _line(node),
     )
@@ -155,7 +177,7 @@ def _text(src: str, node: yaml.Node, key: str) -> str:
             src,
             _line(node),
             f"the {key} of a glossary entry is one line of text",
-            f'write "{key}: …" with the text on the same line',
+            f'write "{key.split()[0]}: …" with the text on the same line',
         )
     return text
 

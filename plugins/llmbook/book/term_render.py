@@ -73,9 +73,10 @@ class PageGlossary:
         assert self.terms.glossary_page is not None  # else the site makes no PageGlossary
         self._record(entry.term)
         href = self._href(self.terms.glossary_page.uri, entry.slug)
+        title = self.terms.title(entry)
         return self.stash.put(
-            f'<a class="llmbook-term" href="{escape(href)}" title="{escape(entry.title)}" '
-            f'data-term="{escape(entry.term)}" data-zh="{escape(entry.zh)}" '
+            f'<a class="llmbook-term" href="{escape(href)}" title="{escape(title)}" '
+            f'data-term="{escape(entry.term)}" data-name="{escape(self.terms.heading(entry))}" '
             f'data-definition="{escape(entry.definition)}">{escape(shown)}</a>'
         )
 
@@ -92,7 +93,8 @@ class PageGlossary:
         return "\n".join(out)
 
     def listing(self) -> str:
-        """Every term: its name, Chinese name, definition and the pages that use it."""
+        """Every term: its name in the site's language (the other beside it), its definition
+        and the pages that use it."""
         self._record(LISTING)
         rows = ['<dl class="llmbook-glossary">']
         for entry in self.terms.glossary.entries:
@@ -102,12 +104,15 @@ class PageGlossary:
             ]
             locale = self.locale
             used = locale.ui("list_join").join(pages) if pages else locale.ui("term_unused")
+            name, other = self.terms.label(entry)
+            beside = (
+                f' <span class="llmbook-glossary__other">{escape(other)}</span>' if other else ""
+            )
             rows.append(
                 f'<dt id="{escape(entry.slug)}"><dfn class="llmbook-glossary__term">'
-                f'{escape(entry.term)}</dfn> <span class="llmbook-glossary__zh">'
-                f'{escape(entry.zh)}</span></dt><dd><p class="llmbook-glossary__definition">'
-                f'{escape(entry.definition)}</p><p class="llmbook-glossary__used">'
-                f"{locale.ui('term_used_on')}{used}</p></dd>"
+                f"{escape(name)}</dfn>{beside}</dt><dd><p "
+                f'class="llmbook-glossary__definition">{escape(entry.definition)}</p><p '
+                f'class="llmbook-glossary__used">{locale.ui("term_used_on")}{used}</p></dd>'
             )
         rows.append("</dl>")
         return "".join(rows)

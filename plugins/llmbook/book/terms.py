@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from llmbook.book.glossary import FILE_NAME, Entry, Glossary
 from llmbook.book.term_syntax import TermUse, find_terms
 from llmbook.errors import AuthorError
+from llmbook.i18n import Locale
 from llmbook.project import Project
 from llmbook.store import key
 
@@ -32,6 +34,8 @@ class PageInfo:
 
 @dataclass
 class TermIndex:
+    locale: Locale | None = None  # the build's: the language a term is named and defined in
+    book_language: str = ""  # the book's own (the first of `languages`): its name shown beside
     glossary: Glossary = field(default_factory=Glossary)
     pages: list[PageInfo] = field(default_factory=list)  # nav order, then the site's
     uses: dict[str, list[TermUse]] = field(default_factory=dict)  # by page src
@@ -45,10 +49,14 @@ class TermIndex:
         plans: Mapping[str, Any],
         info: Callable[[str], PageInfo],
         nav: list[str],
+        *,
+        locale: Locale,
+        book_language: str,
     ) -> TermIndex:
         """Every page's terms (`plans`: the executor's plans by src) checked against `glossary`
         (or the error that loading it raised); `nav`: page uris in the nav's order."""
-        index = cls(glossary if isinstance(glossary, Glossary) else Glossary())
+        loaded = glossary if isinstance(glossary, Glossary) else Glossary()
+        index = cls(locale, book_language, loaded)
         if isinstance(glossary, AuthorError):
             index.errors.append(glossary)
         order = {uri: n for n, uri in enumerate(nav)}
@@ -107,7 +115,7 @@ class TermIndex:
             src,
             use.line,
             f"the term {use.name!r} is not in the glossary",
-            f'{fix} an entry "- term: {use.name}" with zh and definition to {self.glossary.src}',
+            f'{fix} an entry "- term: {use.name}" with its definition to {self.glossary.src}',
         )
 
     def used_by(self, entry: Entry) -> list[PageInfo]:
@@ -117,6 +125,22 @@ class TermIndex:
             for page in self.pages
             if any(self.glossary.lookup(u.name) is entry for u in self.uses.get(page.src, ()))
         ]
+
+    def label(self, entry: Entry) -> tuple[str, str | None]:
+        """The term's name in the build's language, and the other name shown beside it."""
+        assert self.locale is not None, "a term is shown by a glossary read in a language"
+        return entry.label(self.locale.code, self.book_language or self.locale.code)
+
+    def heading(self, entry: Entry) -> str:
+        """The term's names as its popover heads them: `GQA (分组查询注意力)`."""
+        assert self.locale is not None
+        name, other = self.label(entry)
+        return self.locale.ui("term_other_name", term=name, other=other) if other else name
+
+    def title(self, entry: Entry) -> str:
+        """What a term's link shows on hover: `GQA (分组查询注意力): Attention whose …`."""
+        assert self.locale is not None
+        return self.locale.ui("term_title", term=self.heading(entry), definition=entry.definition)
 
     def unused(self) -> list[Entry]:
         return [entry for entry in self.glossary.entries if not self.used_by(entry)]
@@ -138,14 +162,14 @@ class TermIndex:
         """What a render shows of `name` (a term, or LISTING), to compare with what it recorded."""
         if name == LISTING:
             listing = [
-                [e.term, e.zh, e.definition, e.slug, *[[p.uri, p.title] for p in self.used_by(e)]]
+                [*self.label(e), e.definition, e.slug, *[[p.uri, p.title] for p in self.used_by(e)]]
                 for e in self.glossary.entries
             ]
             return key(listing)
         entry = self.glossary.lookup(name)
         if entry is None or self.glossary_page is None:
             return ""
-        return f"{self.glossary_page.uri}#{entry.slug} {entry.title}"
+        return f"{self.glossary_page.uri}#{entry.slug} {self.title(entry)}"
 
     def still_true(self, recorded: list[list[str]]) -> bool:
         """Whether everything a kept render showed of the glossary is still what it shows."""
@@ -153,28 +177,47 @@ class TermIndex:
 
 
 def term_index(
-    project: Project, plans: Mapping[str, Any], title: Callable[[str], str], nav: list[str]
+    project: Project,
+    plans: Mapping[str, Any],
+    title: Callable[[str], str],
+    nav: list[str],
+    *,
+    locale: Locale,
+    book_language: str,
 ) -> TermIndex:
-    """The build's terms: docs/glossary.yml loaded, every page of `plans` read (`title(src)`:
-    how the glossary page names a page), pages ordered as `nav` (docs-relative uris) lists them."""
-    path = project.docs_dir / FILE_NAME
-    translated = path.with_suffix(f".{project.translating}.yml")
-    if project.translating and translated.is_file():  # a translating build's own (translate/)
-        path = translated
-    src = (
-        path.relative_to(project.root).as_posix()
-        if path.is_relative_to(project.root)
-        else str(path)
-    )
+    """The build's terms: docs/glossary.yml loaded (a translating build's `glossary.<code>.yml`
+    when there is one), every page of `plans` read (`title(src)`: how the glossary page names a
+    page), pages ordered as `nav` (docs-relative uris) lists them; named in `locale`'s language,
+    the name in `book_language` (the book's own) beside it."""
+    source = project.docs_dir / FILE_NAME
+    translated = source.with_suffix(f".{project.translating}.yml")
+    path = translated if project.translating and translated.is_file() else source
     try:
-        glossary: Glossary | AuthorError = Glossary.load(path, src)
+        glossary: Glossary | AuthorError = Glossary.load(path, _src(project, path))
+        if path != source:
+            # its names, where it gives none, are its source's (whose errors translate/ reports)
+            glossary = glossary.named_as(_source_glossary(project, source))
     except AuthorError as error:
         glossary = error
 
     def info(page: str) -> PageInfo:
         return PageInfo(page, project.uri(page), title(page))
 
-    return TermIndex.of(glossary, plans, info, nav)
+    return TermIndex.of(glossary, plans, info, nav, locale=locale, book_language=book_language)
+
+
+def _src(project: Project, path: Path) -> str:
+    """How errors name a glossary file: relative to the project when it is inside it."""
+    if path.is_relative_to(project.root):
+        return path.relative_to(project.root).as_posix()
+    return str(path)
+
+
+def _source_glossary(project: Project, source: Path) -> Glossary:
+    try:
+        return Glossary.load(source, _src(project, source))
+    except AuthorError:
+        return Glossary()
 
 
 def _page_terms(plan: Any) -> list[TermUse]:

@@ -1,5 +1,5 @@
 """`:::glossary` — the glossary page's list of every term (docs/glossary.yml), each with its
-name in the book's language, definition and the pages that use it; the book layer makes the list."""
+name in the site's language, definition and the pages that use it; the book layer makes the list."""
 
 from __future__ import annotations
 

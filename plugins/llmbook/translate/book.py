@@ -185,8 +185,9 @@ class Translations:
         return kept
 
     def check_glossary(self) -> list[AuthorError]:
-        """Each translated glossary (`glossary.en.yml`) has its source's entries, in order,
-        with the same terms and aliases (only the definitions are translated)."""
+        """Each translated glossary (`glossary.<code>.yml` of each of the book's other
+        languages) has its source's entries, in order, with the same terms and aliases: only
+        the definitions are translated (names in its language may be added)."""
         source = self.project.docs_dir / GLOSSARY
         errors: list[AuthorError] = []
         for language in self.languages.all[1:]:

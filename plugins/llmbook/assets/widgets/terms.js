@@ -1,6 +1,7 @@
 /* A glossary term ({term}`GQA`) is a link to its entry on the glossary page, its definition in the
-   link's title. With this script the title becomes a popover (Chinese name + definition) shown on
-   hover and on keyboard focus, named by the link's aria-describedby; Escape closes it, and it stays
+   link's title. With this script the title becomes a popover (the term's names as the build wrote
+   them in data-name, in the site's language, and its definition) shown on hover and on keyboard
+   focus, named by the link's aria-describedby; Escape closes it, and it stays
    open while the pointer moves onto it (WCAG 1.4.13). The link still goes to the glossary page. */
 (window.llmbookWidgets = window.llmbookWidgets || []).push(["terms", function () {
   "use strict";
@@ -27,7 +28,7 @@
     tip.id = "llmbook-term-tip";
     tip.setAttribute("role", "tooltip");
     var name = document.createElement("strong");
-    name.textContent = term.dataset.term + " · " + term.dataset.zh;
+    name.textContent = term.dataset.name;
     var definition = document.createElement("span");
     definition.textContent = term.dataset.definition;
     tip.append(name, definition);
