@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from llmbook.directives.nodes import Block, Document, Text
-from llmbook.errors import AuthorError
+from llmbook.errors import AuthorError, quoted
 from llmbook.formulas import display_lines
 from llmbook.lexer import Fence, Lexed
 
@@ -111,7 +111,7 @@ def _directive_line(
         raise AuthorError(
             src,
             number,
-            f"malformed directive line {line.strip()!r}",
+            f"malformed directive line {quoted(repr(line.strip()))}",
             "a directive line is :::name followed by its title, or a bare ::: to close a block",
         )
     name = match.group("name")
@@ -119,7 +119,10 @@ def _directive_line(
         close = difflib.get_close_matches(name, names, n=1)
         hint = f"did you mean :::{close[0]}? Else " if close else ""
         raise AuthorError(
-            src, number, f"unknown directive :::{name}", f"{hint}use one of: {', '.join(names)}"
+            src,
+            number,
+            f"unknown directive :::{quoted(name)}",
+            f"{hint}use one of: {', '.join(names)}",
         )
     block = Block(name, match.group("arg") or "", number, match.group("indent"), line)
     stack[-1].children.append(block)

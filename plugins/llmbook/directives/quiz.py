@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, register
 from llmbook.directives.nodes import Block
+from llmbook.errors import quoted
 
 __all__ = ["ANSWER", "OPTION", "Quiz", "QuizData", "parse_quiz"]
 
@@ -60,7 +61,7 @@ def parse_quiz(node: Block, ctx: Context) -> QuizData:
         elif line.strip():
             raise ctx.error(
                 number,
-                f"quiz line {line.strip()!r} after 答案 is neither 解析 nor part of it",
+                f"quiz line {quoted(repr(line.strip()))} after 答案 is neither 解析 nor part of it",
                 'start the explanation with "解析: …" right after the 答案 line',
             )
     _check(node, data, answer_line, ctx)
@@ -106,7 +107,7 @@ def _check(node: Block, data: QuizData, answer_line: int, ctx: Context) -> None:
     if data.answer not in letters:
         raise ctx.error(
             answer_line,
-            f"quiz answer {data.answer!r} is not one of its options {', '.join(letters)}",
+            f"quiz answer {quoted(repr(data.answer))} is not one of its options {', '.join(letters)}",
             f"write one of {', '.join(letters)} after 答案:",
         )
     if not "".join(data.explanation).strip():

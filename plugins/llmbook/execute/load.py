@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from llmbook.errors import AuthorError, register_line_map
+from llmbook.errors import AuthorError, quoted, register_line_map
 from llmbook.execute.collect import PageSource, collect_page, split_front_matter
 from llmbook.execute.notebook import Notebook, read_notebook
 from llmbook.execute.numbers import Written, parse_written
@@ -87,7 +87,7 @@ def load_page(src: str, raw: bytes | str, *, execute: bool = True) -> LoadedPage
         raise AuthorError(
             src,
             b.line,
-            f"[[{b.body}]] cannot be checked: the page does not run ({source.why_not_run})",
+            f"[[{quoted(b.body)}]] cannot be checked: the page does not run ({source.why_not_run})",
             "write the plain number, cite it as [[value @ source]], mark it illustrative "
             "[[~value]], or let the page run (`execute: true` in its front matter, or a pattern "
             "of `execute_pages` in mkdocs.yml that matches it)",
@@ -104,7 +104,8 @@ def _written(src: str, binding: Any) -> Written:
         raise AuthorError(
             src,
             binding.line,
-            f"[[{binding.body}]]: the written value {binding.written!r} is not a number",
+            f"[[{quoted(binding.body)}]]: the written value {quoted(repr(binding.written))} "
+            "is not a number",
             "write a number such as 2.1, -1.34, 75%, 2.3e-10, 2,147,483,648 "
             "or a vector [0.365, 0.730]",
         ) from None

@@ -18,7 +18,7 @@ from typing import Any
 
 from llmbook.book.glossary import FILE_NAME as GLOSSARY
 from llmbook.book.glossary import Glossary
-from llmbook.errors import AuthorError, LLMBookError, location
+from llmbook.errors import AuthorError, LLMBookError, location, quoted
 from llmbook.execute.collect import PageSource, split_front_matter
 from llmbook.execute.run import RunResult
 from llmbook.project import Project
@@ -274,7 +274,7 @@ def _glossary_errors(ours: Glossary, theirs: Glossary) -> list[AuthorError]:
                 AuthorError(
                     ours.src,
                     ours.entries[-1].line if ours.entries else 1,
-                    f"{theirs.src}'s entry {entry.term!r} ({location(theirs.src, entry.line)}) "
+                    f"{theirs.src}'s entry {quoted(repr(entry.term))} ({location(theirs.src, entry.line)}) "
                     f"is missing: {_GLOSSARY_RULE}",
                     f"add it after this entry, with {same}; translate only its definition",
                 )
@@ -285,7 +285,7 @@ def _glossary_errors(ours: Glossary, theirs: Glossary) -> list[AuthorError]:
                 AuthorError(
                     ours.src,
                     mine.line,
-                    f"entry {i + 1} does not translate {theirs.src}'s entry {entry.term!r} "
+                    f"entry {i + 1} does not translate {theirs.src}'s entry {quoted(repr(entry.term))} "
                     f"({location(theirs.src, entry.line)}): {_GLOSSARY_RULE}",
                     f"give it {same}; translate only its definition",
                 )
@@ -297,7 +297,7 @@ def _glossary_errors(ours: Glossary, theirs: Glossary) -> list[AuthorError]:
             AuthorError(
                 ours.src,
                 extra.line,
-                f"the entry {extra.term!r} is not in {theirs.src}",
+                f"the entry {quoted(repr(extra.term))} is not in {theirs.src}",
                 "add it to the source glossary first, or remove it",
             )
         )
