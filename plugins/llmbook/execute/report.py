@@ -35,12 +35,24 @@ class BuildFailed(LLMBookError):
         self.failures, self.mismatches = list(failures), list(mismatches)
         parts = []
         if failures:
-            count = len(failures)
-            parts.append(f"{count} page{'s' if count > 1 else ''} failed:")
+            parts.append(_failed_summary(failures))
             parts += [str(f) for f in failures]
         if mismatches:
             parts.append(str(DriftError(mismatches)))
         super().__init__("\n".join(parts))
+
+
+def _failed_summary(failures: list[AuthorError]) -> str:
+    """`1 page failed:`, or `1 page failed with 2 errors:` when a page has more than one."""
+    pages = len({f.src for f in failures})
+    head = _counted(pages, "page") + " failed"
+    if len(failures) != pages:
+        head += " with " + _counted(len(failures), "error")
+    return head + ":"
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 @dataclass
