@@ -49,7 +49,7 @@ PAGES = {
     "docs/output.md": (
         f"```python\nprint('{BIG}')\n```\n\n<!--pytest-codeblocks:expected-output-->\n```\nb\n```\n"
     ),
-    "docs/drift.md": "```python\nx = [1] * 100_000\n```\n\n[[x = [" + ", ".join(["2"] * 100_000) + "]]]\n",
+    "docs/drift.md": f"```python\nx = [1] * 100_000\n```\n\n[[x = [{', '.join(['2'] * 100_000)}]]]\n",
 }
 
 
