@@ -10,15 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from mkdocs.utils.meta import get_data
-
 from llmbook.bindings import RawBinding, find_bindings
 from llmbook.errors import AuthorError, quoted
 from llmbook.execute.environment import valid_name
 from llmbook.execute.tags import Display, read_tags
 from llmbook.lexer import Fence, Lexed, mask_code
 
-__all__ = ["CodeBlock", "PageSource", "collect_page", "split_front_matter"]
+__all__ = ["CodeBlock", "PageSource", "collect_page"]
 
 _MARKER = re.compile(r"^\s*<!--\s*(?P<name>pytest[.-][\w.:-]+(?:\(.*\))?)\s*-->\s*$")
 _PYTHON_LANGS = {"python", "py", "python3"}
@@ -111,13 +109,6 @@ class PageSource:
 
     def needs_execution(self) -> bool:
         return self.execute and (any(b.runs for b in self.blocks) or bool(self.bound))
-
-
-def split_front_matter(text: str) -> tuple[dict, str, int]:
-    """(meta, body, first) exactly as MkDocs splits a page; `first` is the body's file line."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    body, meta = get_data(text)
-    return meta, body, text.count("\n") - body.count("\n") + 1
 
 
 def _execute_flag(meta: dict, src: str, default: bool) -> bool:

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from llmbook.errors import AuthorError, quoted, register_line_map
-from llmbook.execute.collect import PageSource, collect_page, split_front_matter
+from llmbook.execute.collect import PageSource, collect_page
+from llmbook.execute.front_matter import split_front_matter
 from llmbook.execute.notebook import Notebook, read_notebook
 from llmbook.execute.numbers import Written, parse_written
 from llmbook.execute.run import RunResult
@@ -68,7 +69,7 @@ def load_page(src: str, raw: bytes | str, *, execute: bool = True) -> LoadedPage
         meta = notebook.data.get("metadata", {}).get("llmbook", {})
         markdown, first, prose = notebook.markdown, 1, notebook.prose_lines()
     else:
-        meta, markdown, first = split_front_matter(text)
+        meta, markdown, first = split_front_matter(text, src=src)
         markdown, prose = engine_text(markdown), frozenset()
     source = collect_page(lex(markdown, first), src=src, meta=meta, execute=execute, prose=prose)
     source.cells = notebook.cells if notebook is not None else None

@@ -78,7 +78,7 @@ def _status(book: Languages, root: Path, docs: Path) -> int:
                 print(f"{translation:<{width}} missing")
                 counts["missing"] += 1
                 continue
-            record, _ = read_record(root / translation)
+            record, _ = read_record(root / translation, translation)
             found = changes(record, fingerprint(_load(root, source)))
             if not found:
                 print(f"{translation:<{width}} current")
@@ -123,7 +123,7 @@ def _mark(book: Languages, root: Path, paths: list[Path]) -> int:
             print(f"{src}: not marked: it does not correspond to {source} yet", file=sys.stderr)
             continue
         assert theirs is not None
-        if not changes(read_record(root / src)[0], theirs):
+        if not changes(read_record(root / src, src)[0], theirs):
             print(f"{src}: already current (source {source}, digest {theirs.digest})")
             continue
         name = os.path.relpath(root / source, (root / src).parent).replace(os.sep, "/")

@@ -19,7 +19,8 @@ from typing import Any
 from llmbook.book.glossary import FILE_NAME as GLOSSARY
 from llmbook.book.glossary import Glossary
 from llmbook.errors import AuthorError, LLMBookError, location, quoted
-from llmbook.execute.collect import PageSource, split_front_matter
+from llmbook.execute.collect import PageSource
+from llmbook.execute.front_matter import split_front_matter
 from llmbook.execute.run import RunResult
 from llmbook.project import Project
 from llmbook.store import Store, bytes_digest, key, llmbook_hash
@@ -149,7 +150,11 @@ class Translations:
             page = sources.get(source) or (kept[0] if kept is not None else None)
             if page is None:
                 continue  # it failed to load: reported there
-            found, line = self._changes(src, page)
+            try:
+                found, line = self._changes(src, page)
+            except AuthorError as error:  # its front matter (in a build that does not run it)
+                errors.append(error)
+                continue
             if not found:
                 continue
             self.stale[src] = found
@@ -172,7 +177,7 @@ class Translations:
         memo = self.store.memo("translations", entry, codec="pickle")
         kept = memo.get()
         if kept is None:
-            record, line = read_record(self.project.root / src)
+            record, line = read_record(self.project.root / src, src)
             kept = (changes(record, self._fingerprint(source)), line)
             memo.put(kept)
         return kept
@@ -242,8 +247,9 @@ class Translations:
         return path.relative_to(self.project.root).as_posix()
 
 
-def read_record(path: Path) -> tuple[Any, int]:
-    """A translation's record and the line it is on (1 when it has none)."""
+def read_record(path: Path, src: str) -> tuple[Any, int]:
+    """A translation's record and the line it is on (1 when it has none); AuthorError naming
+    `src` when its front matter is not valid YAML."""
     text = path.read_text(encoding="utf-8-sig")
     if path.suffix == ".ipynb":
         try:
@@ -251,7 +257,7 @@ def read_record(path: Path) -> tuple[Any, int]:
         except (ValueError, AttributeError):
             return None, 1
         return meta.get(RECORD_KEY), 1
-    meta, _, _ = split_front_matter(text)
+    meta, _, _ = split_front_matter(text, src=src)
     lines = text.splitlines()
     line = next((i + 1 for i, t in enumerate(lines[:400]) if t.startswith(f"{RECORD_KEY}:")), 1)
     return meta.get(RECORD_KEY), line
