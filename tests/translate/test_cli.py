@@ -59,7 +59,7 @@ def test_mark_refuses_a_translation_that_does_not_correspond(book: Book) -> None
     assert book.cli("mark", "docs/x.en.md") == (
         1,
         "",
-        "docs/x.en.md:14: this python block differs from its source's (docs/x.md:5): a "
+        "docs/x.en.md:15: this python block differs from its source's (docs/x.md:5): a "
         "translation runs its source's code, and only comments may be translated Fix: copy the "
         "block from docs/x.md:5 and translate only its comments\n"
         "docs/x.en.md: not marked: it does not correspond to docs/x.md yet\n",

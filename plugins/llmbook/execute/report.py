@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.notebook import Notebook
 from llmbook.execute.plan import Plan
 
-__all__ = ["FIX_DRIFT", "BuildFailed", "DriftError", "Report"]
+__all__ = ["FIX_DRIFT", "BuildFailed", "DriftError", "Report", "in_page_order"]
 
 FIX_DRIFT = (
     "Fix: correct the written values, or run `python -m llmbook update-numbers` to rewrite them "
@@ -40,6 +41,16 @@ class BuildFailed(LLMBookError):
         if mismatches:
             parts.append(str(DriftError(mismatches)))
         super().__init__("\n".join(parts))
+
+
+def in_page_order(
+    failures: Iterable[AuthorError], source_of: Callable[[str], str] = str
+) -> list[AuthorError]:
+    """Page by page, each by line, a source's errors before its translations' (`source_of`: a
+    translation's source), which they may imply: a translation runs as its source."""
+    return sorted(
+        failures, key=lambda e: (source_of(e.src), e.src != source_of(e.src), e.src, e.line)
+    )
 
 
 def _failed_summary(failures: list[AuthorError]) -> str:
