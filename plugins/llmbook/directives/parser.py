@@ -73,9 +73,9 @@ def _check_closed(stack: list[Block], unclosed: list[Fence], src: str, first: in
         raise AuthorError(
             src,
             first + unclosed[0].start,
-            f"code fence {unclosed[0].fence} opened here is never closed, so "
+            f"code fence {quoted(unclosed[0].fence)} opened here is never closed, so "
             f":::{stack[-1].name} cannot close",
-            f"close the code block with a line {unclosed[0].fence} before the block's :::",
+            f"close the code block with a line {quoted(unclosed[0].fence)} before the block's :::",
         )
     if len(stack) > 1:
         block = stack[-1]
