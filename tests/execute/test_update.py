@@ -73,6 +73,7 @@ def _notebook(layout: str) -> str:
         ),
         nbformat.v4.new_code_cell("print(x)", id="print"),
         nbformat.v4.new_markdown_cell("A vector [[[x, x] = [2.0]]].", id="vector"),
+        nbformat.v4.new_raw_cell("<b>[[x = 3]]</b>", id="raw"),  # shown as HTML, checked too
     ]
     nb.cells[3].outputs = [nbformat.v4.new_output("stream", name="stdout", text="2\n")]
     nb.metadata["kernelspec"] = {
@@ -90,7 +91,7 @@ def _notebook(layout: str) -> str:
 
 
 @pytest.mark.parametrize("layout", ["jupyter", "json.dumps"])
-def test_rewrites_a_notebooks_markdown_cells_and_nothing_else(
+def test_rewrites_a_notebooks_cells_and_nothing_else(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -121,9 +122,11 @@ def test_rewrites_a_notebooks_markdown_cells_and_nothing_else(
             '-    "Again\\t[[x = 3]], twice [[x * 2 = 4]].\\n"',
             '+    "Two is [[x = 2]].\\r\\n",',
             '+    "Again\\t[[x = 2]], twice [[x * 2 = 4]].\\n"',
+            '-    "<b>[[x = 3]]</b>"',
+            '+    "<b>[[x = 2]]</b>"',
         ]
     else:
-        assert len(changed) == 4
+        assert len(changed) == 6
     assert "update_numbers: 1 page(s) rewritten, 1 left to edit by hand" in out
     nbformat.validate(nbformat.reads(new, as_version=4))
     assert json.loads(new)["cells"][3]["outputs"] == json.loads(text)["cells"][3]["outputs"]

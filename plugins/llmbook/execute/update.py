@@ -96,21 +96,17 @@ def _in_file(line: str, read: str, start: int, written: str) -> int | None:
 def _update_notebook(
     text: str, plan: Plan, rewrites: list[tuple[RawBinding, str]], problems: list[str]
 ) -> str:
-    """The notebook with its Markdown cells' drifted numbers rewritten in their sources."""
+    """The notebook with its drifted numbers rewritten in their cells' sources (Markdown cells,
+    and raw cells shown as HTML)."""
     data = json.loads(text)
     cells = plan.page.cells
     assert cells is not None, "a notebook page has cells"
     edited: dict[int, list[str]] = {}  # cell index → its lines, line ends kept
     for b, body in rewrites:
         number, inner = cells[b.line - 1]
-        cell = data["cells"][number - 1]
+        cell = data["cells"][number - 1]  # a Markdown or a raw cell: code cells are fences
         lines = edited.setdefault(number - 1, _LINE.findall(_source(cell)))
-        if cell.get("cell_type") != "markdown" or not 1 <= inner <= len(lines):
-            where = location(plan.page.src, b.line)
-            problems.append(
-                f"{where}: [[{quoted(b.body)}]] is not in a Markdown cell; edit it by hand"
-            )
-            continue
+        assert 1 <= inner <= len(lines), "a binding stands on a line of its cell's source"
         content = lines[inner - 1].rstrip("\r\n")
         end = lines[inner - 1][len(content) :]
         lines[inner - 1] = _rewritten(content, plan, b, body, problems) + end
