@@ -1,12 +1,17 @@
-"""Options of the `llmbook` plugin (mkdocs.yml `plugins: - llmbook: {...}`)."""
+"""Options of the `llmbook` plugin (mkdocs.yml `plugins: - llmbook: {...}`). An option llmbook
+does not have (a misspelt one, whose default would silently apply) is an error, at its line in
+mkdocs.yml, for MkDocs (with or without --strict) and for `load_options` alike."""
 
 from __future__ import annotations
 
+import difflib
+import os
 from pathlib import Path
 from typing import Any
 
+import yaml
 from mkdocs.config import config_options as c
-from mkdocs.config.base import Config
+from mkdocs.config.base import Config, ConfigErrors, ConfigWarnings, ValidationError
 
 from llmbook.errors import LLMBookError
 from llmbook.project import read_mkdocs_yml
@@ -101,6 +106,30 @@ class LLMBookConfig(Config):
     editions_dir = c.Type(str, default="dist")
     editions_skip = c.ListOfItems(c.Type(str), default=[])
 
+    def validate(self) -> tuple[ConfigErrors, ConfigWarnings]:
+        """MkDocs' validation, where a name llmbook has no option for is an error (MkDocs warns,
+        and without --strict builds on with that option's default)."""
+        failed, warnings = super().validate()
+        names = [name for name, _ in self._schema]
+        unknown = [key for key in self.keys() if key not in names]  # in the file's order
+        warnings = [(key, warning) for key, warning in warnings if key not in unknown]
+        for name in unknown:
+            failed.append((name, UnknownOption(self.config_file_path, name, names)))
+        return failed, warnings
+
+
+class UnknownOption(ValidationError):
+    """`mkdocs.yml:12: the llmbook plugin has no option `x`` with the nearest name as the fix."""
+
+    def __init__(self, config_file: str, name: str, names: list[str]) -> None:
+        where = _option_place(config_file, name) if config_file else "mkdocs.yml"
+        nearest = difflib.get_close_matches(name, names, n=1)
+        if nearest:
+            fix = f"did you mean `{nearest[0]}`? Rename it, or remove the line"
+        else:
+            fix = f"remove it, or use one of llmbook's options: {', '.join(names)}"
+        super().__init__(f"{where}: the llmbook plugin has no option `{name}` Fix: {fix}")
+
 
 def load_options(config_file: str | Path) -> LLMBookConfig:
     """The llmbook options exactly as the project's mkdocs.yml sets them (its `plugins: - llmbook:`
@@ -111,13 +140,17 @@ def load_options(config_file: str | Path) -> LLMBookConfig:
     for entry in data.get("plugins") or []:
         if isinstance(entry, dict) and "llmbook" in entry:
             found = dict(entry["llmbook"] or {})
-    options = LLMBookConfig()
+    options = LLMBookConfig(config_file_path=str(path))
     found.setdefault("language", theme_language(path))
     options.load_dict(found)
     errors, _ = options.validate()
-    if errors:
-        problems = "; ".join(f"{name}: {error}" for name, error in errors)
-        raise LLMBookError(f"{path}: the llmbook options are invalid: {problems}")
+    unknown = [str(error) for _, error in errors if isinstance(error, UnknownOption)]
+    invalid = [(name, error) for name, error in errors if not isinstance(error, UnknownOption)]
+    if invalid:
+        problems = "; ".join(f"{name}: {error}" for name, error in invalid)
+        unknown.insert(0, f"{path}: the llmbook options are invalid: {problems}")
+    if unknown:
+        raise LLMBookError("\n".join(unknown))
     return options
 
 
@@ -126,3 +159,41 @@ def theme_language(config_file: str | Path) -> str:
     theme = read_mkdocs_yml(Path(config_file)).get("theme")  # INHERIT merged
     language = theme.get("language") if isinstance(theme, dict) else None
     return str(language or "")
+
+
+def _option_place(config_file: str, name: str) -> str:
+    """`mkdocs.yml:12`: the line of option `name` of the llmbook plugin, in the config or in a
+    file it INHERITs (named relative to the config's folder); the config alone when not found."""
+    path = Path(config_file).resolve()
+    root, seen = path.parent, []
+    while path.is_file() and path not in seen and len(seen) < 8:
+        seen.append(path)
+        try:
+            node = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            break
+        if not isinstance(node, yaml.MappingNode):
+            break
+        shown = os.path.relpath(path, root).replace(os.sep, "/")
+        for key in _plugin_keys(_value(node, "plugins")):
+            if key.value == name:
+                return f"{shown}:{key.start_mark.line + 1}"
+        parent = _value(node, "INHERIT")
+        if not isinstance(parent, yaml.ScalarNode):
+            break
+        path = (path.parent / parent.value).resolve()
+    return os.path.relpath(config_file, root).replace(os.sep, "/")
+
+
+def _plugin_keys(plugins: yaml.Node | None) -> list[yaml.ScalarNode]:
+    """The option keys of the llmbook entry of a `plugins:` list (or mapping)."""
+    entries = plugins.value if isinstance(plugins, yaml.SequenceNode) else [plugins]
+    for entry in entries:
+        options = _value(entry, "llmbook") if isinstance(entry, yaml.MappingNode) else None
+        if isinstance(options, yaml.MappingNode):
+            return [key for key, _ in options.value if isinstance(key, yaml.ScalarNode)]
+    return []
+
+
+def _value(node: yaml.MappingNode, key: str) -> yaml.Node | None:
+    return next((v for k, v in node.value if getattr(k, "value", None) == key), None)

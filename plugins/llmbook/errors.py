@@ -11,13 +11,21 @@ from __future__ import annotations
 from collections.abc import Callable
 
 __all__ = [
+    "QUOTE_LIMIT",
     "AuthorError",
     "LLMBookError",
     "describe_line",
     "forget_line_maps",
     "location",
+    "quoted",
+    "quoted_lines",
     "register_line_map",
 ]
+
+# The most of an author's text (a line, an expression, a value) an error quotes, in characters.
+QUOTE_LIMIT = 200
+# The longest line of an error's text, whatever it quotes: what the places that quote missed.
+_LINE_LIMIT = 1000
 
 _LINE_MAPS: dict[str, Callable[[int], str]] = {}
 
@@ -43,6 +51,26 @@ def describe_line(src: str, line: int) -> str:
     return where(line) if where else f"line {line}"
 
 
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """`text` as an error quotes it: whole when it has at most `limit` characters, else its start
+    and how many characters were cut, `limit` characters in all (so quoting again changes
+    nothing): a 700,000-character line makes a message of a few hundred characters."""
+    if len(text) <= limit:
+        return text
+    keep = limit
+    while keep > 0:  # the mark's own length counts: at most two rounds
+        mark = f"… ({len(text) - keep:,} more characters)"
+        if keep + len(mark) <= limit:
+            break
+        keep = max(limit - len(mark), 0)
+    return f"{text[:keep]}… ({len(text) - keep:,} more characters)"
+
+
+def quoted_lines(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """Each line of `text` quoted (`quoted`): a traceback, a diff, an exception's message."""
+    return "\n".join(quoted(line, limit) for line in text.split("\n"))
+
+
 class LLMBookError(Exception):
     """What stops a build: its text is the whole message an author reads (no traceback)."""
 
@@ -53,11 +81,11 @@ class AuthorError(LLMBookError):
     def __init__(self, src: str, line: int, message: str, fix: str | None = None) -> None:
         self.src = src
         self.line = line
-        self.problem = message
-        self.fix = fix
-        text = f"{location(src, line)}: {message}"
-        if fix:
-            text += f" Fix: {fix}"
+        self.problem = quoted_lines(message, _LINE_LIMIT)
+        self.fix = quoted_lines(fix, _LINE_LIMIT) if fix else fix
+        text = f"{location(src, line)}: {self.problem}"
+        if self.fix:
+            text += f" Fix: {self.fix}"
         super().__init__(text)
 
     def __reduce__(self) -> tuple:  # kept in caches (a plan's unaccounted numbers)

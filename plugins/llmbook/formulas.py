@@ -17,7 +17,7 @@ from html import escape
 from llmbook.bindings import strip_to_written
 from llmbook.book.syntax import EQUATION_LABEL
 from llmbook.edits import LineEdits
-from llmbook.errors import AuthorError
+from llmbook.errors import AuthorError, quoted
 from llmbook.latex import FormulaError, kept_mathml
 from llmbook.lexer import Lexed, code_spans, lex
 from llmbook.stash import Stash
@@ -282,7 +282,7 @@ def _inline_html(html: str) -> str:
 
 
 def _convert(tex: str, *, display: bool, src: str, line: int, store: Store | None = None) -> str:
-    shown = " ".join(tex.split())
+    shown = quoted(" ".join(tex.split()))
     try:
         return kept_mathml(_bindings_to_written(tex), display=display, store=store)
     except FormulaError as exc:

@@ -30,7 +30,7 @@ from llmbook.errors import forget_line_maps
 from llmbook.execute import Executor
 from llmbook.execute.mode import Strict
 from llmbook.execute.plan import shown_files
-from llmbook.execute.report import Report
+from llmbook.execute.report import Report, in_page_order
 from llmbook.formulas import render_math
 from llmbook.i18n import Locale, options_locale
 from llmbook.lexer import Lexed, lex
@@ -160,9 +160,11 @@ class Site:
                     self.book.errors += self.translations.check(sources, log)
             except InternalError as error:
                 self.book.errors.append(error)
-        # Each error once, where it is, in the order of the pages and their lines.
+        # Each error once, where it is, in the order of the pages (a source before its
+        # translations) and their lines.
         unique = {(e.src, e.line, str(e)): e for e in own + self.book.errors}
-        report.failures = sorted(unique.values(), key=lambda e: (e.src, e.line))
+        source_of = self.translations.languages.source_of if self.translations else str
+        report.failures = in_page_order(unique.values(), source_of)
 
     def refresh(self, src: str, raw: bytes) -> None:
         """Run one page again, its file changed since `run_pages` (an engine that re-renders

@@ -35,7 +35,7 @@ from llmbook.assets import ASSETS_DIR, SITE_PREFIX, asset_paths
 from llmbook.config import load_options
 from llmbook.core_extension import OUTSIDE_A_BUILD
 from llmbook.errors import LLMBookError
-from llmbook.execute.collect import split_front_matter
+from llmbook.execute.front_matter import split_front_matter
 from llmbook.nav import NavPage
 from llmbook.page_ref import PageRef
 from llmbook.preview import Preview
@@ -117,7 +117,7 @@ def _translation_text(site: Site, src: str, root: Path, page: Any) -> str:
     """The translation `src`'s Markdown as the executor read it (front matter removed: its lines
     keep their numbers in its file); the page's metadata becomes the translation's."""
     raw = site.sources.get(src) or (root / src).read_bytes()
-    meta, body, _ = split_front_matter(raw.decode("utf-8-sig"))
+    meta, body, _ = split_front_matter(raw.decode("utf-8-sig"), src=src)
     page.meta.clear()  # Zensical's page object: the source's front matter, read by Rust
     page.meta.update(meta)
     plan = site.report.plans.get(src)

@@ -13,7 +13,8 @@ from llmbook.book.index import BookIndex, caption_setup
 from llmbook.book.parts import page_parts
 from llmbook.book.syntax import find_references
 from llmbook.directives import parse_structure
-from llmbook.execute.collect import collect_page, split_front_matter
+from llmbook.execute.collect import collect_page
+from llmbook.execute.front_matter import split_front_matter
 from llmbook.formulas import math_spans
 from llmbook.lexer import lex
 from llmbook.site_index import SiteIndex
@@ -33,7 +34,7 @@ def toc() -> SiteIndex:
 
 
 def parts_of(uri: str, text: str, toc: SiteIndex):
-    meta, body, first = split_front_matter(textwrap.dedent(text))
+    meta, body, first = split_front_matter(textwrap.dedent(text), src=f"docs/{uri}")
     source = collect_page(lex(body, first), src=f"docs/{uri}", meta=meta, execute=False)
     math = math_spans(source.lexed, src=source.src)
     doc = parse_structure(source.lexed, src=source.src)

@@ -6,7 +6,8 @@ import textwrap
 
 import pytest
 from llmbook.errors import AuthorError
-from llmbook.execute.collect import collect_page, split_front_matter
+from llmbook.execute.collect import collect_page
+from llmbook.execute.front_matter import split_front_matter
 from llmbook.lexer import lex
 
 PAGE = textwrap.dedent(
@@ -71,7 +72,7 @@ def test_bindings_outside_code_including_math() -> None:
 
 def test_front_matter_moves_the_first_line() -> None:
     text = "---\nexecute: false\ntitle: t\n---\n\n```python\nx = 1\n```\n"
-    meta, body, first = split_front_matter(text)
+    meta, body, first = split_front_matter(text, src="docs/p.md")
     assert meta == {"execute": False, "title": "t"} and first == 6
     page = collect_page(lex(body, first), src="docs/p.md", meta=meta)
     assert page.blocks[0].line == 6 and not page.execute and not page.needs_execution()

@@ -132,6 +132,22 @@ def test_a_drifted_number_fails_either_engine_at_its_line(engine, tmp_path: Path
     assert "docs/index.md:11: written 33, computed 32" in done.stderr
 
 
+def test_front_matter_that_is_not_yaml_fails_the_build_at_its_line(tmp_path: Path) -> None:
+    """MkDocs keeps such front matter as the page's text (a heading: `chapter: [1`): the build
+    stops at the YAML parser's line in the file. (Zensical stops on its own, reading a page's
+    metadata; a translation it never reads: tests/plugin/test_zensical_languages.py.)"""
+    root = _book(tmp_path)
+    page = root / "docs" / "more" / "two.md"
+    page.write_text("---\ntitle: 二\nchapter: [1\n---\n# 第二页\n", encoding="utf-8")
+    done = build(root / "mkdocs.yml", cache=False)  # without --strict too
+    assert done.returncode != 0
+    assert (
+        "docs/more/two.md:4: the front matter is not valid YAML: did not find expected ',' or "
+        "']' (while parsing a flow sequence at line 3) Fix: correct the YAML between the two "
+        "`---` lines"
+    ) in done.stderr, done.stderr[-3000:]
+
+
 def test_a_number_in_a_heading_shows_its_value_in_the_toc_and_anchor(built_by) -> None:
     root, done = built_by(_mkdocs)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -11,8 +11,9 @@ from book_locales import ZH
 from llmbook.directives import Block, Text, parse_structure
 from llmbook.edits import LineEdits
 from llmbook.errors import AuthorError
-from llmbook.execute.collect import collect_page, split_front_matter
+from llmbook.execute.collect import collect_page
 from llmbook.execute.coverage import page_coverage
+from llmbook.execute.front_matter import split_front_matter
 from llmbook.formulas import display_lines, math_spans, render_math
 from llmbook.lexer import lex
 from llmbook.stash import engine_stash
@@ -40,7 +41,7 @@ $$
 
 
 def _page():
-    meta, body, first = split_front_matter(FILE)
+    meta, body, first = split_front_matter(FILE, src="docs/p.md")
     return collect_page(lex(body, first), src="docs/p.md", meta=meta), body, first
 
 
@@ -99,7 +100,7 @@ def test_errors_of_every_stage_name_the_file_line(broken: str, line: int, messag
         "正文 $x^2$": FILE.replace("$x^2$", "$\\frac{$"),
         ":::key 要点": FILE.replace(":::key", ":::nokey"),
     }[broken]
-    _, body, first = split_front_matter(text)
+    _, body, first = split_front_matter(text, src="docs/p.md")
     stash, _ = engine_stash()
     with pytest.raises(AuthorError) as error:
         parse_structure(lex(body, first), src="docs/p.md")

@@ -170,6 +170,24 @@ def test_a_drifted_number_fails_the_english_build_at_the_translations_line(
     assert f"docs/x.en.md:{line}: written 3, computed 2" in done.stderr
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("config", [None, "mkdocs.en.yml"], ids=["zh", "en"])
+def test_a_translations_front_matter_that_is_not_yaml_fails_either_build_at_its_line(
+    tmp_path: Path, config: str | None
+) -> None:
+    """Zensical never reads a translation: the English build, which runs it, and the Chinese
+    one, which reads its record, stop at the YAML parser's line in its file."""
+    root = _book(tmp_path)
+    path = root / "docs" / "x.en.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("---\n", "---\nx: [1\n", 1))
+    done = _zensical(root, config)
+    assert done.returncode != 0
+    assert (
+        "docs/x.en.md:3: the front matter is not valid YAML: did not find expected ',' or ']' "
+        "(while parsing a flow sequence at line 2) Fix: correct the YAML"
+    ) in done.stderr, done.stderr[-3000:]
+
+
 def test_the_pages_each_build_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The Chinese build runs no translation; the English one runs `x.en.md` in place of `x.md`
     (and `other.md` as it is)."""

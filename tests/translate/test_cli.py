@@ -59,7 +59,7 @@ def test_mark_refuses_a_translation_that_does_not_correspond(book: Book) -> None
     assert book.cli("mark", "docs/x.en.md") == (
         1,
         "",
-        "docs/x.en.md:14: this python block differs from its source's (docs/x.md:5): a "
+        "docs/x.en.md:15: this python block differs from its source's (docs/x.md:5): a "
         "translation runs its source's code, and only comments may be translated Fix: copy the "
         "block from docs/x.md:5 and translate only its comments\n"
         "docs/x.en.md: not marked: it does not correspond to docs/x.md yet\n",
@@ -99,6 +99,24 @@ def test_mark_keeps_other_front_matter_and_crlf(book: Book) -> None:
     ]
     assert lines[lines.index("---", 1) + 1] == "# Interest {#interest}"
     assert book.cli("status")[1].splitlines()[1] == "docs/x.en.md      current"
+
+
+def test_front_matter_that_is_not_yaml_stops_mark_and_status_at_its_line(book: Book) -> None:
+    book.write({"x.en.md": book.read("docs/x.en.md").replace("---\n", "---\ntitle: a: b\n", 1)})
+    before = (book.root / "docs/x.en.md").read_bytes()
+    error = (
+        "docs/x.en.md:2: the front matter is not valid YAML: mapping values are not allowed in "
+        "this context Fix: correct the YAML between the two `---` lines (one `key: value` per "
+        "line, a list written `[a, b]`, a text with `: ` or `#` in quotes), or begin the page "
+        "with a blank line if its first `---` is a horizontal rule\n"
+    )
+    assert book.cli("mark", "docs/x.en.md") == (
+        1,
+        "",
+        error + "docs/x.en.md: not marked: it does not correspond to docs/x.md yet\n",
+    )
+    assert (book.root / "docs/x.en.md").read_bytes() == before
+    assert book.cli("status") == (1, "docs/index.en.md  missing\n", error)
 
 
 def test_mark_refuses_a_page_that_is_no_translation(book: Book) -> None:

@@ -81,10 +81,12 @@ def _changes(old: str, new: str) -> list[Change]:
             id="code changed",
         ),
         pytest.param(
-            lambda t: t.replace("[[x = 2]]", "[[x = 2.0]]"),
+            lambda t: t.replace("[[x = 2]]", "[[x + 0 = 2]]"),
             [("numbers", f"numbers changed in {CACHE} {AT_CACHE}")],
             id="numbers changed",
         ),
+        # A written value is checked against its computation (a drift), never the translation's.
+        pytest.param(lambda t: t.replace("[[x = 2]]", "[[x = 3]]"), [], id="written value"),
         # A citation or a quiz answer is a part; its line is prose too.
         pytest.param(
             lambda t: t.replace("[@vaswani2017]", "[@shazeer2019]"),
@@ -138,13 +140,46 @@ def test_a_translation_without_a_record_is_unmarked(record) -> None:
 
 def test_the_record_is_the_sources_sections() -> None:
     record = make_record(_fingerprint(PAGE), "x.md")
-    assert record["source"] == "x.md" and len(record["digest"]) == 12
+    assert record["source"] == "x.md" and len(record["digest"]) == 12 and record["format"] == 2
     assert [s["heading"] for s in record["sections"]] == [
         "# 注意力 {#attention}",
         "## 10.1 缓存 {#cache}",
         "## 10.2 分组 {#groups}",
     ]
     assert set(record["sections"][1]) == {"heading", "code", "numbers", "parts", "prose"}
+
+
+def _format_1(record: dict) -> dict:
+    """The record as llmbook wrote it before format 2 (its numbers' digests: other values)."""
+    old = {k: v for k, v in record.items() if k != "format"}
+    old["digest"] = "0" * 12
+    old["sections"] = [{**s, "numbers": "written1"} for s in record["sections"]]
+    return old
+
+
+def test_a_record_of_format_1_is_compared_on_all_but_its_numbers() -> None:
+    old = _format_1(make_record(_fingerprint(PAGE), "x.md"))
+    assert changes(old, _fingerprint(PAGE)) == []
+    assert changes(old, _fingerprint(PAGE.replace("[[x = 2]]", "[[x + 0 = 2]]"))) == []
+    assert [c.kind for c in changes(old, _fingerprint(PAGE.replace("1 + 1", "1 + 2")))] == ["code"]
+
+
+def test_mark_writes_a_record_of_format_1_anew(book: Book) -> None:
+    import json
+
+    path = book.root / "docs" / "x.en.md"
+    text = book.read("docs/x.en.md")
+    record = make_record(_fingerprint(book.read("docs/x.md")), "x.md")
+    head, rest = text.split("  sections:\n", 1)
+    old = _format_1(record)
+    head = head.replace("  format: 2\n", "").replace(
+        json.dumps(record["digest"]), json.dumps(old["digest"])
+    )
+    path.write_text(head + "  sections:\n" + rest, encoding="utf-8")
+    assert book.cli("status")[1].splitlines()[1] == "docs/x.en.md      current"
+    status, out, _ = book.cli("mark", "docs/x.en.md")
+    assert (status, out.split(" (")[0]) == (0, "docs/x.en.md: marked")
+    assert "  format: 2\n" in book.read("docs/x.en.md")
 
 
 # -- in a build ----------------------------------------------------------------------------------
@@ -162,9 +197,33 @@ def test_a_stale_translation_fails_both_builds_under_translations_strict(book: B
     # The English build also finds its code differs from the source's (correspond.py).
     assert book.errors("en") == [
         "docs/x.en.md:2: " + STALE_CODE.split(":2: ", 1)[1],
-        "docs/x.en.md:14: this python block differs from its source's (docs/x.md:5): a "
+        "docs/x.en.md:15: this python block differs from its source's (docs/x.md:5): a "
         "translation runs its source's code, and only comments may be translated Fix: copy the "
         "block from docs/x.md:5 and translate only its comments",
+    ]
+
+
+def test_a_drift_in_the_source_is_one_error_and_no_stale_translation(book: Book) -> None:
+    """The source writes a wrong value: that is its drift, and its translation (whose own values
+    are proven against the same results) is not stale for it."""
+    book.write({"x.md": book.read("docs/x.md").replace("[[x = 2]]", "[[x = 3]]")})
+    assert book.errors("zh") == ["docs/x.md:10: written 3, computed 2"]
+    book.write({"x.md": book.read("docs/x.md").replace("[[x = 3]]", "[[x + 0 = 2]]")})
+    assert book.errors("zh") == [STALE_CODE.replace("code changed", "numbers changed")]
+
+
+def test_a_sources_error_comes_before_the_errors_of_its_translation(book: Book) -> None:
+    """The English build runs the source for its translation: the source's failure is listed
+    first, then what the translation has wrong (here: its source moved since it was marked)."""
+    book.write(
+        {
+            "x.md": book.read("docs/x.md").replace("x = 1 + 1\n", "x = 1 + 1\nx / 0\n"),
+            "x.en.md": book.read("docs/x.en.md").replace("x = 1 + 1\n", "x = 1 + 1\nx / 0\n"),
+        }
+    )
+    assert [line.split(": ")[0] for line in book.errors("en")] == [
+        "docs/x.md:8",
+        "docs/x.en.md:2",
     ]
 
 

@@ -31,7 +31,7 @@ def _log(book: Book) -> list[str]:
 def test_a_drifted_number_in_the_translation_fails_at_its_line(book: Book) -> None:
     book.write({"x.en.md": book.read("docs/x.en.md").replace("[[x = 2]]", "[[x = 3]]")})
     book.build("zh").ok()  # the source's own numbers hold
-    assert book.errors("en") == ["docs/x.en.md:19: written 3, computed 2"]
+    assert book.errors("en") == ["docs/x.en.md:20: written 3, computed 2"]
 
 
 def test_the_english_build_runs_no_page_after_the_chinese_one(book: Book) -> None:

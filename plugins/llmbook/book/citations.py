@@ -14,7 +14,7 @@ from typing import Any
 
 from llmbook.book.bibliography import Bibliography, Entry
 from llmbook.book.cite_syntax import Cite, ProseCitation, cited_key, find_citations
-from llmbook.errors import AuthorError
+from llmbook.errors import AuthorError, quoted
 
 __all__ = ["CitationIndex", "PageCitations", "page_citations"]
 
@@ -108,7 +108,7 @@ class CitationIndex:
 
     def _number(self, number: CitedNumber) -> tuple[str, str] | None:
         if number.cite is not None:
-            return self._unknown(number.cite.key, f"[[{number.written} {number.source}]]")
+            return self._unknown(number.cite.key, quoted(f"[[{number.written} {number.source}]]"))
         if self.bibliography is None:
             return None
         text, _, locator = number.source.partition(",")

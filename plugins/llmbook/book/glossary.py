@@ -22,7 +22,7 @@ from pathlib import Path
 
 import yaml
 
-from llmbook.errors import AuthorError
+from llmbook.errors import AuthorError, quoted
 
 __all__ = ["FILE_NAME", "Entry", "Glossary"]
 
@@ -108,7 +108,7 @@ class Glossary:
                 raise AuthorError(
                     self.src,
                     entry.line,
-                    f"the name {name!r} is given twice (entry {known.term} on line {known.line})",
+                    f"the name {quoted(repr(name))} is given twice (entry {known.term} on line {known.line})",
                     "keep one entry for a term, its other names as its aliases",
                 )
             self._names[_key(name)] = entry
@@ -149,7 +149,7 @@ def _entry(src: str, node: yaml.Node) -> Entry:
             raise AuthorError(
                 src,
                 _line(key_node),
-                f"a glossary entry has the unknown key {key!r}",
+                f"a glossary entry has the unknown key {quoted(repr(key))}",
                 f"use only {', '.join(_KEYS)}, and a language's code for the term's name in "
                 'that language ("fr: Attention à requêtes groupées")',
             )

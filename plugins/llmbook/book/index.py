@@ -16,7 +16,7 @@ from urllib.parse import unquote
 
 from llmbook.book.parts import PageParts, Part
 from llmbook.book.syntax import Reference
-from llmbook.errors import AuthorError
+from llmbook.errors import AuthorError, quoted
 from llmbook.i18n import Locale
 
 __all__ = ["BookIndex", "ReferenceCounts", "Resolved"]
@@ -116,7 +116,7 @@ class BookIndex:
 
     def _wrong(self, page: PageParts, ref: Reference) -> tuple[str, str] | None:
         assert ref.href is not None
-        link = f"[{ref.text}]({ref.href})"
+        link = quoted(f"[{ref.text}]({ref.href})")
         path = ref.href.partition("#")[0]
         target = self.resolve(page, ref.href)
         if target is None and self._unread(page, path):

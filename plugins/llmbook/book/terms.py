@@ -15,7 +15,7 @@ from typing import Any
 
 from llmbook.book.glossary import FILE_NAME, Entry, Glossary
 from llmbook.book.term_syntax import TermUse, find_terms
-from llmbook.errors import AuthorError
+from llmbook.errors import AuthorError, quoted
 from llmbook.i18n import Locale
 from llmbook.project import Project
 from llmbook.store import key
@@ -97,7 +97,7 @@ class TermIndex:
                 AuthorError(
                     src,
                     first_use.line,
-                    f"the term {first_use.name!r} links to the glossary page, and no page holds "
+                    f"the term {quoted(repr(first_use.name))} links to the glossary page, and no page holds "
                     ":::glossary",
                     "add a page (e.g. docs/glossary.md) with a :::glossary block, and put it in "
                     "the nav",
@@ -114,7 +114,7 @@ class TermIndex:
         return AuthorError(
             src,
             use.line,
-            f"the term {use.name!r} is not in the glossary",
+            f"the term {quoted(repr(use.name))} is not in the glossary",
             f'{fix} an entry "- term: {use.name}" with its definition to {self.glossary.src}',
         )
 

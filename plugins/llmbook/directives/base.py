@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from llmbook.directives.nodes import Block, Document, Text
-from llmbook.errors import AuthorError
+from llmbook.errors import AuthorError, quoted
 from llmbook.fragments import FragmentRenderer
 from llmbook.i18n import Locale
 from llmbook.page_ref import PageRef
@@ -72,7 +72,7 @@ class Directive:
         if self.ARGUMENT == FORBIDDEN and node.arg:
             raise ctx.error(
                 node.line,
-                f":::{self.NAME} takes nothing after its name, got {node.arg!r}",
+                f":::{self.NAME} takes nothing after its name, got {quoted(repr(node.arg))}",
                 f"write the text in the block's body, below the :::{self.NAME} line",
             )
         if self.PARENTS is not None and parent.name not in self.PARENTS:

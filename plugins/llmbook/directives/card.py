@@ -6,6 +6,7 @@ import re
 
 from llmbook.directives.base import REQUIRED, Context, Directive, escape, register
 from llmbook.directives.nodes import Block
+from llmbook.errors import quoted
 
 __all__ = ["Card", "card_number"]
 
@@ -17,7 +18,7 @@ def card_number(node: Block, ctx: Context) -> tuple[int, str]:
     if match is None:
         raise ctx.error(
             node.line,
-            f"card needs a number and a title, got {node.arg!r}",
+            f"card needs a number and a title, got {quoted(repr(node.arg))}",
             f'write ":::card 1 {ctx.locale.example("title")}" (the card\'s number, a space, '
             "its title)",
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from llmbook import demos
 from llmbook.directives.base import REQUIRED, Context, Directive, register
 from llmbook.directives.nodes import Block
+from llmbook.errors import quoted
 
 __all__ = ["DemoDirective"]
 
@@ -28,7 +29,7 @@ class DemoDirective(Directive):
         if demo_id not in demos.known_ids():
             raise ctx.error(
                 node.line,
-                f"unknown demo {demo_id!r}",
+                f"unknown demo {quoted(repr(demo_id))}",
                 f"use one of: {', '.join(demos.known_ids())}",
             )
         if not title.strip():

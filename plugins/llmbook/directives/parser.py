@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from llmbook.directives.nodes import Block, Document, Text
-from llmbook.errors import AuthorError
+from llmbook.errors import AuthorError, quoted
 from llmbook.formulas import display_lines
 from llmbook.lexer import Fence, Lexed
 
@@ -73,9 +73,9 @@ def _check_closed(stack: list[Block], unclosed: list[Fence], src: str, first: in
         raise AuthorError(
             src,
             first + unclosed[0].start,
-            f"code fence {unclosed[0].fence} opened here is never closed, so "
+            f"code fence {quoted(unclosed[0].fence)} opened here is never closed, so "
             f":::{stack[-1].name} cannot close",
-            f"close the code block with a line {unclosed[0].fence} before the block's :::",
+            f"close the code block with a line {quoted(unclosed[0].fence)} before the block's :::",
         )
     if len(stack) > 1:
         block = stack[-1]
@@ -111,7 +111,7 @@ def _directive_line(
         raise AuthorError(
             src,
             number,
-            f"malformed directive line {line.strip()!r}",
+            f"malformed directive line {quoted(repr(line.strip()))}",
             "a directive line is :::name followed by its title, or a bare ::: to close a block",
         )
     name = match.group("name")
@@ -119,7 +119,10 @@ def _directive_line(
         close = difflib.get_close_matches(name, names, n=1)
         hint = f"did you mean :::{close[0]}? Else " if close else ""
         raise AuthorError(
-            src, number, f"unknown directive :::{name}", f"{hint}use one of: {', '.join(names)}"
+            src,
+            number,
+            f"unknown directive :::{quoted(name)}",
+            f"{hint}use one of: {', '.join(names)}",
         )
     block = Block(name, match.group("arg") or "", number, match.group("indent"), line)
     stack[-1].children.append(block)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, register
 from llmbook.directives.nodes import Block
+from llmbook.errors import quoted
 
 __all__ = ["OPTION", "Quiz", "QuizData", "parse_quiz"]
 
@@ -60,7 +61,7 @@ def parse_quiz(node: Block, ctx: Context) -> QuizData:
         elif line.strip():
             raise ctx.error(
                 number,
-                f"quiz line {line.strip()!r} after {answer_word} is neither "
+                f"quiz line {quoted(repr(line.strip()))} after {answer_word} is neither "
                 f"{explanation_word} nor part of it",
                 f'start the explanation with "{explanation_word}: …" right after the '
                 f"{answer_word} line",
@@ -114,7 +115,8 @@ def _check(node: Block, data: QuizData, answer_line: int, ctx: Context) -> None:
     if data.answer not in letters:
         raise ctx.error(
             answer_line,
-            f"quiz answer {data.answer!r} is not one of its options {', '.join(letters)}",
+            f"quiz answer {quoted(repr(data.answer))} is not one of its options "
+            f"{', '.join(letters)}",
             f"write one of {', '.join(letters)} after {answer_word}:",
         )
     if not "".join(data.explanation).strip():

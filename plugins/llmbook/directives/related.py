@@ -6,6 +6,7 @@ import re
 
 from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, register
 from llmbook.directives.nodes import Block
+from llmbook.errors import quoted
 
 __all__ = ["Related"]
 
@@ -26,7 +27,7 @@ class Related(Directive):
             if "|" not in line:
                 raise ctx.error(
                     number,
-                    f"related line {line.strip()!r} has no '|'",
+                    f"related line {quoted(repr(line.strip()))} has no '|'",
                     f'write "label | item, item", e.g. "{ctx.locale.example("related")}"',
                 )
             label, items = line.split("|", 1)
@@ -34,7 +35,8 @@ class Related(Directive):
             if not label.strip() or not names:
                 raise ctx.error(
                     number,
-                    f"related line {line.strip()!r} needs a label before '|' and items after it",
+                    f"related line {quoted(repr(line.strip()))} needs a label before '|' and "
+                    "items after it",
                     f'write "label | item, item", e.g. "{ctx.locale.example("related")}"',
                 )
             rows.append((label.strip(), names))

@@ -31,6 +31,7 @@ from llmbook.directives.shapes import (
     ratio,
     show,
 )
+from llmbook.errors import quoted as quote
 from llmbook.i18n import Locale
 
 __all__ = ["Shapeflow", "check_line"]
@@ -132,7 +133,7 @@ def _segment(
         flow.pieces.append(f'<span class="llmbook-shapeflow__text">{escape(first[1])}</span>')
         if not rest or rest[0][0] != "tensor":
             raise ShapeError(
-                f"{first[1]!r} is not a tensor named earlier in this block and no shape follows it"
+                f"{quote(repr(first[1]))} is not a tensor named earlier in this block and no shape follows it"
             )
         grouping = _grouping(first[1], flow.locale)
         if grouping and current is not None:
@@ -162,7 +163,7 @@ def _operand(item: tuple[str, str, str], names: dict[str, list[Dim]], flow: Flow
         flow.pieces.append(_chip(name, None))
         return names[name]
     raise ShapeError(
-        f"{name!r} is not a shape: write name [dims] or a name given earlier in the block"
+        f"{quote(repr(name))} is not a shape: write name [dims] or a name given earlier in the block"
     )
 
 
@@ -185,7 +186,9 @@ def _expression(
     while position < len(items):
         op_item = items[position]
         if op_item[0] != "op" or position + 1 >= len(items):
-            raise ShapeError(f"expected an operator (⊕ × ⊙ +) between shapes, found {op_item[1]!r}")
+            raise ShapeError(
+                f"expected an operator (⊕ × ⊙ +) between shapes, found {quote(repr(op_item[1]))}"
+            )
         symbol = op_item[1]
         flow.pieces.append(f'<span class="llmbook-shapeflow__op">{escape(symbol)}</span>')
         other = _operand(items[position + 1], names, flow)

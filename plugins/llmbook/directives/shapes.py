@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from llmbook.errors import quoted
+
 __all__ = [
     "Dim",
     "Grouping",
@@ -138,7 +140,7 @@ def parse_dim(text: str) -> Dim:
             if normal[pos:].strip() == "":
                 break
             raise ShapeError(
-                f"dimension {source!r} is not a size expression (names, numbers, + − × /)"
+                f"dimension {quoted(repr(source))} is not a size expression (names, numbers, + − × /)"
             )
         kind = match.lastgroup or ""
         tokens.append((kind, match.group(kind)))
@@ -148,7 +150,9 @@ def parse_dim(text: str) -> Dim:
     parser = _Parser(tokens, source)
     poly = parser.sum()
     if parser.pos != len(tokens):
-        raise ShapeError(f"dimension {source!r} is not a size expression (names, numbers, + − × /)")
+        raise ShapeError(
+            f"dimension {quoted(repr(source))} is not a size expression (names, numbers, + − × /)"
+        )
     return _make(poly, source)
 
 
@@ -183,7 +187,7 @@ class _Parser:
                 divisor = _make(self.factor())
                 inverse = ratio(_make({(): Fraction(1)}), divisor)
                 if inverse is None:
-                    raise ShapeError(f"dimension {self.source!r} divides by a sum")
+                    raise ShapeError(f"dimension {quoted(repr(self.source))} divides by a sum")
                 poly = _mul(poly, dict(inverse.terms))
             elif kind in ("num", "name") or (kind, value) == ("op", "("):
                 poly = _mul(poly, self.factor())  # implicit product: `2d`, `8/3 d`
@@ -200,11 +204,11 @@ class _Parser:
         if (kind, value) == ("op", "("):
             poly = self.sum()
             if self.peek() != ("op", ")"):
-                raise ShapeError(f"dimension {self.source!r} has an unclosed '('")
+                raise ShapeError(f"dimension {quoted(repr(self.source))} has an unclosed '('")
             self.pos += 1
             return poly
         raise ShapeError(
-            f"dimension {self.source!r} is not a size expression (names, numbers, + − × /)"
+            f"dimension {quoted(repr(self.source))} is not a size expression (names, numbers, + − × /)"
         )
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from llmbook.directives import Document, parse_structure
 from llmbook.directives.base import Context
 from llmbook.directives.tree import check_tree
-from llmbook.errors import AuthorError, location
+from llmbook.errors import AuthorError, location, quoted, quoted_lines
 from llmbook.execute.collect import PageSource
 from llmbook.execute.coverage import Unaccounted, page_coverage
 from llmbook.execute.load import LoadedPage
@@ -75,12 +75,13 @@ def _cover(plan: Plan, *, strict: bool, mode: Strict, locale: Locale) -> None:
 def unaccounted_error(src: str, number: Unaccounted) -> AuthorError:
     """A number of the prose that nothing accounts for: an error on a strict page, a warning
     (annotations.py) on a page whose numbers are only reported."""
+    text = quoted(number.text)
     return AuthorError(
         src,
         number.line,
-        f"the number {number.text} is neither checked, cited nor marked.",
-        f"bind it to its computation [[expr = {number.text}]], cite it [[{number.text} @ paper, "
-        f"table]], or mark it illustrative [[~{number.text}]]",
+        f"the number {text} is neither checked, cited nor marked.",
+        f"bind it to its computation [[expr = {text}]], cite it [[{text} @ paper, "
+        f"table]], or mark it illustrative [[~{text}]]",
     )
 
 
@@ -111,7 +112,7 @@ def _check_outputs(source: PageSource, result: RunResult) -> None:
                 source.src,
                 expected_block.line,
                 f"the python block at line {block.line} printed something else than its "
-                f"expected output:\n{diff}\n",
+                f"expected output:\n{quoted_lines(diff)}\n",
                 "update the expected output, or the code",
             )
 

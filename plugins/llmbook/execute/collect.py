@@ -10,15 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from mkdocs.utils.meta import get_data
-
 from llmbook.bindings import RawBinding, find_bindings
-from llmbook.errors import AuthorError
+from llmbook.errors import AuthorError, quoted
 from llmbook.execute.environment import valid_name
 from llmbook.execute.tags import Display, read_tags
 from llmbook.lexer import Fence, Lexed, mask_code
 
-__all__ = ["CodeBlock", "PageSource", "collect_page", "split_front_matter"]
+__all__ = ["CodeBlock", "PageSource", "collect_page"]
 
 _MARKER = re.compile(r"^\s*<!--\s*(?P<name>pytest[.-][\w.:-]+(?:\(.*\))?)\s*-->\s*$")
 _PYTHON_LANGS = {"python", "py", "python3"}
@@ -109,19 +107,15 @@ class PageSource:
         return self.execute and (any(b.runs for b in self.blocks) or bool(self.bound))
 
 
-def split_front_matter(text: str) -> tuple[dict, str, int]:
-    """(meta, body, first) exactly as MkDocs splits a page; `first` is the body's file line."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    body, meta = get_data(text)
-    return meta, body, text.count("\n") - body.count("\n") + 1
-
-
 def _execute_flag(meta: dict, src: str, default: bool) -> bool:
     value = meta.get("execute", default)
     if isinstance(value, bool):
         return value
     raise AuthorError(
-        src, 1, f"front matter `execute: {value}` is not true or false", "write `execute: false`"
+        src,
+        1,
+        f"front matter `execute: {quoted(str(value))}` is not true or false",
+        "write `execute: false`",
     )
 
 
@@ -132,7 +126,7 @@ def _network_flag(meta: dict, src: str) -> bool:
     raise AuthorError(
         src,
         1,
-        f"front matter `execute_network: {value}` is not true or false",
+        f"front matter `execute_network: {quoted(str(value))}` is not true or false",
         "write `execute_network: true` for a page whose code needs the network",
     )
 
@@ -144,7 +138,7 @@ def _env_names(meta: dict, src: str) -> tuple[str, ...]:
     raise AuthorError(
         src,
         1,
-        f"front matter `execute_env: {value}` is not a list of environment variable names",
+        f"front matter `execute_env: {quoted(str(value))}` is not a list of environment variable names",
         "write e.g. `execute_env: [HF_TOKEN]`: those variables of the build's environment are "
         "passed to this page's code",
     )
@@ -164,7 +158,7 @@ def _resources(meta: dict, src: str) -> dict[str, float]:
     raise AuthorError(
         src,
         1,
-        f"front matter `execute_resources: {value}` is not a mapping of resource names to "
+        f"front matter `execute_resources: {quoted(str(value))}` is not a mapping of resource names to "
         "positive amounts",
         "write e.g. `execute_resources: {GPU: 1, memory_gb: 40}` (names as the cluster's Dask "
         "workers declare them; GPU counts CUDA devices, memory_gb the machine's memory)",
@@ -182,7 +176,7 @@ def _theme_keys(meta: dict, src: str) -> None:
             raise AuthorError(
                 src,
                 1,
-                f"front matter `{name}: {value}` is not a list of names",
+                f"front matter `{name}: {quoted(str(value))}` is not a list of names",
                 f"write e.g. `{name}: {example}`",
             )
 
@@ -196,7 +190,7 @@ def _chapter(meta: dict, src: str) -> str | None:
     raise AuthorError(
         src,
         1,
-        f"front matter `chapter: {value}` is not a chapter number",
+        f"front matter `chapter: {quoted(str(value))}` is not a chapter number",
         "write a whole number, e.g. `chapter: 10` (its sections are then 10.1, 10.2, …)",
     )
 
@@ -208,7 +202,7 @@ def _strict_flag(meta: dict, src: str) -> bool | None:
     raise AuthorError(
         src,
         1,
-        f"front matter `numbers: {value}` is neither strict nor report",
+        f"front matter `numbers: {quoted(str(value))}` is neither strict nor report",
         "write `numbers: strict` (every number checked, cited or marked) or `numbers: report` "
         "(unaccounted numbers only reported), or leave it out to follow the site",
     )
@@ -288,7 +282,7 @@ def _read_block(
             raise AuthorError(
                 page.src,
                 marker_line,
-                f"unknown marker <!--{name}-->",
+                f"unknown marker <!--{quoted(name)}-->",
                 "use <!--pytest.mark.skip--> or <!--pytest-codeblocks:expected-output-->",
             )
     if end >= len(page.lines):

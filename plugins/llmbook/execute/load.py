@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from llmbook.errors import AuthorError, register_line_map
-from llmbook.execute.collect import PageSource, collect_page, split_front_matter
+from llmbook.errors import AuthorError, quoted, register_line_map
+from llmbook.execute.collect import PageSource, collect_page
+from llmbook.execute.front_matter import split_front_matter
 from llmbook.execute.notebook import Notebook, read_notebook
 from llmbook.execute.numbers import Written, parse_written
 from llmbook.execute.run import RunResult
@@ -68,7 +69,7 @@ def load_page(src: str, raw: bytes | str, *, execute: bool = True) -> LoadedPage
         meta = notebook.data.get("metadata", {}).get("llmbook", {})
         markdown, first, prose = notebook.markdown, 1, notebook.prose_lines()
     else:
-        meta, markdown, first = split_front_matter(text)
+        meta, markdown, first = split_front_matter(text, src=src)
         markdown, prose = engine_text(markdown), frozenset()
     source = collect_page(lex(markdown, first), src=src, meta=meta, execute=execute, prose=prose)
     source.cells = notebook.cells if notebook is not None else None
@@ -87,7 +88,7 @@ def load_page(src: str, raw: bytes | str, *, execute: bool = True) -> LoadedPage
         raise AuthorError(
             src,
             b.line,
-            f"[[{b.body}]] cannot be checked: the page does not run ({source.why_not_run})",
+            f"[[{quoted(b.body)}]] cannot be checked: the page does not run ({source.why_not_run})",
             "write the plain number, cite it as [[value @ source]], mark it illustrative "
             "[[~value]], or let the page run (`execute: true` in its front matter, or a pattern "
             "of `execute_pages` in mkdocs.yml that matches it)",
@@ -104,7 +105,8 @@ def _written(src: str, binding: Any) -> Written:
         raise AuthorError(
             src,
             binding.line,
-            f"[[{binding.body}]]: the written value {binding.written!r} is not a number",
+            f"[[{quoted(binding.body)}]]: the written value {quoted(repr(binding.written))} "
+            "is not a number",
             "write a number such as 2.1, -1.34, 75%, 2.3e-10, 2,147,483,648 "
             "or a vector [0.365, 0.730]",
         ) from None

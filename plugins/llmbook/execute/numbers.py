@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+from llmbook.errors import quoted
+
 __all__ = ["Scalar", "Written", "check", "computed_text", "parse_written", "rewrite", "to_plain"]
 
 _SCALAR = re.compile(
@@ -152,22 +154,23 @@ def _finite(x: object) -> bool:
 
 
 def check(written: Written, computed: object) -> str | None:
-    """None when `computed` rounds to `written`; else the mismatch, worded for the author."""
-    shown = computed_text(computed)
+    """None when `computed` rounds to `written`; else the mismatch, worded for the author (each
+    value quoted: a long vector is cut, `quoted`)."""
+    text, shown = quoted(written.text), computed_text(computed)
     if written.vector != isinstance(computed, list):
         what = "a vector" if written.vector else "one number"
         got = f"a vector of {len(computed)}" if isinstance(computed, list) else "one number"
-        return f"written {written.text} is {what}, computed {shown} is {got}"
+        return f"written {text} is {what}, computed {quoted(shown)} is {got}"
     values = computed if written.vector else [computed]
     if len(values) != len(written.items):
         return (
-            f"written {written.text} has {_elements(len(written.items))}, "
-            f"computed {shown} has {len(values)}"
+            f"written {text} has {_elements(len(written.items))}, "
+            f"computed {quoted(shown)} has {len(values)}"
         )
     rounded, same = [], True
     for item, value in zip(written.items, values, strict=True):
         if not _finite(value):
-            return f"written {written.text}, computed {shown} (not a finite number)"
+            return f"written {text}, computed {quoted(shown)} (not a finite number)"
         r = item.round(value)
         rounded.append(item.format(r))
         same = same and r == item.value
@@ -175,14 +178,16 @@ def check(written: Written, computed: object) -> str | None:
         return None
     shown_round = "[" + ", ".join(rounded) + "]" if written.vector else rounded[0]
     if shown_round == shown:  # exact at the written precision: nothing to add
-        return f"written {written.text}, computed {shown}"
-    return f"written {written.text}, computed {shown} (rounds to {shown_round})"
+        return f"written {text}, computed {quoted(shown)}"
+    return f"written {text}, computed {quoted(shown)} (rounds to {quoted(shown_round)})"
 
 
 def rewrite(written: Written, computed: object) -> str:
     """The written text updated to `computed` at the same precision (for `nox -s update_numbers`)."""
     values = computed if written.vector else [computed]
     if len(values) != len(written.items) or not all(_finite(v) for v in values):
-        raise ValueError(f"cannot rewrite {written.text} to {computed_text(computed)}")
+        raise ValueError(
+            f"cannot rewrite {quoted(written.text)} to {quoted(computed_text(computed))}"
+        )
     parts = [item.format(item.round(v)) for item, v in zip(written.items, values, strict=True)]
     return "[" + ", ".join(parts) + "]" if written.vector else parts[0]

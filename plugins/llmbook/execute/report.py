@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.notebook import Notebook
 from llmbook.execute.plan import Plan
 
-__all__ = ["FIX_DRIFT", "BuildFailed", "DriftError", "Report"]
+__all__ = ["FIX_DRIFT", "BuildFailed", "DriftError", "Report", "in_page_order"]
 
 FIX_DRIFT = (
     "Fix: correct the written values, or run `python -m llmbook update-numbers` to rewrite them "
@@ -35,12 +36,34 @@ class BuildFailed(LLMBookError):
         self.failures, self.mismatches = list(failures), list(mismatches)
         parts = []
         if failures:
-            count = len(failures)
-            parts.append(f"{count} page{'s' if count > 1 else ''} failed:")
+            parts.append(_failed_summary(failures))
             parts += [str(f) for f in failures]
         if mismatches:
             parts.append(str(DriftError(mismatches)))
         super().__init__("\n".join(parts))
+
+
+def in_page_order(
+    failures: Iterable[AuthorError], source_of: Callable[[str], str] = str
+) -> list[AuthorError]:
+    """Page by page, each by line, a source's errors before its translations' (`source_of`: a
+    translation's source), which they may imply: a translation runs as its source."""
+    return sorted(
+        failures, key=lambda e: (source_of(e.src), e.src != source_of(e.src), e.src, e.line)
+    )
+
+
+def _failed_summary(failures: list[AuthorError]) -> str:
+    """`1 page failed:`, or `1 page failed with 2 errors:` when a page has more than one."""
+    pages = len({f.src for f in failures})
+    head = _counted(pages, "page") + " failed"
+    if len(failures) != pages:
+        head += " with " + _counted(len(failures), "error")
+    return head + ":"
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 @dataclass

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
-from llmbook.errors import AuthorError, describe_line
+from llmbook.errors import AuthorError, describe_line, quoted, quoted_lines
 from llmbook.execute.collect import CodeBlock, PageSource
 from llmbook.execute.display import Display, Displays, display_context, split_last
 from llmbook.execute.figures import Figure, figure_context, take_figures
@@ -148,7 +148,7 @@ def _fresh_namespace(
             page.src,
             first[0],
             f"the code every page starts with (`execute_preamble`) raised "
-            f"{type(error).__name__}: {error}",
+            f"{type(error).__name__}: {quoted_lines(str(error))}",
             "correct `execute_preamble` in the llmbook options of mkdocs.yml",
         ) from None
     # The seeds after the preamble: every page starts from the same random state, whatever it did.
@@ -271,7 +271,7 @@ def _block_error(page: PageSource, block: CodeBlock, error: BaseException) -> Au
     own = [f for f in frames if f.filename == page.src]
     line = own[-1].lineno if own else block.code_line
     at = f"python block at {describe_line(page.src, block.line)}"
-    head = f"{type(error).__name__}: {error} ({at})"
+    head = f"{type(error).__name__}: {quoted_lines(str(error))} ({at})"
     fix = _FIX_BLOCK
     if isinstance(error, MemoryError):
         head = f"MemoryError: out of memory ({at})"
@@ -284,12 +284,12 @@ def _block_error(page: PageSource, block: CodeBlock, error: BaseException) -> Au
         fix = "a page cannot read input (input(), stdin): a build has no one to type; write the value into the code"
     elif isinstance(error, OSError) and error.errno == errno.EFBIG:
         fix = "write a smaller file, or raise `execute_file_size_mb` in mkdocs.yml"
-    shown = _cell_lines(page, "".join(traceback.format_list(frames[-4:])))
+    shown = quoted_lines(_cell_lines(page, "".join(traceback.format_list(frames[-4:]))))
     return AuthorError(page.src, line or block.code_line, f"{head}\n{shown}", fix)
 
 
 def _evaluate(page: PageSource, binding: object, namespace: dict) -> object:
-    where = f"[[{binding.body}]]"
+    where = f"[[{quoted(binding.body)}]]"
     try:
         code = compile("\n" * (binding.line - 1) + binding.expr, page.src, "eval")
         with redirect_stdout(io.StringIO()):
@@ -298,15 +298,15 @@ def _evaluate(page: PageSource, binding: object, namespace: dict) -> object:
         raise AuthorError(
             page.src,
             binding.line,
-            f"{where}: {error}",
-            f"define `{error.name}` in a python block above line {binding.line} "
+            f"{where}: {quoted(str(error))}",
+            f"define `{quoted(str(error.name))}` in a python block above line {binding.line} "
             "(a `python hidden` block keeps it off the page)",
         ) from None
     except Exception as error:
         raise AuthorError(
             page.src,
             binding.line,
-            f"{where}: the expression raised {type(error).__name__}: {error}",
+            f"{where}: the expression raised {type(error).__name__}: {quoted_lines(str(error))}",
             "correct the expression (it runs in the page's namespace)",
         ) from None
     try:
@@ -315,6 +315,6 @@ def _evaluate(page: PageSource, binding: object, namespace: dict) -> object:
         raise AuthorError(
             page.src,
             binding.line,
-            f"{where}: the expression gave {error} ({str(value)[:60]!r}), not a number",
+            f"{where}: the expression gave {error} ({quoted(str(value), 60)!r}), not a number",
             "bind an expression that yields a number, a tensor or a list of numbers",
         ) from None

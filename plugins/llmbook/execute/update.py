@@ -1,33 +1,57 @@
 """`python -m llmbook update-numbers` (or `llmbook update-numbers`): rewrite drifted written numbers to the computed ones, print the diff.
 
-    python -m llmbook update-numbers [PATH ...]     (default: every docs/**/*.md)
+    python -m llmbook update-numbers [PATH ...]     (default: every docs/**/*.md and *.ipynb)
 
 Each value keeps its written precision and style (decimals, %, e-notation, separators), so an
-intended change (a new formula in the book's package, a new preset) is one reviewed command.
+intended change (a new formula in the book's package, a new preset) is one reviewed command. A
+notebook's Markdown cells are rewritten the same way; the rest of the notebook (its outputs, its
+JSON layout where it is one `json.dumps` writes) stays as it was, and it is still a valid
+notebook (nbformat).
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import json
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
+from llmbook.bindings import RawBinding
 from llmbook.config import load_options
+from llmbook.errors import location, quoted
 from llmbook.execute.executor import Executor
+from llmbook.execute.notebook import read_notebook
 from llmbook.execute.numbers import parse_written, rewrite
+from llmbook.execute.plan import Plan
 from llmbook.project import Project
 
 __all__ = ["main", "update_text"]
 
+# A notebook cell's lines with their line ends, as the build lays them out (\r\n, \r or \n).
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
 
 def update_text(text: str, *, src: str, executor: Executor) -> tuple[str, list[str]]:
     """(new text, problems): every mismatching bound number rewritten in place; the rest of the
-    file (its line ends, its tabs) as it was."""
+    file (its line ends, its tabs; a notebook's outputs and layout) as it was."""
     plan = executor.run_page(text, src=src)
+    problems: list[str] = []
+    rewrites = _rewrites(plan, problems)
+    if src.endswith(".ipynb"):
+        return _update_notebook(text, plan, rewrites, problems), problems
     lines = text.split("\n")
-    problems = []
-    # From the right of each line, so earlier offsets on the same line stay valid.
+    for b, body in rewrites:
+        lines[b.line - 1] = _rewritten(lines[b.line - 1], plan, b, body, problems)
+    return "\n".join(lines), problems
+
+
+def _rewrites(plan: Plan, problems: list[str]) -> list[tuple[RawBinding, str]]:
+    """(binding, its new body) for each drifted number, from the right of each line (so earlier
+    offsets on the same line stay valid); one that cannot be rewritten is a problem."""
+    found = []
     for number in sorted(
         plan.numbers, key=lambda n: (n.binding.line, n.binding.start), reverse=True
     ):
@@ -37,17 +61,22 @@ def update_text(text: str, *, src: str, executor: Executor) -> tuple[str, list[s
         try:
             new = rewrite(parse_written(b.written), number.value)
         except ValueError as error:
-            problems.append(f"{src}:{b.line}: {error}; edit it by hand")
+            problems.append(f"{location(plan.page.src, b.line)}: {error}; edit it by hand")
             continue
         cut = b.body.rfind(b.written)
-        body = b.body[:cut] + new + b.body[cut + len(b.written) :]
-        line = lines[b.line - 1]
-        start = _in_file(line, plan.page.lexed.line(b.line), b.start, f"[[{b.body}]]")
-        if start is None:
-            problems.append(f"{src}:{b.line}: [[{b.body}]] not found as written; edit it by hand")
-            continue
-        lines[b.line - 1] = line[:start] + f"[[{body}]]" + line[start + len(b.body) + 4 :]
-    return "\n".join(lines), problems
+        found.append((b, b.body[:cut] + new + b.body[cut + len(b.written) :]))
+    return found
+
+
+def _rewritten(line: str, plan: Plan, b: RawBinding, body: str, problems: list[str]) -> str:
+    """The file's `line` with binding `b` given its new `body` (unchanged, and a problem, where
+    the binding is not found as the build read it)."""
+    start = _in_file(line, plan.page.lexed.line(b.line), b.start, f"[[{b.body}]]")
+    if start is None:
+        where = location(plan.page.src, b.line)
+        problems.append(f"{where}: [[{quoted(b.body)}]] not found as written; edit it by hand")
+        return line
+    return line[:start] + f"[[{body}]]" + line[start + len(b.body) + 4 :]
 
 
 def _in_file(line: str, read: str, start: int, written: str) -> int | None:
@@ -64,18 +93,80 @@ def _in_file(line: str, read: str, start: int, written: str) -> int | None:
     return at
 
 
+def _update_notebook(
+    text: str, plan: Plan, rewrites: list[tuple[RawBinding, str]], problems: list[str]
+) -> str:
+    """The notebook with its drifted numbers rewritten in their cells' sources (Markdown cells,
+    and raw cells shown as HTML)."""
+    data = json.loads(text)
+    cells = plan.page.cells
+    assert cells is not None, "a notebook page has cells"
+    edited: dict[int, list[str]] = {}  # cell index → its lines, line ends kept
+    for b, body in rewrites:
+        number, inner = cells[b.line - 1]
+        cell = data["cells"][number - 1]  # a Markdown or a raw cell: code cells are fences
+        lines = edited.setdefault(number - 1, _LINE.findall(_source(cell)))
+        assert 1 <= inner <= len(lines), "a binding stands on a line of its cell's source"
+        content = lines[inner - 1].rstrip("\r\n")
+        end = lines[inner - 1][len(content) :]
+        lines[inner - 1] = _rewritten(content, plan, b, body, problems) + end
+    changed = False
+    for index, lines in edited.items():
+        cell = data["cells"][index]
+        new = "".join(lines)
+        if new != _source(cell):
+            cell["source"] = lines if isinstance(cell.get("source"), list) else new
+            changed = True
+    if not changed:
+        return text
+    written = _dumped_as(text, data)
+    read_notebook(written, src=plan.page.src)  # still a notebook nbformat reads
+    return written
+
+
+def _source(cell: dict[str, Any]) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _dumped_as(text: str, data: dict[str, Any]) -> str:
+    """`data` as JSON laid out as the notebook's `text` is (Jupyter's layout, or one another
+    tool writes with `json.dumps`), so the diff shows only what changed; nbformat's otherwise."""
+    before = json.loads(text)
+    end = "\n" if text.endswith("\n") else ""
+    for indent in (1, 2, 4, None):
+        for sort_keys in (True, False):
+            for ensure_ascii in (False, True):
+                style = {"indent": indent, "sort_keys": sort_keys, "ensure_ascii": ensure_ascii}
+                if json.dumps(before, **style) + end == text:
+                    return json.dumps(data, **style) + end
+    import nbformat
+
+    return nbformat.writes(nbformat.from_dict(data))
+
+
+def _pages(paths: list[str]) -> list[Path]:
+    """The pages under `paths`: Markdown files and notebooks, none in a hidden folder
+    (`.ipynb_checkpoints`)."""
+    pages: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if not path.is_dir():
+            pages.append(path)
+            continue
+        found = [*path.rglob("*.md"), *path.rglob("*.ipynb")]
+        pages += sorted(p for p in found if not any(part.startswith(".") for part in p.parts))
+    return pages
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("paths", nargs="*", default=["docs"], help="pages or folders")
     args = parser.parse_args(argv)
     config_file = Path("mkdocs.yml").resolve()
     executor = Executor(load_options(config_file), Project.from_config_file(config_file))
-    pages: list[Path] = []
-    for name in args.paths:
-        path = Path(name)
-        pages += sorted(path.rglob("*.md")) if path.is_dir() else [path]
     changed, problems = 0, []
-    for page in pages:
+    for page in _pages(args.paths):
         text = page.read_bytes().decode("utf-8")  # its own line ends, kept
         src = page.as_posix()
         new, trouble = update_text(text, src=src, executor=executor)

@@ -25,7 +25,7 @@ from llmbook.translate.book import read_record
 from llmbook.translate.correspond import correspond
 from llmbook.translate.fingerprint import fingerprint
 from llmbook.translate.layout import Languages
-from llmbook.translate.record import changes, make_record, with_record
+from llmbook.translate.record import FORMAT, changes, make_record, with_record
 
 __all__ = ["main"]
 
@@ -80,7 +80,7 @@ def _status(book: Languages, root: Path, docs: Path, locale: Locale) -> int:
                 print(f"{translation:<{width}} missing")
                 counts["missing"] += 1
                 continue
-            record, _ = read_record(root / translation)
+            record, _ = read_record(root / translation, translation)
             found = changes(record, fingerprint(_load(root, source), locale))
             if not found:
                 print(f"{translation:<{width}} current")
@@ -125,7 +125,8 @@ def _mark(book: Languages, root: Path, paths: list[Path], locale: Locale) -> int
             print(f"{src}: not marked: it does not correspond to {source} yet", file=sys.stderr)
             continue
         assert theirs is not None
-        if not changes(read_record(root / src)[0], theirs):
+        record = read_record(root / src, src)[0]
+        if not changes(record, theirs) and record.get("format") == FORMAT:  # an older one: anew
             print(f"{src}: already current (source {source}, digest {theirs.digest})")
             continue
         name = os.path.relpath(root / source, (root / src).parent).replace(os.sep, "/")

@@ -18,8 +18,9 @@ from typing import Any
 
 from llmbook.book.glossary import FILE_NAME as GLOSSARY
 from llmbook.book.glossary import Glossary
-from llmbook.errors import AuthorError, LLMBookError, location
-from llmbook.execute.collect import PageSource, split_front_matter
+from llmbook.errors import AuthorError, LLMBookError, location, quoted
+from llmbook.execute.collect import PageSource
+from llmbook.execute.front_matter import split_front_matter
 from llmbook.execute.run import RunResult
 from llmbook.i18n import Locale
 from llmbook.project import Project
@@ -156,7 +157,11 @@ class Translations:
             page = sources.get(source) or (kept[0] if kept is not None else None)
             if page is None:
                 continue  # it failed to load: reported there
-            found, line = self._changes(src, page)
+            try:
+                found, line = self._changes(src, page)
+            except AuthorError as error:  # its front matter (in a build that does not run it)
+                errors.append(error)
+                continue
             if not found:
                 continue
             self.stale[src] = found
@@ -179,7 +184,7 @@ class Translations:
         memo = self.store.memo("translations", entry, codec="pickle")
         kept = memo.get()
         if kept is None:
-            record, line = read_record(self.project.root / src)
+            record, line = read_record(self.project.root / src, src)
             kept = (changes(record, self._fingerprint(source)), line)
             memo.put(kept)
         return kept
@@ -255,8 +260,9 @@ class Translations:
         return path.relative_to(self.project.root).as_posix()
 
 
-def read_record(path: Path) -> tuple[Any, int]:
-    """A translation's record and the line it is on (1 when it has none)."""
+def read_record(path: Path, src: str) -> tuple[Any, int]:
+    """A translation's record and the line it is on (1 when it has none); AuthorError naming
+    `src` when its front matter is not valid YAML."""
     text = path.read_text(encoding="utf-8-sig")
     if path.suffix == ".ipynb":
         try:
@@ -264,7 +270,7 @@ def read_record(path: Path) -> tuple[Any, int]:
         except (ValueError, AttributeError):
             return None, 1
         return meta.get(RECORD_KEY), 1
-    meta, _, _ = split_front_matter(text)
+    meta, _, _ = split_front_matter(text, src=src)
     lines = text.splitlines()
     line = next((i + 1 for i, t in enumerate(lines[:400]) if t.startswith(f"{RECORD_KEY}:")), 1)
     return meta.get(RECORD_KEY), line
@@ -287,7 +293,7 @@ def _glossary_errors(ours: Glossary, theirs: Glossary) -> list[AuthorError]:
                 AuthorError(
                     ours.src,
                     ours.entries[-1].line if ours.entries else 1,
-                    f"{theirs.src}'s entry {entry.term!r} ({location(theirs.src, entry.line)}) "
+                    f"{theirs.src}'s entry {quoted(repr(entry.term))} ({location(theirs.src, entry.line)}) "
                     f"is missing: {_GLOSSARY_RULE}",
                     f"add it after this entry, with {same}; translate only its definition",
                 )
@@ -298,7 +304,7 @@ def _glossary_errors(ours: Glossary, theirs: Glossary) -> list[AuthorError]:
                 AuthorError(
                     ours.src,
                     mine.line,
-                    f"entry {i + 1} does not translate {theirs.src}'s entry {entry.term!r} "
+                    f"entry {i + 1} does not translate {theirs.src}'s entry {quoted(repr(entry.term))} "
                     f"({location(theirs.src, entry.line)}): {_GLOSSARY_RULE}",
                     f"give it {same}; translate only its definition",
                 )
@@ -310,7 +316,7 @@ def _glossary_errors(ours: Glossary, theirs: Glossary) -> list[AuthorError]:
             AuthorError(
                 ours.src,
                 extra.line,
-                f"the entry {extra.term!r} is not in {theirs.src}",
+                f"the entry {quoted(repr(extra.term))} is not in {theirs.src}",
                 "add it to the source glossary first, or remove it",
             )
         )

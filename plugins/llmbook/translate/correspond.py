@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-from llmbook.errors import AuthorError, location
+from llmbook.errors import AuthorError, location, quoted
 from llmbook.translate.fingerprint import KINDS, Fingerprint, Mark, Section
 
 __all__ = ["Correspondence", "correspond"]
@@ -166,13 +166,13 @@ def _shown(mark: Mark) -> str:
     if mark.kind == "directive":
         return f"`:::{mark.value}`"
     if mark.kind in ("code", "output"):
-        return f"`{mark.shown[:60]}`" if mark.shown else ""
+        return f"`{quoted(mark.shown, 60)}`" if mark.shown else ""
     if mark.kind == "answer":
-        return f"`{mark.shown}`"
+        return f"`{quoted(mark.shown)}`"
     if mark.kind == "label":
-        return mark.value
-    return f"`{mark.shown}`"
+        return quoted(mark.value)
+    return f"`{quoted(mark.shown)}`"
 
 
 def _quoted(title: str) -> str:
-    return f'"{title}"'
+    return f'"{quoted(title)}"'

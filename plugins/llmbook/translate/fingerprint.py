@@ -52,9 +52,6 @@ class Mark:
     value: str  # what must be equal (a code digest, a bound number's expression, a label, a key)
     line: int  # its file line
     shown: str = ""  # how a message shows it (the code's first line, the binding as written)
-    # what a record's digest keeps besides `value`: a bound number's written value (checked
-    # against the computed one, not against the source's, so a drift reads as one)
-    detail: str = ""
 
 
 @dataclass
@@ -84,9 +81,9 @@ class Section:
     def digest(self, group: str) -> str:
         if group == "prose":
             return _digest("\n".join(self.prose))
-        return _digest(
-            "\n".join(f"{m.kind} {m.value} {m.detail}".rstrip() for m in self.of(*GROUPS[group]))
-        )
+        # A bound number by its expression alone: the value it writes is checked against the
+        # computed one (a drift is that error, in the source), never against the source's.
+        return _digest("\n".join(f"{m.kind} {m.value}" for m in self.of(*GROUPS[group])))
 
 
 @dataclass
@@ -198,8 +195,8 @@ def _line_marks(
     if equation:
         section.marks.append(Mark("label", f"equation #{equation.group('id')}", line, text.strip()))
     for b in bindings:
-        value, detail = (b.expr, b.written) if b.expr is not None else (b.body, "")
-        section.marks.append(Mark("number", value.strip(), line, f"[[{b.body}]]", detail.strip()))
+        value = b.expr if b.expr is not None else b.body
+        section.marks.append(Mark("number", value.strip(), line, f"[[{b.body}]]"))
     for citation in find_citations(text, line):
         for cite in citation.cites:
             section.marks.append(Mark("citation", cite.key, line, f"[@{cite.key}]"))

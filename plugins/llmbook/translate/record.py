@@ -3,13 +3,17 @@
 
     translation:
       source: ch10-modern-llm.md
+      format: 2
       digest: 646608b075b7
       sections:
       - {heading: '## 10.1 KV Cache {#kv-cache}', code: e3b0c442, numbers: …, parts: …, prose: …}
 
 `python -m llmbook.translate mark` writes it; the build and `status` compare it with the source
 now. Each change is named: a section added, removed or renamed, or in one section its code, its
-bound numbers, its parts (labels, directives, quiz answers, citations, terms) or its prose.
+bound numbers (their expressions: a value the source writes is checked against its computation,
+not against the translation), its parts (labels, directives, quiz answers, citations, terms) or
+its prose. A record of an older format (1: its numbers' digests held the written values) is
+compared on everything but the numbers, and `mark` writes it anew.
 """
 
 from __future__ import annotations
@@ -25,9 +29,10 @@ import yaml
 from llmbook.errors import location
 from llmbook.translate.fingerprint import GROUPS, Fingerprint, heading_id
 
-__all__ = ["Change", "changes", "make_record", "with_record"]
+__all__ = ["FORMAT", "Change", "changes", "make_record", "with_record"]
 
 RECORD_KEY = "translation"
+FORMAT = 2  # the record's format: what its digests digest (a record without it: 1)
 _GROUP_NAMES = {
     "code": "code changed",
     "numbers": "numbers changed",
@@ -49,6 +54,7 @@ class Change:
 def make_record(source: Fingerprint, source_name: str) -> dict[str, Any]:
     return {
         "source": source_name,
+        "format": FORMAT,
         "digest": source.digest,
         "sections": [
             {"heading": s.heading, **{g: s.digest(g) for g in (*GROUPS, "prose")}}
@@ -62,8 +68,12 @@ def changes(record: Any, source: Fingerprint) -> list[Change]:
     nothing did; one `unmarked` change when the record is missing or unreadable."""
     if not isinstance(record, dict) or not isinstance(record.get("sections"), list):
         return [Change("unmarked", "the translation records no source (it was never marked)")]
-    if record.get("digest") == source.digest:
+    current = record.get("format") == FORMAT
+    if current and record.get("digest") == source.digest:
         return []
+    groups = (
+        (*GROUPS, "prose") if current else tuple(g for g in (*GROUPS, "prose") if g != "numbers")
+    )
     old = [s for s in record["sections"] if isinstance(s, dict)]
     new = [
         {"heading": s.heading, **{g: s.digest(g) for g in (*GROUPS, "prose")}, "at": s.line}
@@ -74,23 +84,23 @@ def changes(record: Any, source: Fingerprint) -> list[Change]:
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal" or (op == "replace" and i2 - i1 == j2 - j1):
             for a, b in zip(old[i1:i2], new[j1:j2], strict=True):
-                found += _section_changes(a, b, source.src)
+                found += _section_changes(a, b, source.src, groups)
             continue
         found += [Change("removed", f"section removed: {_title(a)}") for a in old[i1:i2]]
         found += [
             Change("added", f"section added: {_title(b)} ({location(source.src, b['at'])})")
             for b in new[j1:j2]
         ]
-    if not found:  # the digest moved, no section did (the page's start, say)
+    if not found and current:  # the digest moved, no section did (the page's start, say)
         found.append(Change("prose", "prose changed"))
     return found
 
 
-def _section_changes(a: dict, b: dict, src: str) -> list[Change]:
+def _section_changes(a: dict, b: dict, src: str, groups: tuple[str, ...]) -> list[Change]:
     found, where = [], location(src, b["at"])
     if a.get("heading") != b["heading"]:
         found.append(Change("renamed", f"section renamed: {_title(a)} → {_title(b)} ({where})"))
-    for group in (*GROUPS, "prose"):
+    for group in groups:
         if a.get(group) != b[group]:
             found.append(Change(group, f"{_GROUP_NAMES[group]} in {_title(b)} ({where})"))
     return found
@@ -136,7 +146,8 @@ def with_record(text: str, record: dict[str, Any], *, notebook: bool = False) ->
 def _yaml_lines(record: dict[str, Any]) -> list[str]:
     """The record as YAML, one line per section (JSON strings are YAML's double-quoted ones)."""
     lines = [f"{RECORD_KEY}:"]
-    lines += [f"  {k}: {json.dumps(record[k], ensure_ascii=False)}" for k in ("source", "digest")]
+    keys = ("source", "format", "digest")
+    lines += [f"  {k}: {json.dumps(record[k], ensure_ascii=False)}" for k in keys]
     lines.append("  sections:")
     for section in record["sections"]:
         fields = ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in section.items())
