@@ -145,6 +145,7 @@ def test_a_locale_is_written_in_its_language_not_copied_from_englishs(code: str)
         "print_card_number",
         "shapeflow_label",
         "term_other_name",
+        "term_title",
         "citation_join",
         "figure_join",
         "shapeflow_join",
