@@ -90,7 +90,12 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
 
     def _on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         # A new Site per build: `mkdocs serve` reuses the plugin object between builds.
-        project = Project.at(self._root(config), config.docs_dir, config.site_dir)
+        project = Project.at(
+            self._root(config),
+            config.docs_dir,
+            config.site_dir,
+            config_file=self._config_file(config),
+        )
         with _as_plugin_error():
             # LLMBOOK_EDITIONS overrides the option; an option, it keys the pages that link them.
             self.config["editions"] = list(edition_kinds(self.config.editions))
@@ -108,7 +113,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         # Markdown, made from it) gets the bound extension too, which leaves that text alone.
         config.markdown_extensions[:] = extensions
         config.mdx_configs.pop(_EXTENSION, None)
-        register_assets(config)
+        register_assets(config, self.site.asset_folders())
         search = config.plugins.get("material/search") or config.plugins.get("search")
         if self.config.enabled and search is not None and self.site.mode.caches_pages:
             cache_search(search, self.site.store)
@@ -140,7 +145,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         # Under GitHub Actions the report's errors are also shown on the pull request's lines.
         with _as_plugin_error(), annotated(lambda: site.report, strict=strict, root=root):
             site.start(pages, SiteIndex.from_files(files, config))
-        return add_asset_files(files, config)
+        return add_asset_files(files, config, site.asset_folders())
 
     def on_page_read_source(self, /, *, page: Page, config: MkDocsConfig) -> str | None:
         if isinstance(page.file, NotebookFile):

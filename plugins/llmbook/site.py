@@ -16,13 +16,15 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from mkdocs.plugins import get_plugin_logger
 
+from llmbook.assets import PLUGIN_ASSETS
 from llmbook.book.apparatus import Apparatus
 from llmbook.crash import InternalError, reported_as_internal
-from llmbook.demos.cache import DemoCache
+from llmbook.demos import DemoFrames
 from llmbook.directives import apply_line_edits, parse_structure, render_tree
 from llmbook.editions.links import edition_links
 from llmbook.edits import LineEdits
@@ -70,7 +72,7 @@ class Site:
     store: Store  # every cache of the build: one folder, one switch (the `cache` option)
     outputs: BuildOutputs  # the figures and notebook downloads the build writes
     index: SiteIndex | None = None
-    demo_cache: DemoCache | None = None
+    demos: DemoFrames | None = None  # the book's (the `demos` option), their frames in the store
     translations: Translations | None = None  # the `languages` option names more than one
     report: Report = field(default_factory=Report)
     # numbered parts, references, glossary, bibliography: read from every page at the start
@@ -96,7 +98,6 @@ class Site:
             project = dataclasses.replace(project, translating=translations.languages.current)
             translations.project = project
         executor = Executor(options, project, mode, store=store, companion=translations)
-        demo_cache = DemoCache(store) if store.enabled else None
         outputs = BuildOutputs(project, store)
         return cls(
             options,
@@ -105,9 +106,14 @@ class Site:
             mode,
             store,
             outputs,
-            demo_cache=demo_cache,
+            demos=executor.demos,
             translations=translations,
         )
+
+    def asset_folders(self) -> tuple[tuple[str, Path], ...]:
+        """The site's stylesheets and scripts, (site folder, folder): the plugin's, then those
+        the book's demo modules bring."""
+        return (*PLUGIN_ASSETS, *(self.demos.catalog.assets if self.demos is not None else ()))
 
     def start(self, pages: list[tuple[str, bytes]], index: SiteIndex) -> None:
         """The build's start, whatever the engine: the site index pages render against, and
@@ -245,6 +251,8 @@ class Site:
             return False
         if not self.book.still_true(src, deps):
             return False
+        if self.demos is not None and not self.demos.still_current(deps.demos):
+            return False  # a demo it shows is drawn by other code now
         for path in deps.figures:
             self.outputs.keep_figure(path, shown[path])
         return True
@@ -330,16 +338,18 @@ class Site:
             made = {**made, "editions": links}
         if errors:
             place_boxes(doc, edits, errors, stash.put, self.language)
-        index = self.index
+        index, demos = self.index, self.demos
         if index is not None and deps is not None:
             index = index.recording(deps.lookups)
+        if demos is not None and deps is not None:
+            demos = demos.recording(deps.demos)
         rendered = render_tree(
             apply_line_edits(doc, edits),
             src=page.src,
             stash=stash,
             site=index,
             page=page,
-            demo_cache=self.demo_cache,
+            demos=demos,
             example=self.book.example(page.src, stash),
             glossary=glossary,
             made=made,

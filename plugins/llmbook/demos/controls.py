@@ -3,7 +3,7 @@
 Conventions the scripts and the browser test rely on: an input carries `data-in="NAME"`, a displayed
 result `data-out="NAME"`, a button `data-action="NAME"`; the widget root is `div.llmbook-widget`
 holding a `data-role="grid"` JSON element: `{"tol": {out: tolerance}, "cases": [{"in": {...},
-"out": {...}}]}`, llmkit's values for a grid of inputs that the browser test drives the widget over.
+"out": {...}}]}`, the demo's computed values for a grid of inputs that the browser test drives the widget over.
 A stage (`data-role="stage"`) is drawn here, in Python, in its first state; the script moves its
 marks (`data-mark`) over the plot's map (`data-plot`) and paints with the `--llmbook-c-*` colours
 the widget root carries. A word the script writes comes from the element it writes into, a

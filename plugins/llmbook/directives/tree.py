@@ -19,7 +19,7 @@ from llmbook.lexer import Lexed, lex
 from llmbook.stash import Stash
 
 if TYPE_CHECKING:
-    from llmbook.demos.cache import DemoCache
+    from llmbook.demos.cache import DemoFrames
     from llmbook.page_ref import PageRef
     from llmbook.site_index import SiteIndex
 
@@ -56,18 +56,27 @@ def parse_structure(lexed: Lexed, *, src: str, plain: frozenset[int] = frozenset
     )
 
 
-def checked_structure(lexed: Lexed, *, src: str, plain: frozenset[int] = frozenset()) -> Document:
+def checked_structure(
+    lexed: Lexed,
+    *,
+    src: str,
+    plain: frozenset[int] = frozenset(),
+    demos: DemoFrames | None = None,
+) -> Document:
     """The page's directive tree with every directive validated: the check stage's view, so
     a malformed block is an author error of the build's report before any page renders."""
     doc = parse_structure(lexed, src=src, plain=plain)
-    check_tree(Context(src=src, doc=doc))
+    check_tree(Context(src=src, doc=doc, demos=demos))
     return doc
 
 
-def parse_directives(markdown: str, *, src: str, first: int = 1) -> Document:
+def parse_directives(
+    markdown: str, *, src: str, first: int = 1, demos: DemoFrames | None = None
+) -> Document:
     """A standalone text's directive tree (a showcase's example, a test's page, starting on file
-    line `first`), every directive validated; AuthorError (`src:LINE`) otherwise."""
-    return checked_structure(lex(markdown, first), src=src)
+    line `first`), every directive validated against the book's `demos`; AuthorError
+    (`src:LINE`) otherwise."""
+    return checked_structure(lex(markdown, first), src=src, demos=demos)
 
 
 def render_directives(
@@ -77,7 +86,7 @@ def render_directives(
     stash: Stash,
     site: SiteIndex | None = None,
     page: PageRef | None = None,
-    demo_cache: DemoCache | None = None,
+    demos: DemoFrames | None = None,
     first: int = 1,
     language: str = "zh",
 ) -> str:
@@ -87,7 +96,7 @@ def render_directives(
         return markdown
     doc = parse_structure(lex(markdown, first), src=src)
     return render_tree(
-        doc, src=src, stash=stash, site=site, page=page, demo_cache=demo_cache, language=language
+        doc, src=src, stash=stash, site=site, page=page, demos=demos, language=language
     )
 
 
@@ -137,7 +146,7 @@ def render_tree(
     stash: Stash,
     site: SiteIndex | None = None,
     page: PageRef | None = None,
-    demo_cache: DemoCache | None = None,
+    demos: DemoFrames | None = None,
     example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None,
     glossary: GlossaryView | None = None,
     made: Mapping[str, str] | None = None,
@@ -153,7 +162,7 @@ def render_tree(
         stash=stash,
         site=site,
         page=page,
-        demo_cache=demo_cache,
+        demos=demos,
         made=made or {},
         example=example,
         glossary=glossary,

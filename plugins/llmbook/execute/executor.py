@@ -20,6 +20,7 @@ from typing import Any
 from mkdocs.plugins import get_plugin_logger
 
 from llmbook.crash import reported_as_internal
+from llmbook.demos import DemoFrames
 from llmbook.errors import AuthorError, location
 from llmbook.execute.cache import FileHashes, PageCache, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
@@ -39,7 +40,7 @@ from llmbook.execute.run import RunResult
 from llmbook.execute.shard import read_shard, shard_number
 from llmbook.execute.stage_cache import StageCache
 from llmbook.project import Project
-from llmbook.store import Store, llmbook_hash, open_store, switched_off
+from llmbook.store import Store, key, llmbook_hash, open_store, switched_off
 
 __all__ = ["Executor"]
 
@@ -57,6 +58,7 @@ class Executor:
         *,
         store: Store | None = None,
         companion: Companion | None = None,
+        demos: DemoFrames | None = None,
     ) -> None:
         # A translating build's translations (translate/book.py): each runs as its source.
         self.companion = companion
@@ -83,7 +85,12 @@ class Executor:
             )
         self.store = store
         self.cache = PageCache(store)
-        self.stages = StageCache(store, llmbook_hash())
+        # The book's demos (the `demos` option): a page's `:::demo` IDs are checked against them.
+        if demos is None:
+            demos = DemoFrames.of_book(plugin_config.get("demos") or (), project, store)
+        self.demos = demos
+        # A page's checks depend on llmbook's code and on the demo IDs the book registers.
+        self.stages = StageCache(store, key(llmbook_hash(), demos.known_ids()))
         self.numbers_strict = bool(plugin_config["numbers_strict"])
         self.coverage: dict[str, Coverage] = {}
         self.counts: dict[str, int] = {}
@@ -243,7 +250,9 @@ class Executor:
             with self._guard(src, "checking the page"):
                 if failed and not left_out and not self.mode.plans(failed):
                     # reported above; still a page to the rest of the book (its model)
-                    report.plans[src] = bare_plan(page, strict=self.numbers_strict)
+                    report.plans[src] = bare_plan(
+                        page, strict=self.numbers_strict, demos=self.demos
+                    )
                 else:
                     plan = report.plans[src] = self._plan(page, keep=not left_out)
                     report.failures.extend(plan.unaccounted)
@@ -251,7 +260,9 @@ class Executor:
             report.failures.append(error)
             with contextlib.suppress(Exception):
                 # its numbers unchecked: shown by the live preview, a model to the book
-                report.plans[src] = bare = bare_plan(page, strict=self.numbers_strict)
+                report.plans[src] = bare = bare_plan(
+                    page, strict=self.numbers_strict, demos=self.demos
+                )
                 self._record(bare)
 
     def _run(self, pages: list[PageSource]) -> list[PageOutcome]:
@@ -314,7 +325,7 @@ class Executor:
 
     def _plan(self, page: LoadedPage, *, keep: bool = True) -> Plan:
         def make() -> Plan:
-            return plan_page(page, strict=self.numbers_strict, mode=self.mode)
+            return plan_page(page, strict=self.numbers_strict, mode=self.mode, demos=self.demos)
 
         digest = result_digest(page.result)  # once: the stage and render caches key on it
         if not self.mode.caches_stages or not keep:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-import llmkit
-from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import button, grid_script, output, select, stage, widget
 from llmbook.demos.layout import MIN_LABEL_PX, PHONE_FIGURE_PX, Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
+
+import llmkit
+from bookdemos.base import BookDemo
 
 __all__ = ["DEPTHS", "PrePostNormDemo", "measured_grad_norms"]
 
@@ -165,8 +166,7 @@ def _draw_stage(c: Canvas, t: Callable[..., str]) -> None:
             c.circle(x, p.py(g["post"][i]), 5, fill=COLORS["red"], stroke=None)
 
 
-@register
-class PrePostNormDemo(Demo):
+class PrePostNormDemo(BookDemo):
     ID = "pre-post-norm"
     TEXT = TEXT
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import torch
-
-import llmkit
-from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import grid_script, slider, stage, widget
 from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
+
+import llmkit
+from bookdemos.base import BookDemo
 
 __all__ = ["NormCompareDemo", "norm_steps"]
 
@@ -99,8 +99,7 @@ def _draw_stage(c: Canvas) -> None:
         c.text(27 + j * 95, 9, name, size=10, anchor="start")
 
 
-@register
-class NormCompareDemo(Demo):
+class NormCompareDemo(BookDemo):
     ID = "norm-compare"
     TEXT = TEXT
 

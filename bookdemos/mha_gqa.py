@@ -6,12 +6,12 @@ import html
 from collections.abc import Callable
 
 import torch
-
-import llmkit
-from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import button, grid_script, number, output, select, texts, widget
 from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, num
+
+import llmkit
+from bookdemos.base import BookDemo
 
 __all__ = ["MHAGQADemo", "kv_head_of_query", "divisors"]
 
@@ -191,8 +191,7 @@ def _model_config(name: str) -> dict[str, object]:
     }
 
 
-@register
-class MHAGQADemo(Demo):
+class MHAGQADemo(BookDemo):
     ID = "mha-gqa"
     TEXT = TEXT
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import torch
-
-import llmkit
-from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import grid_script, number, output, slider, stage, widget
 from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
+
+import llmkit
+from bookdemos.base import BookDemo
 
 __all__ = ["SwiGLUDemo", "scalar_steps"]
 
@@ -112,8 +112,7 @@ def _draw_stage(c: Canvas) -> None:
             c.text(p.px(z), bottom + 30, f"z = x·W₁ = {num(z, 3)}", size=10.5)
 
 
-@register
-class SwiGLUDemo(Demo):
+class SwiGLUDemo(BookDemo):
     ID = "swiglu"
     TEXT = TEXT
 

@@ -6,9 +6,6 @@ import functools
 import html
 
 import torch
-
-import llmkit
-from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import (
     button,
     grid_script,
@@ -21,6 +18,9 @@ from llmbook.demos.controls import (
 )
 from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
+
+import llmkit
+from bookdemos.base import BookDemo
 
 __all__ = ["KVCacheDemo", "MODEL_PRESETS", "projection_counts"]
 
@@ -177,8 +177,7 @@ def _memory_out(L: int, kvh: int, hd: int, S: int, B: int, dtype: int) -> dict[s
     return {"bytes": n, "gb": n / 1e9, "gib": n / 2**30}
 
 
-@register
-class KVCacheDemo(Demo):
+class KVCacheDemo(BookDemo):
     ID = "kv-cache"
     TEXT = TEXT
 

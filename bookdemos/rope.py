@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 
 import torch
-
-import llmkit
-from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import button, grid_script, number, output, slider, stage, widget
 from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
+
+import llmkit
+from bookdemos.base import BookDemo
 
 __all__ = ["RopeDemo", "relative_scores", "rotated_dot"]
 
@@ -133,8 +133,7 @@ def _draw_stage(c: Canvas) -> None:
                 c.text(1.15 * r * x, -1.15 * r * y + 4, label, size=12, color=COLORS[color])
 
 
-@register
-class RopeDemo(Demo):
+class RopeDemo(BookDemo):
     ID = "rope"
     TEXT = TEXT
 
