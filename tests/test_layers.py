@@ -34,6 +34,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook.page_ref",
             "llmbook.project",
             "llmbook.assets",
+            "llmbook.cjk",
             "llmbook.search_view",
             "llmbook.search_cache",
             "llmbook.render_deps",

@@ -70,6 +70,14 @@ def test_a_new_chinese_book_builds_strict(tmp_path: Path) -> None:
     assert '<html lang="zh"' in built.page() and "半径为 2 的圆" in built.page()
 
 
+@pytest.mark.parametrize(("language", "wanted"), [("en", "llmbook"), ("zh", "llmbook[cjk]")])
+def test_a_cjk_book_requires_the_cjk_extra(tmp_path: Path, language: str, wanted: str) -> None:
+    assert new(tmp_path / "book", "--language", language).returncode == 0
+    text = (tmp_path / "book" / "requirements.txt").read_text(encoding="utf-8")
+    required = [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert required == [wanted]
+
+
 def test_a_folder_that_is_not_empty_is_refused(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
     done = new(tmp_path)

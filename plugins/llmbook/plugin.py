@@ -28,6 +28,7 @@ from mkdocs.structure.pages import Page
 
 from llmbook.annotations import annotated
 from llmbook.assets import add_asset_files, register_assets
+from llmbook.cjk import jieba_for_search, require_jieba
 from llmbook.config import LLMBookConfig, theme_language
 from llmbook.converted import ConvertedPages, unsafe_parts
 from llmbook.core_extension import LLMBookExtension
@@ -44,7 +45,7 @@ from llmbook.offline import check_site
 from llmbook.page_ref import PageRef
 from llmbook.preview import Preview
 from llmbook.project import Project
-from llmbook.search_cache import cache_search, defer_jieba, save_segments
+from llmbook.search_cache import cache_search, defer_jieba, save_segments, segment_with_jieba
 from llmbook.search_view import search_view
 from llmbook.site import Build, Site
 from llmbook.site_index import SiteIndex
@@ -82,10 +83,22 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         self.serving = command == "serve"
 
     # First: before Material's search plugin configures jieba, which then loads only if a page
-    # must be segmented again (search_cache.py).
+    # must be segmented again (search_cache.py); a book with Chinese pages needs it, a Japanese
+    # one's index is segmented in the browser (cjk.py).
     @event_priority(100)
     def _before_search(self, config: MkDocsConfig) -> None:
-        if self.config.enabled and self.config.cache:
+        search = config.plugins.get("material/search") or config.plugins.get("search")
+        if not self.config.enabled or search is None:
+            return
+        languages = [
+            self.config.language or theme_language(self._config_file(config)),
+            *self.config.languages,
+        ]
+        with _as_plugin_error():
+            where = Path(self._config_file(config))
+            require_jieba(languages, config_file=where, root=where.parent)
+        segment_with_jieba(search, jieba_for_search(languages))
+        if self.config.cache and jieba_for_search(languages) is not False:
             defer_jieba()
 
     def _on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:

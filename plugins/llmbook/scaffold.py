@@ -2,7 +2,8 @@
 
 The files are package data (llmbook/templates/): `common/` for every language, then the
 language's own folder. Names that start with a dot are stored without it (`gitignore`,
-`github/`), so no packaging step can drop them, and get it back when written.
+`github/`), so no packaging step can drop them, and get it back when written. A book in Chinese,
+Japanese or Korean requires `llmbook[cjk]` (cjk.py) in its requirements.txt, any other `llmbook`.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+
+from llmbook.cjk import cjk_languages
 
 __all__ = ["LANGUAGES", "NotEmpty", "new_book"]
 
@@ -35,6 +38,11 @@ def new_book(folder: Path, language: str = "en") -> list[Path]:
     written: list[Path] = []
     for part in ("common", language):
         written += _copy(templates / part, folder)
+    if cjk_languages([language]):
+        requirements = folder / "requirements.txt"
+        lines = requirements.read_text(encoding="utf-8").splitlines(keepends=True)
+        lines = ["llmbook[cjk]\n" if line.strip() == "llmbook" else line for line in lines]
+        requirements.write_text("".join(lines), encoding="utf-8")
     return written
 
 

@@ -23,6 +23,7 @@ from mkdocs.plugins import get_plugin_logger
 
 from llmbook.assets import PLUGIN_ASSETS
 from llmbook.book.apparatus import Apparatus
+from llmbook.cjk import require_font
 from llmbook.crash import InternalError, reported_as_internal
 from llmbook.demos import DemoFrames
 from llmbook.directives import apply_line_edits, parse_structure, render_tree
@@ -92,6 +93,9 @@ class Site:
     ) -> Site:
         forget_line_maps()
         mode = mode if mode is not None else Build()
+        languages = [options.get("language") or "", *(options.get("languages") or [])]
+        config_file = project.config_file or project.root / "mkdocs.yml"
+        require_font(languages, config_file=config_file, root=project.root)  # the `cjk` extra
         store = open_store(project.root, enabled=options["cache"], folder=options["cache_dir"])
         translations = Translations.from_options(options, project, store)
         if translations is not None and translations.languages.translating:
