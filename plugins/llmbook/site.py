@@ -287,6 +287,15 @@ class Site:
         target = self.index.lookup(name) if self.index is not None else None
         return (target.title, target.url) if target is not None else None
 
+    def _recorders(self, deps: Deps | None) -> tuple[SiteIndex | None, DemoFrames | None]:
+        """The site index and the demos, noting into `deps` (when given) what the render looks
+        up and which demos it shows."""
+        if deps is None:
+            return self.index, self.demos
+        index = self.index.recording(deps.lookups) if self.index is not None else None
+        demos = self.demos.recording(deps.demos) if self.demos is not None else None
+        return index, demos
+
     def model(self, markdown: str, page: PageRef) -> Lexed:
         """The page's model as the load stage lexed it; lexed here only when the engine hands a
         text the executor never saw (a page that failed to load, another plugin's edit)."""
@@ -342,11 +351,7 @@ class Site:
             made = {**made, "editions": links}
         if errors:
             place_boxes(doc, edits, errors, stash.put, self.language)
-        index, demos = self.index, self.demos
-        if index is not None and deps is not None:
-            index = index.recording(deps.lookups)
-        if demos is not None and deps is not None:
-            demos = demos.recording(deps.demos)
+        index, demos = self._recorders(deps)
         rendered = render_tree(
             apply_line_edits(doc, edits),
             src=page.src,
