@@ -20,19 +20,19 @@ PYTHON = os.environ.get("LLMBOOK_PYTHON", "python3")
 
 
 # Two distributions from this repository: the plugin (plugins/pyproject.toml, no torch) and llmkit
-# with the book's own extras (pyproject.toml). Each kind of session: (the plugin's extras, llmkit's).
+# (with the book's demos, bookdemos) with the book's own extras (pyproject.toml). Each kind of
+# session: (the plugin's extras, llmkit's). The book is Chinese: the plugin's `cjk` extra always.
 EXTRAS = {
-    "docs": ("", "docs"),
-    "editions": ("editions", "docs"),
-    "zensical": ("zensical", "docs"),
-    "test": ("editions,cluster,zensical", "test"),
+    "docs": ("cjk", "docs"),
+    "editions": ("cjk,editions", "docs"),
+    "zensical": ("cjk,zensical", "docs"),
+    "test": ("cjk,editions,cluster,zensical", "test"),
 }
 
 
 def _install(session: nox.Session, kind: str) -> None:
     plugin, book = EXTRAS[kind]
-    plugin_spec = f"./plugins[{plugin}]" if plugin else "./plugins"
-    session.install(*CONSTRAINTS, "-e", plugin_spec, "-e", f".[{book}]")
+    session.install(*CONSTRAINTS, "-e", f"./plugins[{plugin}]", "-e", f".[{book}]")
 
 
 def _smollm2(session: nox.Session) -> None:

@@ -148,7 +148,7 @@ def _time_stages() -> dict[str, float]:
 def _forget_demo_values() -> None:
     """Clear the demo modules' in-memory caches (functools) so a cold build computes every value."""
     for name, module in list(sys.modules.items()):
-        if name.startswith("llmbook.demos."):
+        if name.startswith("bookdemos."):  # the book's demos (mkdocs.yml: `demos`)
             for value in vars(module).values():
                 if callable(getattr(value, "cache_clear", None)):
                     value.cache_clear()

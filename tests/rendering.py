@@ -4,6 +4,7 @@ executor's plan of the page, if any."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from llmbook.config import LLMBookConfig
@@ -31,12 +32,14 @@ def render_markdown(
     configs: dict[str, dict[str, Any]] | None = None,
     convert: bool = True,
     language: str = BOOK_LANGUAGE,
+    demos: Sequence[str] = (),
 ) -> str:
     """The page's HTML: `plan` is the executor's plan of it, `index` the site index for
-    `:::related`, `page` where it stands in the site. `convert=False`: the Markdown the extension
-    hands on to Python-Markdown, its HTML put back."""
+    `:::related`, `page` where it stands in the site, `demos` the modules registering the demos
+    it may show (the `demos` option). `convert=False`: the Markdown the extension hands on to
+    Python-Markdown, its HTML put back."""
     options = LLMBookConfig()
-    options.load_dict({"cache": False, "language": language})
+    options.load_dict({"cache": False, "language": language, "demos": list(demos)})
     options.validate()
     site = Site.create(options, Project.at("."))
     site.index = index

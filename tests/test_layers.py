@@ -34,6 +34,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook.page_ref",
             "llmbook.project",
             "llmbook.assets",
+            "llmbook.cjk",
             "llmbook.search_view",
             "llmbook.search_cache",
             "llmbook.render_deps",
@@ -233,3 +234,29 @@ def test_only_the_store_hashes() -> None:
 def test_a_module_that_hashes_is_named(tmp_path: Path) -> None:
     root = _package(tmp_path / "pkg", {"a.py": "from hashlib import sha256\n", "b.py": "x = 1\n"})
     assert modules_that_hash(root, "pkg") == ["pkg.a"]
+
+
+def _full_imports(package_dir: Path) -> set[str]:
+    """The absolute module names a package's files import (`import a.b`, `from a.b import c`)."""
+    import ast
+
+    found = set()
+    for path in Path(package_dir).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                found.add(node.module)
+    return found
+
+
+def test_the_books_demos_draw_with_the_plugins_demo_kit_only() -> None:
+    # bookdemos (the book's, registered by mkdocs.yml's `demos`) sits on top of the plugin.
+    plugin = {m for m in _full_imports(ROOT / "bookdemos") if m.split(".")[0] == "llmbook"}
+    assert plugin and all(m == "llmbook.demos" or m.startswith("llmbook.demos.") for m in plugin)
+    assert find_cycles(import_graph(ROOT / "bookdemos", "bookdemos")) == []
+
+
+def test_the_plugin_imports_no_package_of_the_book() -> None:
+    tops = {m.split(".")[0] for m in _full_imports(PLUGIN)}
+    assert not tops & {"llmkit", "bookdemos"}

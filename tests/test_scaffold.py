@@ -161,6 +161,14 @@ def test_a_language_without_words_is_refused(tmp_path: Path) -> None:
     assert str(error.value) == "llmbook new writes a book in de, en, es, fr, ja, zh, not 'pt'"
 
 
+@pytest.mark.parametrize(("language", "wanted"), [("en", "llmbook"), ("zh", "llmbook[cjk]")])
+def test_a_cjk_book_requires_the_cjk_extra(tmp_path: Path, language: str, wanted: str) -> None:
+    assert new(tmp_path / "book", "--language", language).returncode == 0
+    text = (tmp_path / "book" / "requirements.txt").read_text(encoding="utf-8")
+    required = [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert required == [wanted]
+
+
 def test_a_folder_that_is_not_empty_is_refused(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
     done = new(tmp_path)

@@ -1,6 +1,7 @@
 """The plugin as someone else installs it: its wheel (plugins/pyproject.toml) in a fresh virtual
-environment, no torch and no llmkit, the repository nowhere on sys.path, builds an English site
-and a new book (`llmbook new`) with `mkdocs build --strict`."""
+environment, no torch, no llmkit, no demo of this book and no `cjk` extra, the repository nowhere
+on sys.path, builds an English site and a new book (`llmbook new`) with `mkdocs build --strict`;
+a Chinese book is told to install the extra."""
 
 from __future__ import annotations
 
@@ -129,12 +130,50 @@ def test_a_new_book_builds_with_the_wheel(python: Path, tmp_path: Path) -> None:
     print(f"the new book's first build in the wheel's venv: {time.perf_counter() - started:.1f} s")
 
 
-def test_a_demo_without_torch_is_an_author_error_at_its_line(python: Path, tmp_path: Path) -> None:
+def test_the_wheel_holds_no_demo_and_no_cjk_extra(python: Path, tmp_path: Path) -> None:
+    probe = (
+        "import importlib.util as u\n"
+        "print([n for n in ('bookdemos', 'jieba', 'noto_cjk_sans_otc') if u.find_spec(n)])\n"
+    )
+    assert _run(python, "-c", probe, cwd=tmp_path).strip() == "[]"
     page = "# Demos\n\n:::demo kv-cache The cache\nWhat it shows.\n:::\n"
     write_pages(tmp_path / "docs", {"index.md": page})
     built = build(write_config(tmp_path, CONFIG), strict=True, cache=False, python=python)
     assert built.returncode == 1
+    assert "docs/index.md:3: unknown demo 'kv-cache' Fix: this book registers no demos" in (
+        built.stderr
+    )
+
+
+def test_a_books_demo_needing_torch_is_an_author_error_at_its_line(
+    python: Path, tmp_path: Path
+) -> None:
+    # A book registers its own demos (`demos`): here one whose module imports torch.
+    package = tmp_path / "mydemos"
+    package.mkdir()
+    (package / "__init__.py").write_text('DEMOS = {"kv-cache": "mydemos.kv:KV"}\n', "utf-8")
+    (package / "kv.py").write_text("import torch\n", "utf-8")
+    page = "# Demos\n\n:::demo kv-cache The cache\nWhat it shows.\n:::\n"
+    write_pages(tmp_path / "docs", {"index.md": page})
+    config = {**CONFIG, "plugins": ["search", {"llmbook": {"demos": ["mydemos"]}}]}
+    env = {"PYTHONPATH": str(tmp_path)}
+    built = build(write_config(tmp_path, config), strict=True, cache=False, python=python, env=env)
+    assert built.returncode == 1
     assert (
         "docs/index.md:3: :::demo kv-cache computes with torch, which is not installed "
-        "Fix: install torch (`pip install torch`) beside llmbook, or remove the demo"
+        "Fix: install torch beside llmbook, or remove the demo"
+    ) in built.stderr
+
+
+def test_a_chinese_book_without_the_cjk_extra_is_told_to_install_it(
+    python: Path, tmp_path: Path
+) -> None:
+    write_pages(tmp_path / "docs", {"index.md": "# 首页\n\n正文。\n"})
+    config = {**CONFIG, "theme": {**CONFIG["theme"], "language": "zh"}}
+    built = build(write_config(tmp_path, config), strict=True, cache=False, python=python)
+    assert built.returncode == 1
+    assert "Traceback" not in built.stderr
+    assert (
+        "mkdocs.yml:10: the search index of this book's Chinese pages is cut into words by jieba, "
+        'which is not installed Fix: install llmbook with its CJK extra: pip install "llmbook[cjk]"'
     ) in built.stderr

@@ -48,8 +48,8 @@ class LLMBookConfig(Config):
     execute_cluster_wait = c.Type((int, float), default=300)
 
     # What a page starts with and what its process may do (docs/guide/executable.md).
-    # Python run in each executed page's namespace before its first block (this book's mkdocs.yml
-    # imports llmkit there; the plugin itself imports no package of any book).
+    # Python run in each executed page's namespace before its first block (a book imports its own
+    # package there, `import mybook`; the plugin itself imports no package of any book).
     execute_preamble = c.Type(str, default="")
     # Guards on page code (execute/guards.py): writes to its scratch, temp and cache folders, no
     # reads in the home folders, no internet sockets. `auto` applies what the machine has (said
@@ -64,6 +64,12 @@ class LLMBookConfig(Config):
     execute_network = c.Choice(("none", "pages", "all"), default="none")
     # Files or folders in the home folder that page code may read (the rest of it is hidden).
     execute_read = c.ListOfItems(c.Type(str), default=[])
+
+    # The book's demos (`:::demo ID TITLE`): modules, imported when the build starts, each stating
+    # `DEMOS = {ID: "module:Class"}` (a demo's module is imported only when a page renders it),
+    # and optionally `DEPENDS` (what its demos compute with) and `ASSETS` (their scripts and
+    # styles, shipped into the site): llmbook/demos/catalog.py. Empty: the book has no demos.
+    demos = c.ListOfItems(c.Type(str), default=[])
 
     # Every number of a page must be checked, cited or marked illustrative (a page can ask for it
     # with `numbers: strict` in its front matter); otherwise unaccounted ones are only reported.

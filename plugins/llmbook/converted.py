@@ -8,9 +8,10 @@ MkDocs' `Page` knows what a conversion leaves besides the HTML (the toc, the tit
 the page holds and the links it makes to other pages' anchors, which MkDocs validates after all
 pages are rendered).
 
-The key is the render cache's (llmbook's and llmkit's files, options, Markdown settings, library
-versions, the page's Markdown, place and execution results) plus the site's files and URLs, the
-link validation settings and the highlighter's version. What no key can see is left out: the cache
+The key is the render cache's (llmbook's files, options, Markdown settings, library versions,
+the page's Markdown, place and execution results; what else the render used is checked as its
+`Deps`) plus the site's files and URLs, the link validation settings and the highlighter's
+version. What no key can see is left out: the cache
 is on only when every Markdown extension and plugin of the site is one whose output depends on the
 page's Markdown and the site's files alone (a snippet include or an autorefs anchor map is state
 from elsewhere); the `cache_converted` option says otherwise. A page whose conversion logged a
@@ -33,7 +34,7 @@ from llmbook.store import Store, key, version
 
 __all__ = ["ConvertedPages", "unsafe_parts"]
 
-_FORMAT = 2  # 2: entries in the store, what the render depended on as `deps`
+_FORMAT = 3  # 2: entries in the store, what the render depended on as `deps`; 3: its demos
 NAMESPACE = "converted"
 _LIBRARIES = ("pygments", "mkdocs-material")
 

@@ -28,6 +28,7 @@ from mkdocs.structure.pages import Page
 
 from llmbook.annotations import annotated
 from llmbook.assets import add_asset_files, register_assets
+from llmbook.cjk import jieba_for_search, require_jieba
 from llmbook.config import LLMBookConfig, theme_language
 from llmbook.converted import ConvertedPages, unsafe_parts
 from llmbook.core_extension import LLMBookExtension
@@ -44,7 +45,7 @@ from llmbook.offline import check_site
 from llmbook.page_ref import PageRef
 from llmbook.preview import Preview
 from llmbook.project import Project
-from llmbook.search_cache import cache_search, defer_jieba, save_segments
+from llmbook.search_cache import cache_search, defer_jieba, save_segments, segment_with_jieba
 from llmbook.search_view import search_view
 from llmbook.site import Build, Site
 from llmbook.site_index import SiteIndex
@@ -81,15 +82,32 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         self.serving = command == "serve"
 
     # First: before Material's search plugin configures jieba, which then loads only if a page
-    # must be segmented again (search_cache.py).
+    # must be segmented again (search_cache.py); a book with Chinese pages needs it, a Japanese
+    # one's index is segmented in the browser (cjk.py).
     @event_priority(100)
     def _before_search(self, config: MkDocsConfig) -> None:
-        if self.config.enabled and self.config.cache:
+        search = config.plugins.get("material/search") or config.plugins.get("search")
+        if not self.config.enabled or search is None:
+            return
+        languages = [
+            self.config.language or theme_language(self._config_file(config)),
+            *self.config.languages,
+        ]
+        with _as_plugin_error():
+            where = Path(self._config_file(config))
+            require_jieba(languages, config_file=where, root=where.parent)
+        segment_with_jieba(search, jieba_for_search(languages))
+        if self.config.cache and jieba_for_search(languages) is not False:
             defer_jieba()
 
     def _on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         # A new Site per build: `mkdocs serve` reuses the plugin object between builds.
-        project = Project.at(self._root(config), config.docs_dir, config.site_dir)
+        project = Project.at(
+            self._root(config),
+            config.docs_dir,
+            config.site_dir,
+            config_file=self._config_file(config),
+        )
         with _as_plugin_error():
             # LLMBOOK_EDITIONS overrides the option; an option, it keys the pages that link them.
             self.config["editions"] = list(edition_kinds(self.config.editions))
@@ -107,7 +125,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         # Markdown, made from it) gets the bound extension too, which leaves that text alone.
         config.markdown_extensions[:] = extensions
         config.mdx_configs.pop(_EXTENSION, None)
-        register_assets(config)
+        register_assets(config, self.site.asset_folders())
         search = config.plugins.get("material/search") or config.plugins.get("search")
         if self.config.enabled and search is not None and self.site.mode.caches_pages:
             cache_search(search, self.site.store)
@@ -139,7 +157,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         # Under GitHub Actions the report's errors are also shown on the pull request's lines.
         with _as_plugin_error(), annotated(lambda: site.report, strict=strict, root=root):
             site.start(pages, SiteIndex.from_files(files, config))
-        return add_asset_files(files, config)
+        return add_asset_files(files, config, site.asset_folders())
 
     def on_page_read_source(self, /, *, page: Page, config: MkDocsConfig) -> str | None:
         if isinstance(page.file, NotebookFile):

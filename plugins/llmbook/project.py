@@ -7,11 +7,12 @@ keeps the folders (MkDocs' config, Zensical's), and tools without an engine (pyt
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Project", "read_mkdocs_yml"]
+__all__ = ["Project", "config_line", "read_mkdocs_yml"]
 
 
 @dataclass(frozen=True)
@@ -22,12 +23,22 @@ class Project:
     # A translating build's language ("en"): its pages `x.en.md` are the pages `x.md` of the
     # book (translate/), named so by `uri`.
     translating: str = ""
+    # The config the build reads (mkdocs.en.yml, say): where errors in its options are shown.
+    config_file: Path | None = None
 
     @classmethod
-    def at(cls, root: str | Path, docs_dir: str | Path = "docs", site_dir: str | Path = "site"):
+    def at(
+        cls,
+        root: str | Path,
+        docs_dir: str | Path = "docs",
+        site_dir: str | Path = "site",
+        *,
+        config_file: str | Path | None = None,
+    ) -> Project:
         """Folders given relative to `root` (or absolute), as mkdocs.yml writes them."""
         base = Path(root).resolve()
-        return cls(base, (base / docs_dir).resolve(), (base / site_dir).resolve())
+        config = Path(config_file).resolve() if config_file is not None else None
+        return cls(base, (base / docs_dir).resolve(), (base / site_dir).resolve(), "", config)
 
     @classmethod
     def from_config_file(cls, config_file: str | Path) -> Project:
@@ -39,6 +50,7 @@ class Project:
             path.parent,
             docs if isinstance(docs, str) else "docs",
             site if isinstance(site, str) else "site",
+            config_file=path,
         )
 
     def uri(self, src: str) -> str:
@@ -75,6 +87,36 @@ def read_mkdocs_yml(path: Path) -> dict[str, Any]:
             break
         path = (path.parent / parent).resolve()
     return merged
+
+
+def config_line(config_file: Path, *patterns: str) -> tuple[Path, int]:
+    """Where a config writes an option, for its errors: in `config_file` or, when it does not
+    write it, the first file it INHERITs that does, the first line matching `patterns[0]` (its
+    key), then from there the first matching `patterns[1]` (a value under it), and so on; line 1
+    of `config_file` when none writes it."""
+    path, seen = config_file, []
+    while path.is_file() and path not in seen and len(seen) < 8:
+        seen.append(path)
+        lines = path.read_text(encoding="utf-8").splitlines()
+        first = next((n for n, text in enumerate(lines) if re.search(patterns[0], text)), None)
+        if first is not None:
+            return path, _deepest(lines, first, patterns[1:]) + 1
+        parent = re.search(r"^INHERIT:\s*(\S+)", "\n".join(lines), re.M)
+        if parent is None:
+            break
+        path = (path.parent / parent.group(1).strip("'\"")).resolve()
+    return config_file, 1
+
+
+def _deepest(lines: list[str], start: int, patterns: tuple[str, ...]) -> int:
+    """The line of the last of `patterns` found in order from `start` (`start` if none is)."""
+    found = start
+    for pattern in patterns:
+        line = next((n for n in range(found, len(lines)) if re.search(pattern, lines[n])), None)
+        if line is None:
+            break
+        found = line
+    return found
 
 
 def _merged(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:

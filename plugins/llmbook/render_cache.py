@@ -3,10 +3,12 @@
 What the page pipeline hands the engine (the Markdown with stash placeholders, and the HTML pieces
 behind them) is stored under a key of every input that can change it: the page's Markdown and
 place (path, URL), its execution results, the llmbook options and the site's Markdown settings,
-llmbook's own files, llmkit's (demos compute with it) and the versions of the libraries that write
-HTML. What the render depended on (`Deps`: the site-index entries it read for `:::related`, the
-figures it linked, the glossary entries it showed) is stored with it: the entry is stale when any lookup now answers differently
-or a figure is no longer among the page's results; the figures are registered again on replay.
+llmbook's own files and the versions of the libraries that write HTML. No package of a book is
+in it: what a page's code used is in its execution results' key, and what else the render used
+(`Deps`: the site-index entries it read for `:::related`, the figures it linked, the glossary
+entries and citations it showed, the code key of each demo it showed) is stored with it: the
+entry is stale when any lookup now answers differently, a figure is no longer among the page's
+results or a demo is drawn by other code; the figures are registered again on replay.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 from llmbook.execute.cache import result_digest
 from llmbook.render_deps import Deps
-from llmbook.store import Store, key, llmbook_hash, llmkit_hash, version
+from llmbook.store import Store, key, llmbook_hash, version
 
 __all__ = [
     "Deps",
@@ -29,8 +31,8 @@ __all__ = [
     "result_digest",
 ]
 
-_FORMAT = 5  # 2: entries in the store, what the page depended on as `deps`; 3: references;
-# 4: glossary terms; 5: citations
+_FORMAT = 6  # 2: entries in the store, what the page depended on as `deps`; 3: references;
+# 4: glossary terms; 5: citations; 6: the demos shown (no package of a book in the key)
 NAMESPACE = "pages"
 _LIBRARIES = ("markdown", "pymdown-extensions", "latex2mathml", "mkdocs", "matplotlib")
 
@@ -55,7 +57,6 @@ class RenderCache:
         parts = {
             "format": _FORMAT,
             "llmbook": llmbook_hash(),
-            "llmkit": llmkit_hash(),
             "versions": {name: version(name) for name in _LIBRARIES},
             **site_inputs,
         }

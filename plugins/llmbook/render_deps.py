@@ -21,6 +21,7 @@ class Deps:
     terms: list[list[str]] = field(default_factory=list)  # [term, what it showed] (book/terms.py)
     # [key, "entry" or "listing", digest] of what it showed of the bibliography
     cited: list[list[str]] = field(default_factory=list)
+    demos: list[list[str]] = field(default_factory=list)  # [ID, code key] of each demo shown
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Deps:
@@ -29,11 +30,13 @@ class Deps:
         references = [[str(part) for part in target] for target in data["references"]]
         terms = [[str(part) for part in term] for term in data["terms"]]
         cited = [[str(part) for part in shown] for shown in data["cited"]]
+        demos = [[str(part) for part in demo] for demo in data["demos"]]
         if any(len(entry) != 3 for entry in lookups + references + cited) or any(
-            len(term) != 2 for term in terms
+            len(pair) != 2 for pair in terms + demos
         ):
             raise ValueError(
                 "a lookup is [name, title, url], a reference [target, number, title], a term "
-                "[term, what it showed], a citation [key, what it showed, digest]"
+                "[term, what it showed], a citation [key, what it showed, digest], a demo "
+                "[ID, code key]"
             )
-        return cls(figures, lookups, references, terms, cited)
+        return cls(figures, lookups, references, terms, cited, demos)

@@ -3,8 +3,10 @@ unchanged page is kept in the store's "search" namespace, and jieba (Chinese seg
 its dictionaries only when a page must be segmented again, quietly. A warm build of a Chinese
 book neither loads jieba (about half a second) nor segments a page.
 
-`defer_jieba()` runs before the search plugin configures jieba; `cache_search(plugin, store)`
-after it made its index. Entries are kept under a key of everything the plugin reads of a page
+`segment_with_jieba(plugin, on)` says whether the search plugin cuts Han text with jieba (it
+does wherever jieba is installed; a Japanese book's index is cut by TinySegmenter in the browser
+instead: cjk.py). `defer_jieba()` runs before the search plugin configures jieba;
+`cache_search(plugin, store)` after it made its index. Entries are kept under a key of everything the plugin reads of a page
 (its content, table of contents, URL, title, metadata) and of the segmenter (jieba's version and
 dictionaries), so a kept entry is the one the plugin would make.
 """
@@ -12,16 +14,31 @@ dictionaries), so a kept entry is the one the plugin would make.
 from __future__ import annotations
 
 import functools
+import importlib
 import logging
+import sys
 from collections.abc import Callable
+from importlib.util import find_spec
 from typing import Any
 
 from llmbook.store import Store, file_digest, key, version
 
-__all__ = ["Segments", "cache_search", "defer_jieba", "save_segments"]
+__all__ = ["Segments", "cache_search", "defer_jieba", "save_segments", "segment_with_jieba"]
 
 _NAMESPACE = "search"
 _FORMAT = 1
+
+
+def segment_with_jieba(plugin: Any, on: bool | None) -> None:
+    """Whether Material's search `plugin` cuts Han text with jieba: not when `on` is False (a
+    Japanese book), else wherever it is installed (restored for a later build in this process)."""
+    module = sys.modules.get(type(plugin).__module__)
+    if module is None or not hasattr(module, "jieba"):
+        return  # another search plugin: it segments as it does
+    if on is False:
+        module.jieba = None
+    elif module.jieba is None and find_spec("jieba") is not None:
+        module.jieba = importlib.import_module("jieba")
 
 
 def defer_jieba() -> None:

@@ -16,13 +16,16 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from mkdocs.plugins import get_plugin_logger
 
+from llmbook.assets import PLUGIN_ASSETS
 from llmbook.book.apparatus import Apparatus
+from llmbook.cjk import require_font
 from llmbook.crash import InternalError, reported_as_internal
-from llmbook.demos.cache import DemoCache
+from llmbook.demos import DemoFrames
 from llmbook.directives import apply_line_edits, parse_structure, render_tree
 from llmbook.editions.links import edition_links
 from llmbook.edits import LineEdits
@@ -73,7 +76,7 @@ class Site:
     # the build's language (`theme.language`): every word llmbook writes, the forms it reads
     locale: Locale
     index: SiteIndex | None = None
-    demo_cache: DemoCache | None = None
+    demos: DemoFrames | None = None  # the book's (the `demos` option), their frames in the store
     translations: Translations | None = None  # the `languages` option names more than one
     report: Report = field(default_factory=Report)
     # numbered parts, references, glossary, bibliography: read from every page at the start
@@ -93,6 +96,9 @@ class Site:
     ) -> Site:
         forget_line_maps()
         mode = mode if mode is not None else Build()
+        languages = [options.get("language") or "", *(options.get("languages") or [])]
+        config_file = project.config_file or project.root / "mkdocs.yml"
+        require_font(languages, config_file=config_file, root=project.root)  # the `cjk` extra
         store = open_store(project.root, enabled=options["cache"], folder=options["cache_dir"])
         locale = options_locale(options, project.root)
         translations = Translations.from_options(options, project, locale, store)
@@ -102,7 +108,6 @@ class Site:
         executor = Executor(
             options, project, mode, store=store, companion=translations, locale=locale
         )
-        demo_cache = DemoCache(store) if store.enabled else None
         outputs = BuildOutputs(project, store, locale)
         return cls(
             options,
@@ -113,9 +118,14 @@ class Site:
             outputs,
             locale,
             book=Apparatus(locale=locale),
-            demo_cache=demo_cache,
+            demos=executor.demos,
             translations=translations,
         )
+
+    def asset_folders(self) -> tuple[tuple[str, Path], ...]:
+        """The site's stylesheets and scripts, (site folder, folder): the plugin's, then those
+        the book's demo modules bring."""
+        return (*PLUGIN_ASSETS, *(self.demos.catalog.assets if self.demos is not None else ()))
 
     def start(self, pages: list[tuple[str, bytes]], index: SiteIndex) -> None:
         """The build's start, whatever the engine: the site index pages render against, and
@@ -251,6 +261,8 @@ class Site:
             return False
         if not self.book.still_true(src, deps):
             return False
+        if self.demos is not None and not self.demos.still_current(deps.demos):
+            return False  # a demo it shows is drawn by other code now
         for path in deps.figures:
             self.outputs.keep_figure(path, shown[path])
         return True
@@ -280,6 +292,15 @@ class Site:
     def _lookup(self, name: str) -> tuple[str, str] | None:
         target = self.index.lookup(name) if self.index is not None else None
         return (target.title, target.url) if target is not None else None
+
+    def _recorders(self, deps: Deps | None) -> tuple[SiteIndex | None, DemoFrames | None]:
+        """The site index and the demos, noting into `deps` (when given) what the render looks
+        up and which demos it shows."""
+        if deps is None:
+            return self.index, self.demos
+        index = self.index.recording(deps.lookups) if self.index is not None else None
+        demos = self.demos.recording(deps.demos) if self.demos is not None else None
+        return index, demos
 
     def model(self, markdown: str, page: PageRef) -> Lexed:
         """The page's model as the load stage lexed it; lexed here only when the engine hands a
@@ -336,16 +357,14 @@ class Site:
             made = {**made, "editions": links}
         if errors:
             place_boxes(doc, edits, errors, stash.put, self.locale)
-        index = self.index
-        if index is not None and deps is not None:
-            index = index.recording(deps.lookups)
+        index, demos = self._recorders(deps)
         rendered = render_tree(
             apply_line_edits(doc, edits),
             src=page.src,
             stash=stash,
             site=index,
             page=page,
-            demo_cache=self.demo_cache,
+            demos=demos,
             example=self.book.example(page.src, stash),
             glossary=glossary,
             made=made,

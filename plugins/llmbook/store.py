@@ -39,7 +39,6 @@ __all__ = [
     "file_stamp",
     "key",
     "llmbook_hash",
-    "llmkit_hash",
     "open_store",
     "package_hash",
     "switched_off",
@@ -106,20 +105,31 @@ def tree_digest(root: Path, pattern: str) -> str:
     return key(files)
 
 
+# Folders that only installed packages live in.
+_INSTALLED = frozenset({"site-packages", "dist-packages"})
+
+
 def package_hash(name: str) -> str:
-    """Every Python file of an installed package as one key, found without importing it."""
+    """A top-level package's (or module's) code as one key, found without importing it: one in a
+    source tree (a book's own, an editable install) by the content of its Python files, an
+    installed one (in site-packages or dist-packages) by its distribution's version, which is
+    cheaper to read and changes with it; "missing" when there is none."""
     from importlib.util import find_spec
 
-    spec = find_spec(name)
-    if spec is None or not spec.submodule_search_locations:
+    try:
+        spec = find_spec(name)
+    except (ImportError, ValueError):  # a name no import could find, or a module without spec
         return "missing"
-    return tree_digest(Path(next(iter(spec.submodule_search_locations))), "*.py")
-
-
-def llmkit_hash() -> str:
-    """The render and demo caches key on llmkit's source (demos compute with it); the
-    execution cache keys on the files each page used instead."""
-    return package_hash("llmkit")
+    if spec is None or not (spec.submodule_search_locations or spec.has_location):
+        return "missing"
+    where = (
+        Path(next(iter(spec.submodule_search_locations)))
+        if spec.submodule_search_locations
+        else Path(str(spec.origin))
+    )
+    if _INSTALLED.intersection(where.parts) and version(name) != "none":
+        return f"version {version(name)}"
+    return tree_digest(where, "*.py") if where.is_dir() else file_digest(where)
 
 
 @functools.cache  # llmbook's own files do not change while a build runs

@@ -20,6 +20,7 @@ edit of the translation alone shows once `x.md` changes or the server restarts).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import sys
@@ -31,7 +32,7 @@ from typing import Any
 from markdown import Markdown
 
 from llmbook.annotations import annotated
-from llmbook.assets import ASSETS_DIR, SITE_PREFIX, asset_paths
+from llmbook.assets import asset_files
 from llmbook.config import load_options
 from llmbook.core_extension import OUTSIDE_A_BUILD
 from llmbook.errors import LLMBookError
@@ -126,6 +127,7 @@ def _translation_text(site: Site, src: str, root: Path, page: Any) -> str:
 
 def _new_site(config: dict, project: Project) -> Site:
     config_file = _config_file(project.root)
+    project = dataclasses.replace(project, config_file=config_file)
     options = load_options(config_file)
     site = Site.create(options, project, Preview() if _serving() else Build())
     translations = site.translations
@@ -142,10 +144,10 @@ def _new_site(config: dict, project: Project) -> Site:
     with annotated(lambda: site.report, strict=strict, root=project.root):
         site.start(pages, _site_index(config, project, site))
     site.outputs.figures_dir = project.site_dir
-    for rel in asset_paths():
-        destination = project.site_dir / SITE_PREFIX / rel
+    for uri, path in asset_files(site.asset_folders()):
+        destination = project.site_dir / uri
         destination.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(ASSETS_DIR / rel, destination)
+        shutil.copyfile(path, destination)
     return site
 
 

@@ -19,7 +19,7 @@ RERENDER = """() => Promise.all([...document.querySelectorAll("figure.llmbook-de
   document.querySelector(widget).replaceWith(
     document.importNode(window.llmbookBuilt.querySelector(widget), true));
   const script = document.createElement("script");
-  script.src = document.querySelector(`script[src$="/demos/${figure.dataset.demo}.js"]`).src;
+  script.src = document.querySelector(`script[src$="/bookdemos/${figure.dataset.demo}.js"]`).src;
   const ran = new Promise((ok, fail) => { script.onload = ok; script.onerror = fail; });
   document.body.appendChild(script);
   return ran;

@@ -6,14 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
-from demo_helpers import json_blocks
-from llmbook.demos import get_demo, known_ids
+from demo_helpers import BOOK, get_demo, json_blocks
 from sites import once_per_run
 
 
 def _render_all(folder: Path, language: str = "zh") -> Path:
     out = {}
-    for demo_id in known_ids():
+    for demo_id in BOOK.known_ids():
         demo = get_demo(demo_id, language)
         out[demo_id] = {"figure": demo.figure_svg(), "widget": demo.widget_html()}
     path = folder / "rendered.json"

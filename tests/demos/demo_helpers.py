@@ -1,4 +1,7 @@
-"""Helpers for the demo tests (a unique module name: several test folders have a conftest.py)."""
+"""Helpers for the demo tests (a unique module name: several test folders have a conftest.py).
+
+The demos tested here are this book's (bookdemos/, registered by mkdocs.yml's `demos` option),
+drawn with the plugin's kit (llmbook.demos)."""
 
 from __future__ import annotations
 
@@ -7,11 +10,23 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
+from pathlib import Path
 
+from llmbook.demos import Demo, DemoCatalog
+
+ROOT = Path(__file__).resolve().parents[2]
+BOOK = DemoCatalog.load(["bookdemos"], root=ROOT)  # as the build loads mkdocs.yml's option
+BOOK_ASSETS = ROOT / "bookdemos" / "assets"  # the demos' scripts and their own styles
+KIT_ASSETS = ROOT / "plugins" / "llmbook" / "assets" / "demos"  # kit.js, demos.css
 IDS = ["kv-cache", "mha-gqa", "rope", "norm-compare", "pre-post-norm", "swiglu"]
 # Chinese writing: Han characters, CJK punctuation (，。「」), full-width forms (（）：；).
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 _SCRIPT = re.compile(r'<script type="application/json" data-role="(\w+)">(.*?)</script>', re.S)
+
+
+def get_demo(demo_id: str, language: str = "zh") -> Demo | None:
+    """The book's demo `demo_id` in `language` (None when it registers no such demo)."""
+    return BOOK.demo(demo_id, language)
 
 
 def json_blocks(markup: str) -> dict[str, object]:

@@ -1,4 +1,6 @@
-"""The on-disk cache of rendered demo frames (llmbook.demos.cache) and its wiring into the plugin."""
+"""The on-disk cache of rendered demo frames (llmbook.demos.cache) and its wiring into the plugin:
+a frame is kept under a key of what draws it, the demo's own packages and what it computes with
+(its registration's DEPENDS), never a package named by the plugin."""
 
 from __future__ import annotations
 
@@ -11,12 +13,15 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from demo_helpers import BOOK, ROOT, get_demo
+from llmbook.demos import DemoCatalog, DemoFrames
 from llmbook.demos import cache as demo_cache
-from llmbook.demos import get_demo
-from llmbook.demos.cache import DemoCache, frame_key, source_paths, sources_digest
-from llmbook.demos.norm_compare import NormCompareDemo
+from llmbook.demos.cache import frame_key, shared_paths, sources_digest
 from llmbook.store import Store, read_entry
 from sites import build, write_config, write_pages
+from tiny_demos import forget_tiny_demos, write_tiny_demos
+
+from bookdemos.norm_compare import NormCompareDemo
 
 # The cheapest demo to render; every test here renders it at most a few times.
 DEMO = "norm-compare"
@@ -54,10 +59,10 @@ def _entries(root: Path) -> list[Path]:
     return sorted((root / "demos").glob("*.text"))
 
 
-def _cache(root: Path) -> tuple[DemoCache, Store]:
-    """A demo cache over its own store (one build's), and the store that counts its reads."""
+def _cache(root: Path, catalog: DemoCatalog = BOOK) -> tuple[DemoFrames, Store]:
+    """The book's demos over their own store (one build's), and the store that counts its reads."""
     store = Store(root)
-    return DemoCache(store), store
+    return DemoFrames(catalog, store), store
 
 
 def _hits_misses(store: Store) -> tuple[int, int]:
@@ -88,12 +93,11 @@ def test_title_and_description_are_part_of_the_key(tmp_path, monkeypatch):
     assert len(_entries(tmp_path)) == 3
 
 
-def test_key_follows_sources_llmkit_language_title_and_description():
-    base = dict(sources="s", llmkit="h", language="zh")
+def test_key_follows_code_language_title_and_description():
+    base = dict(code="c", language="zh")
     key = frame_key(DEMO, TITLE, DESCRIPTION, **base)
     assert frame_key(DEMO, TITLE, DESCRIPTION, **base) == key
-    assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"sources": "s2"})) != key
-    assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"llmkit": "h2"})) != key
+    assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"code": "c2"})) != key
     assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"language": "en"})) != key
     assert frame_key(DEMO, "T2", DESCRIPTION, **base) != key
     assert frame_key(DEMO, TITLE, "<p>x</p>", **base) != key
@@ -118,21 +122,33 @@ def test_each_language_has_its_own_frame(tmp_path, monkeypatch, fresh_frame):
     assert _hits_misses(store) == (2, 0)
 
 
-def test_sources_are_the_demo_module_and_the_shared_drawing_modules():
-    names = [p.name for p in source_paths("kv-cache")]
-    assert names == ["kv_cache.py", "base.py", "svg.py", "layout.py", "controls.py"]
-    assert all(p.is_file() for p in source_paths("kv-cache"))
+def test_the_shared_sources_are_the_plugins_drawing_modules():
+    assert [p.name for p in shared_paths()] == ["base.py", "svg.py", "layout.py", "controls.py"]
+    assert all(p.is_file() for p in shared_paths())
 
 
-@pytest.mark.parametrize(
-    "demo_id", ["kv-cache", "mha-gqa", "rope", "norm-compare", "pre-post-norm", "swiglu"]
-)
-def test_every_llmbook_module_a_demo_draws_with_is_a_source(demo_id):
+@pytest.mark.parametrize("module", sorted((ROOT / "bookdemos").glob("*.py")), ids=lambda p: p.name)
+def test_every_plugin_module_a_demo_draws_with_is_a_source(module):
     # A module missing here would leave a stale frame in the cache when it changes.
-    names = {p.name for p in source_paths(demo_id)}
-    own = source_paths(demo_id)[0].read_text(encoding="utf-8")
-    imported = set(re.findall(r"^from llmbook\.demos\.(\w+) import", own, re.M))
-    assert {f"{m}.py" for m in imported} <= names | {"catalog.py"}
+    names = {p.stem for p in shared_paths()}
+    imported = set(
+        re.findall(r"^from llmbook\.demos\.(\w+) import", module.read_text("utf-8"), re.M)
+    )
+    assert imported <= names
+
+
+def test_the_code_key_covers_the_demos_packages_and_what_it_depends_on(monkeypatch):
+    frames = DemoFrames(BOOK)
+    entry = BOOK.entries[DEMO]
+    assert entry.packages == ("bookdemos",) and entry.depends == ("llmkit", "torch")
+    first = frames.code_key(DEMO)
+    assert frames.code_key(DEMO) == first and frames.code_key("nothing") == "unknown"
+    for package in ("bookdemos", "llmkit", "torch"):
+        changed = {package: "another version"}
+        monkeypatch.setattr(
+            demo_cache, "package_hash", lambda name, changed=changed: changed.get(name, name)
+        )
+        assert DemoFrames(BOOK).code_key(DEMO) != first, package
 
 
 def test_sources_digest_changes_with_any_file(tmp_path):
@@ -145,30 +161,40 @@ def test_sources_digest_changes_with_any_file(tmp_path):
     assert sources_digest(files) != first
 
 
-def test_a_changed_demo_source_renders_again(tmp_path, monkeypatch, fresh_frame):
-    module = tmp_path / "src" / "norm_compare.py"
-    module.parent.mkdir()
-    module.write_text("# version 1\n", encoding="utf-8")
-    monkeypatch.setattr(demo_cache, "source_paths", lambda demo_id: [module])
-    _cache(tmp_path)[0].render(DEMO, TITLE, DESCRIPTION)
-
-    module.write_text("# version 2\n", encoding="utf-8")
-    again, store = _cache(tmp_path)
-    assert again.render(DEMO, TITLE, DESCRIPTION) == fresh_frame
-    assert _hits_misses(store) == (0, 1)
+def _tiny(root: Path, monkeypatch: pytest.MonkeyPatch) -> DemoFrames:
+    """A later build's demos of the tiny book (tests/tiny_demos.py) in `root`, read anew."""
+    forget_tiny_demos(monkeypatch)
+    catalog = DemoCatalog.load(["tinydemos"], root=root)
+    return DemoFrames(catalog, Store(root / "cache"))
 
 
-def test_a_changed_llmkit_renders_again(tmp_path, monkeypatch):
-    monkeypatch.setattr(demo_cache, "llmkit_hash", lambda: "llmkit-1")
-    _cache(tmp_path)[0].render(DEMO, TITLE, DESCRIPTION)
-    same, store = _cache(tmp_path)
-    same.render(DEMO, TITLE, DESCRIPTION)
-    assert _hits_misses(store) == (1, 0)
+@pytest.mark.parametrize("edited", ["tinydep/__init__.py", "tinydemos/tiny.py"])
+def test_an_edited_package_of_the_demo_renders_it_again(tmp_path, monkeypatch, edited):
+    """What the demo computes with (its DEPENDS) or its own package changed: drawn anew."""
+    write_tiny_demos(tmp_path, monkeypatch)
+    frames = _tiny(tmp_path, monkeypatch)
+    assert "<svg>小 1</svg>" in frames.render("tiny", TITLE, DESCRIPTION)
+    again = _tiny(tmp_path, monkeypatch)
+    assert "<svg>小 1</svg>" in again.render("tiny", TITLE, DESCRIPTION)
+    assert again.store.counts["demos"] == [1, 0]
 
-    monkeypatch.setattr(demo_cache, "llmkit_hash", lambda: "llmkit-2")
-    changed, store = _cache(tmp_path)
-    changed.render(DEMO, TITLE, DESCRIPTION)
-    assert _hits_misses(store) == (0, 1)
+    path = tmp_path / edited
+    old, new = ("VALUE = 1", "VALUE = 2") if "tinydep" in edited else ("VALUE}", "VALUE}!")
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    changed = _tiny(tmp_path, monkeypatch)
+    frame = changed.render("tiny", TITLE, DESCRIPTION)
+    assert changed.store.counts["demos"] == [0, 1]
+    assert ("<svg>小 2</svg>" if "tinydep" in edited else "<svg>小 1!</svg>") in frame
+
+
+def test_a_page_notes_the_code_of_each_demo_it_shows(tmp_path, monkeypatch):
+    write_tiny_demos(tmp_path, monkeypatch)
+    frames, noted = _tiny(tmp_path, monkeypatch), []
+    frames.recording(noted).render("tiny", TITLE, DESCRIPTION)
+    assert noted == [["tiny", frames.code_key("tiny")]]
+    assert frames.still_current(noted)
+    (tmp_path / "tinydep" / "__init__.py").write_text("VALUE = 3\n", encoding="utf-8")
+    assert not _tiny(tmp_path, monkeypatch).still_current(noted)
 
 
 @pytest.mark.parametrize(
@@ -199,12 +225,13 @@ PAGE = f":::demo {DEMO} {TITLE}\n拖动滑块，看两种归一化。\n:::\n"
 
 
 def _build(root: Path, plugin_options: str = "", theme: str = "") -> str:
-    """Build a one-page site with the llmbook plugin; the page's HTML."""
+    """Build a one-page site with the llmbook plugin and the book's demos; the page's HTML."""
     write_pages(root / "docs", {"index.md": PAGE})
     config = write_config(
         root,
         f"site_name: t\nsite_dir: site\nuse_directory_urls: false\n{theme}"
-        f"plugins:\n  - llmbook:\n      offline_check: false\n{plugin_options}",
+        "plugins:\n  - llmbook:\n      offline_check: false\n      demos: [bookdemos]\n"
+        f"{plugin_options}",
     )
     return build(config, in_process=True).page()
 
@@ -255,11 +282,13 @@ def test_the_cache_is_off_with_llmbook_cache_0_or_cache_false(tmp_path, monkeypa
 
 def test_a_warm_build_imports_neither_torch_nor_the_demos(tmp_path):
     """Validating and rendering a page whose frame is cached, in a fresh process."""
-    DemoCache(Store(tmp_path / "cache")).render(DEMO, TITLE, "<p>拖动滑块，看两种归一化。</p>")
+    DemoFrames(BOOK, Store(tmp_path / "cache")).render(
+        DEMO, TITLE, "<p>拖动滑块，看两种归一化。</p>"
+    )
     script = textwrap.dedent(
         f"""
         import sys
-        from llmbook.demos.cache import DemoCache
+        from llmbook.demos import DemoCatalog, DemoFrames
         from llmbook.store import Store
         from llmbook.directives import parse_directives, render_directives
         from llmbook.stash import engine_stash
@@ -267,13 +296,16 @@ def test_a_warm_build_imports_neither_torch_nor_the_demos(tmp_path):
         page = {PAGE!r}
         parse_directives(page, src="docs/p.md", locale=ZH)
         store = Store({str(tmp_path / "cache")!r})
-        cache = DemoCache(store)
+        demos = DemoFrames(DemoCatalog.load(["bookdemos"], root={str(ROOT)!r}), store)
+        parse_directives(page, src="docs/p.md", demos=demos)
         stash, restore = engine_stash()
-        html = restore(render_directives(page, src="docs/p.md", stash=stash, demo_cache=cache, locale=ZH))
+        html = restore(
+            render_directives(page, src="docs/p.md", stash=stash, demos=demos, locale=ZH)
+        )
         assert store.counts == {{"demos": [1, 0]}}, store.counts
         assert 'data-demo="{DEMO}"' in html
         loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "llmkit")
-                        or m.startswith("llmbook.demos.norm"))
+                        or m.startswith("bookdemos."))
         print(loaded)
         """
     )

@@ -8,11 +8,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from llmbook.demos import get_demo
+from demo_helpers import BOOK_ASSETS, KIT_ASSETS, get_demo
 
 pytestmark = pytest.mark.browser
 
-ASSETS = Path(__file__).resolve().parents[2] / "plugins" / "llmbook" / "assets" / "demos"
 DEMOS = ["norm-compare", "swiglu"]
 
 
@@ -20,7 +19,7 @@ def _open(browser, folder: Path, scripts: list[str]):
     """Two norm-compare figures and one swiglu figure, then `scripts` in that order."""
     figures = [get_demo(d).render_html(d, "") for d in ["norm-compare", "norm-compare", "swiglu"]]
     for name in scripts:
-        shutil.copy(ASSETS / name, folder / name)
+        shutil.copy((KIT_ASSETS if name == "kit.js" else BOOK_ASSETS) / name, folder / name)
     tags = "".join(f'<script src="{name}"></script>' for name in scripts)
     (folder / "index.html").write_text(
         f'<!doctype html><meta charset="utf-8"><body>{"".join(figures)}{tags}</body>',

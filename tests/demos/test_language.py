@@ -13,10 +13,9 @@ import string
 from pathlib import Path
 
 import pytest
-from demo_helpers import CJK, IDS, shown_strings
-from llmbook.demos import get_demo
+from demo_helpers import BOOK_ASSETS as ASSETS
+from demo_helpers import CJK, IDS, get_demo, shown_strings
 
-ASSETS = Path(__file__).resolve().parents[2] / "plugins" / "llmbook" / "assets" / "demos"
 GOLDEN = json.loads((Path(__file__).parent / "zh_strings.json").read_text(encoding="utf-8"))
 TEXT_ATTRIBUTE = re.compile(r'data-text-([\w-]+)="([^"]*)"')
 

@@ -4,26 +4,24 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import torch
-from demo_helpers import IDS, json_blocks, parse_svg
-from llmbook.demos import get_demo, known_ids
+from demo_helpers import BOOK, BOOK_ASSETS, IDS, KIT_ASSETS, ROOT, get_demo, json_blocks, parse_svg
 from llmbook.demos.svg import COLORS, color_variables, json_script
 
 SVG = "{http://www.w3.org/2000/svg}"
-ASSETS = Path(__file__).resolve().parents[2] / "plugins" / "llmbook" / "assets" / "demos"
-WIDGET_SCRIPTS = sorted(ASSETS.parent.glob("widgets/*.js"))
+WIDGET_SCRIPTS = sorted(KIT_ASSETS.parent.glob("widgets/*.js"))
 # The demos whose stage Python draws (controls.stage) and whose script only moves its marks.
 STAGED = ["norm-compare", "pre-post-norm", "rope", "swiglu"]
 
 
 def test_the_six_demos_are_registered():
-    assert known_ids() == sorted(IDS)
+    assert BOOK.known_ids() == sorted(IDS)
     assert get_demo("no-such-demo") is None
 
 
@@ -67,7 +65,7 @@ def test_render_html_wraps_figure_and_widget(demo_id):
 
 @pytest.mark.parametrize("demo_id", IDS)
 def test_each_demo_ships_a_script_that_queues_its_own_id(demo_id):
-    script = (ASSETS / f"{demo_id}.js").read_text(encoding="utf-8")
+    script = (BOOK_ASSETS / f"{demo_id}.js").read_text(encoding="utf-8")
     queued = re.findall(
         r'window\.llmbookDemos \|\| \[\]\)\.push\(\["([\w-]+)", function \(kit\)', script
     )
@@ -76,7 +74,7 @@ def test_each_demo_ships_a_script_that_queues_its_own_id(demo_id):
 
 
 def test_kit_starts_each_id_on_its_own_figures_in_any_load_order():
-    kit = (ASSETS / "kit.js").read_text(encoding="utf-8")
+    kit = (KIT_ASSETS / "kit.js").read_text(encoding="utf-8")
     assert """'figure.llmbook-demo[data-demo="' + id + '"] .llmbook-widget'""" in kit
     assert "var queued = window.llmbookDemos || [];" in kit  # scripts loaded before kit.js
     assert "window.llmbookDemos = { push: startDemo };" in kit  # and after it
@@ -96,7 +94,7 @@ def test_json_script_cannot_be_closed_by_its_data():
 
 def test_rendering_does_not_depend_on_global_rng(rendered):
     # The figures come from llmkit under fixed seeds: a different global RNG state changes nothing.
-    from llmbook.demos import kv_cache, pre_post_norm
+    from bookdemos import kv_cache, pre_post_norm
 
     kv_cache.projection_counts.cache_clear()
     kv_cache._call_sizes.cache_clear()
@@ -113,17 +111,18 @@ def test_rendering_does_not_depend_on_global_rng(rendered):
 def test_rendering_is_byte_identical_across_processes(rendered):
     code = (
         "import hashlib, sys\n"
-        "from llmbook.demos import get_demo, known_ids\n"
-        "for i in known_ids():\n"
-        "    d = get_demo(i)\n"
+        "from llmbook.demos import DemoCatalog\n"
+        "book = DemoCatalog.load(['bookdemos'], root=sys.argv[1])\n"
+        "for i in book.known_ids():\n"
+        "    d = book.demo(i)\n"
         "    print(i, hashlib.sha256((d.figure_svg() + d.widget_html()).encode()).hexdigest())\n"
     )
     env_out = subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, "-c", code, str(ROOT)],
         capture_output=True,
         text=True,
         check=True,
-        env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"},
+        env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin", **_python_path()},
     )
     here = {
         i: hashlib.sha256((r["figure"] + r["widget"]).encode()).hexdigest()
@@ -133,9 +132,14 @@ def test_rendering_is_byte_identical_across_processes(rendered):
     assert there == here
 
 
+def _python_path() -> dict[str, str]:
+    """The test's own PYTHONPATH (a checkout run without installing it), if it has one."""
+    return {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}
+
+
 def test_colors_reach_the_scripts_as_css_variables_written_once():
     assert color_variables() == ";".join(f"--llmbook-c-{n}:{v}" for n, v in COLORS.items())
-    for script in [*ASSETS.glob("*.js"), *WIDGET_SCRIPTS]:
+    for script in [*KIT_ASSETS.glob("*.js"), *BOOK_ASSETS.glob("*.js"), *WIDGET_SCRIPTS]:
         text = script.read_text(encoding="utf-8")
         assert not re.search(r"#[0-9a-fA-F]{3,8}\b", text), f"{script.name} writes a colour"
         for name in re.findall(r'kit\.color\(\s*"(\w+)"', text):
@@ -159,7 +163,7 @@ def test_the_stage_is_drawn_in_python_and_the_script_only_moves_its_marks(render
     assert svg.get("role") == "img" and svg.find(f"{SVG}title").text == svg.get("aria-label")
     groups = list(svg.iter(f"{SVG}g"))
     marks = {g.get("data-mark") or g.get("data-series") for g in groups} - {None}
-    script = (ASSETS / f"{demo_id}.js").read_text(encoding="utf-8")
+    script = (BOOK_ASSETS / f"{demo_id}.js").read_text(encoding="utf-8")
     if "kit.plot(" in script:
         assert [g for g in groups if g.get("data-plot")], "no plot map for the script"
     # every mark the script moves was drawn by Python, and the script draws no element of its own

@@ -9,9 +9,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 from demo_helpers import json_blocks, layouts, unescape_text
-from llmbook.demos import kv_cache, mha_gqa, pre_post_norm
 
 import llmkit
+from bookdemos import kv_cache, mha_gqa, pre_post_norm
 
 TOL = 1e-6  # float32 llmkit vs float64 closed forms
 
@@ -195,7 +195,7 @@ def test_kv_counts_from_one_run_equal_separate_generations(p, s):
 
 def test_rope_scores_equal_one_rotation_at_a_time():
     # The vectorised grid must give bit-identical values to rotating each (distance, pair) alone.
-    from llmbook.demos import rope
+    from bookdemos import rope
 
     distances = [0, 2, 7, 50, 200]
     mean, single = rope.relative_scores(distances)

@@ -28,10 +28,12 @@ def _quiet_env(monkeypatch: pytest.MonkeyPatch) -> None:
 # The book's own preamble (mkdocs.yml): the executor's tests compute with llmkit as its pages do;
 # the plugin's default is empty (tests/execute/test_preamble.py).
 BOOK_PREAMBLE = "import llmkit\nfrom llmkit import *\n"
+BOOK_DEMOS = ["bookdemos"]  # ... and its demos (the plugin's default: none)
 
 
 def make_config(**options: object) -> LLMBookConfig:
     options.setdefault("execute_preamble", BOOK_PREAMBLE)
+    options.setdefault("demos", BOOK_DEMOS)
     config = LLMBookConfig()
     config.load_dict(dict(options))
     errors, _ = config.validate()
@@ -76,6 +78,7 @@ def build_site(
     def run(pages: dict[str, str], *, site: str = "site", **options: object) -> Path:
         options.setdefault("offline_check", False)
         options.setdefault("execute_preamble", BOOK_PREAMBLE)
+        options.setdefault("demos", BOOK_DEMOS)
         config = {
             "site_name": "t",
             "site_dir": site,

@@ -11,7 +11,7 @@ from llmbook.execute.collect import collect_page
 from llmbook.execute.figures import Figure
 from llmbook.execute.run import BlockResult, RunResult
 from llmbook.lexer import lex
-from llmbook.store import Store, file_digest, llmkit_hash, read_entry
+from llmbook.store import Store, file_digest, package_hash, read_entry, version
 
 PAGE = "```python\nx = 1\n```\n\n[[x = 1]] and [[x * 2 = 2.0]]\n"
 
@@ -62,15 +62,22 @@ def test_file_hashes_tell_a_changed_or_missing_file(tmp_path: Path) -> None:
     assert not FileHashes(tmp_path).unchanged(used)
 
 
-def test_llmkit_hash_follows_its_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    package = tmp_path / "llmkit"
+def test_package_hash_follows_a_source_trees_files(tmp_path: Path, monkeypatch) -> None:
+    package = tmp_path / "bookpackage"
     package.mkdir()
     (package / "__init__.py").write_text("A = 1\n", encoding="utf-8")
+    (tmp_path / "onefile.py").write_text("B = 1\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(__import__("sys").modules, "llmkit", raising=False)
-    first = llmkit_hash()
+    first, single = package_hash("bookpackage"), package_hash("onefile")
     (package / "calc.py").write_text("B = 2\n", encoding="utf-8")
-    assert llmkit_hash() != first
+    (tmp_path / "onefile.py").write_text("B = 2\n", encoding="utf-8")
+    assert package_hash("bookpackage") != first and package_hash("onefile") != single
+    assert package_hash("no_such_package_anywhere") == "missing"
+
+
+def test_package_hash_keys_an_installed_package_by_its_version() -> None:
+    assert "site-packages" in pytest.__file__  # installed, never a source tree here
+    assert package_hash("pytest") == f"version {version('pytest')}"
 
 
 def test_round_trip_and_foreign_or_broken_entries(tmp_path: Path) -> None:

@@ -33,6 +33,27 @@ def test_the_cjk_font_is_the_installed_package_and_no_system_copy() -> None:
     assert out[:3] == [path, repr([path]), path]
 
 
+def test_without_the_cjk_extra_figures_draw_with_dejavu_sans() -> None:
+    script = textwrap.dedent(
+        """
+        import sys
+        sys.modules["noto_cjk_sans_otc"] = None  # llmbook installed without its `cjk` extra
+        import matplotlib.pyplot as plt
+        from matplotlib import font_manager
+        from llmbook.execute.figures import figure_context
+        from llmbook.execute.fonts import register_fonts
+        print(repr(register_fonts()))
+        with figure_context():
+            fig, ax = plt.subplots()
+            print(font_manager.findfont(ax.set_title("x").get_fontproperties()))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    lines = out.stdout.split("\n")
+    assert lines[0] == "''" and lines[1].endswith("DejaVuSans.ttf")
+    assert "findfont" not in out.stderr  # no family named that is not there
+
+
 def test_a_glyph_no_figure_font_has_fails_the_block_at_its_line(run_md) -> None:
     page = """\
         # 图

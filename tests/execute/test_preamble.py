@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -64,11 +65,13 @@ def test_a_changed_preamble_runs_the_page_again(make_executor) -> None:
     assert same.executed == [] and changed.executed == ["docs/p.md"]
 
 
-def test_the_execution_code_names_no_package_of_the_book() -> None:
-    # cache.py keeps `llmkit_hash` for the render and demo caches, which still key on it.
+def test_the_plugin_names_no_package_of_the_book() -> None:
+    # The book's own packages come in through options (`execute_preamble`, `demos`) only.
+    plugin = EXECUTE.parent
     named = [
-        path.name
-        for path in sorted(EXECUTE.glob("*.py"))
-        if "llmkit" in path.read_text(encoding="utf-8") and path.name != "cache.py"
+        path.relative_to(plugin).as_posix()
+        for path in sorted(plugin.rglob("*"))
+        if path.suffix in (".py", ".js", ".css", ".txt", ".yml", ".toml")
+        and re.search(r"llmkit|bookdemos", path.read_text(encoding="utf-8"))
     ]
     assert named == []

@@ -88,7 +88,9 @@ def _build(root: Path, site: str = "site") -> dict[str, bytes]:
         "site_dir": site,
         "use_directory_urls": False,
         "theme": {"name": "mkdocs", "highlightjs": False},
-        "plugins": [{"llmbook": {"offline_check": True, "languages": ["zh", "en"]}}],
+        "plugins": [
+            {"llmbook": {"offline_check": True, "languages": ["zh", "en"], "demos": ["bookdemos"]}}
+        ],
         "markdown_extensions": ["llmbook.extension", "pymdownx.superfences"],
     }
     (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")

@@ -4,23 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import llmbook.demos
 import pytest
-from directive_helpers import _CONFIGS, FakeDemo, render_page
-from llmbook.demos import Demo
+from directive_helpers import _CONFIGS, fake_demo_frames, render_page
+from llmbook.demos import DemoFrames
 
 
 @pytest.fixture
-def fake_demos(monkeypatch: pytest.MonkeyPatch) -> dict[str, type[Demo]]:
-    """A demo registry of our own, so these tests do not depend on the real catalog."""
-    registry: dict[str, type[Demo]] = {"test-demo": FakeDemo}
-    monkeypatch.setattr(
-        llmbook.demos,
-        "get_demo",
-        lambda demo_id, language="zh": registry[demo_id](language) if demo_id in registry else None,
-    )
-    monkeypatch.setattr(llmbook.demos, "known_ids", lambda: sorted(registry))
-    return registry
+def fake_demos() -> DemoFrames:
+    """The tests' own demos (directive_helpers.DEMOS), loaded as a build loads a book's."""
+    return fake_demo_frames()
 
 
 @pytest.fixture

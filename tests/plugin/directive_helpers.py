@@ -1,4 +1,6 @@
-"""Shared helpers of the directive tests: the project's Markdown setup, a render pipeline, a fake demo."""
+"""Shared helpers of the directive tests: the project's Markdown setup, a render pipeline, and the
+demos they render, registered as a book registers its own (this module is their `demos` module:
+`DEMOS`)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from llmbook.demos import Demo
+from llmbook.demos import Demo, DemoCatalog, DemoFrames
 from llmbook.site_index import SiteIndex
 from mkdocs.utils.yaml import get_yaml_loader
 from rendering import render_markdown
@@ -41,9 +43,15 @@ def render_page(
     source: str, *, src: str = "docs/page.md", site: SiteIndex | None = None, page: Any = None
 ) -> str:
     """A page → HTML through the llmbook extension and the project's Markdown setup, as a build
-    renders it (nothing runs: no executor plan)."""
+    renders it (nothing runs: no executor plan), with the demos below."""
     return render_markdown(
-        source, src=src, index=site, page=page, extensions=_EXTENSIONS, configs=_CONFIGS
+        source,
+        src=src,
+        index=site,
+        page=page,
+        extensions=_EXTENSIONS,
+        configs=_CONFIGS,
+        demos=[__name__],
     )
 
 
@@ -60,3 +68,19 @@ class FakeDemo(Demo):
 
     def widget_html(self) -> str:
         return '<div class="test-widget"></div>'
+
+
+class SpeakingDemo(FakeDemo):
+    ID = "speaking-demo"  # its word `hello` comes from the locale's `demos` section
+
+    def figure_svg(self) -> str:
+        return f'<svg aria-label="{self.t("hello")}"></svg>'
+
+
+# The demos of these tests, as a book's `demos` module states them.
+DEMOS = {"test-demo": f"{__name__}:FakeDemo", "speaking-demo": f"{__name__}:SpeakingDemo"}
+
+
+def fake_demo_frames() -> DemoFrames:
+    """The demos above, as a build loads them (for `parse_directives`, `render_directives`)."""
+    return DemoFrames(DemoCatalog.load([__name__], root=ROOT))

@@ -166,7 +166,9 @@ def test_mkdocs_yml_lists_every_asset_for_zensical() -> None:
     config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
     listed = set(config["extra_css"]) | set(config["extra_javascript"])
     listed |= set(config["extra"]["polyfills"])
-    assert listed == {f"assets/llmbook/{rel}" for rel in asset_paths()}
+    book = ROOT / "bookdemos" / "assets"  # the book's demos' (the `demos` option)
+    ours = {f"assets/llmbook/{rel}" for rel in asset_paths()}
+    assert listed == ours | {f"assets/bookdemos/{rel}" for rel in asset_paths(book)}
     assert "llmbook.extension" in config["markdown_extensions"]
 
 

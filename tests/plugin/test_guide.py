@@ -23,9 +23,9 @@ def test_the_guide_shows_every_directive():
     assert used == set(known_names()) - {"showcase"}
 
 
-def test_the_guide_validates_and_renders(fake_demos, monkeypatch):
+def test_the_guide_validates_and_renders(fake_demos):
     text = GUIDE.read_text(encoding="utf-8").replace(":::demo rope ", ":::demo test-demo ")
-    parse_directives(text, src="docs/guide/authoring.md", locale=ZH)
+    parse_directives(text, src="docs/guide/authoring.md", locale=ZH, demos=fake_demos)
     page = render_page(text, src="docs/guide/authoring.md")
     assert page.count('<div class="llmbook-showcase">') == text.count(":::showcase")
     assert page.count('<div class="llmbook-showcase__result">') == text.count(":::showcase")

@@ -2,27 +2,13 @@
 
 from __future__ import annotations
 
-import llmbook.demos
-import pytest
-from directive_helpers import FakeDemo, render_page, visible_text
+from directive_helpers import render_page, visible_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from llmbook.errors import AuthorError
 
 _CJK = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所"
 WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz" + _CJK, min_size=2, max_size=7)
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _fake_demos():
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(
-            llmbook.demos,
-            "get_demo",
-            lambda demo_id, language="zh": FakeDemo(language) if demo_id == "test-demo" else None,
-        )
-        patch.setattr(llmbook.demos, "known_ids", lambda: ["test-demo"])
-        yield
 
 
 class Chapter:

@@ -4,12 +4,15 @@ byte-identical to a fresh rendering."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 from llmbook.store import Store, read_entry
 from sites import build
+from tiny_demos import forget_tiny_demos, write_tiny_demos
 
 PAGES = {
     "index.md": """\
@@ -66,13 +69,14 @@ class Book:
         path = self.root / "docs" / name
         path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
 
-    def configure(self, limit: int = 100_000, extra: str = "") -> None:
-        text = CONFIG.replace("LIMIT", str(limit)) + extra
+    def configure(self, limit: int = 100_000, extra: str = "", options: str = "") -> None:
+        """mkdocs.yml: `options` are more llmbook options (lines), `extra` more top-level keys."""
+        text = CONFIG.replace("LIMIT", f"{limit}\n{options}".rstrip()) + extra
         (self.root / "mkdocs.yml").write_text(text, encoding="utf-8")
 
     def build(self) -> tuple[list[str], dict[str, bytes]]:
         """(the pages this build rendered, the site's files)."""
-        config = build(self.root / "mkdocs.yml", in_process=True).config
+        config = self.config = build(self.root / "mkdocs.yml", in_process=True).config
         site = self.root / "site"
         files = {
             p.relative_to(site).as_posix(): p.read_bytes()
@@ -167,12 +171,42 @@ def test_llmbook_itself(book: Book, monkeypatch: pytest.MonkeyPatch) -> None:
     assert book.build()[0] == ALL
 
 
-def test_llmkit(book: Book, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Demos compute with llmkit: a new llmkit re-renders (execution is keyed on its own)."""
-    import llmbook.render_cache
+DEMO_PAGE = "# 演示\n\n:::demo tiny 交互：小演示\n它用 tinydep 算。\n:::\n"
 
-    monkeypatch.setattr(llmbook.render_cache, "llmkit_hash", lambda: "another llmkit")
-    assert book.build()[0] == ALL
+
+@pytest.fixture
+def demo_book(book: Book, monkeypatch: pytest.MonkeyPatch) -> Book:
+    """The book with a page showing the tiny book's demo (tests/tiny_demos.py), which computes
+    with a package of its own, `tinydep`; llmkit cannot be imported (nor found) at all."""
+    monkeypatch.setitem(sys.modules, "llmkit", None)
+    write_tiny_demos(book.root / "packages", monkeypatch)
+    book.write("demo.md", DEMO_PAGE)
+    book.configure(options="      demos: [tinydemos]")
+    assert book.build()[0] == sorted([*ALL, "docs/demo.md"])  # the options changed
+    return book
+
+
+def test_a_book_without_llmkit_keys_and_keeps_its_pages(demo_book: Book) -> None:
+    """The render cache names no package of any book: a book without llmkit has its key."""
+    assert importlib.util.find_spec("llmkit") is None
+    rendered, files = demo_book.build()
+    assert rendered == []
+    assert demo_book.config.plugins["llmbook"].site.render_cache_key()
+    assert "<svg>小 1</svg>" in files["demo.html"].decode()
+
+
+def test_a_demos_dependency_renders_the_pages_showing_it_again(
+    demo_book: Book, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a demo computes with (its registration's DEPENDS) changed: its frame is drawn anew,
+    and only the page that shows it renders again."""
+    (demo_book.root / "packages" / "tinydep" / "__init__.py").write_text("VALUE = 2\n", "utf-8")
+    forget_tiny_demos(monkeypatch)  # as a new build's process would import it
+    rendered, files = demo_book.build()
+    assert rendered == ["docs/demo.md"]
+    assert "<svg>小 2</svg>" in files["demo.html"].decode()
+    store = demo_book.config.plugins["llmbook"].site.store
+    assert store.counts["demos"] == [0, 1]
 
 
 def test_no_cache_renders_every_page(book: Book, monkeypatch: pytest.MonkeyPatch) -> None:

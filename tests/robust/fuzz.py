@@ -84,7 +84,12 @@ SMALL_NOTEBOOK = {
     "nbformat_minor": 5,
 }
 # Options as the book sets them, and what keeps each build small: no search, no offline check.
-OPTIONS = {"numbers_strict": True, "offline_check": False, "execute_timeout": 60}
+OPTIONS = {
+    "numbers_strict": True,
+    "offline_check": False,
+    "execute_timeout": 60,
+    "demos": ["bookdemos"],  # the book's demos, as mkdocs.yml registers them
+}
 _NAMES_A_FILE = re.compile(r"(?:^|\s|')(?:docs/\S+|mkdocs\.yml)")
 
 

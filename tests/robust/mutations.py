@@ -55,7 +55,8 @@ OPTIONS = [
     "execute_output_limit", "execute_memory_mb", "execute_seed", "execute_shard",
     "execute_show_last", "execute_ipython", "execute_preamble", "execute_sandbox",
     "execute_file_size_mb", "execute_env", "execute_network", "execute_read", "numbers_strict",
-    "bibliography", "cache", "cache_converted", "offline_check", "enabled", "nonexistent_option",
+    "bibliography", "cache", "cache_converted", "offline_check", "enabled", "demos",
+    "nonexistent_option",
 ]  # fmt: skip
 VALUES = st.one_of(
     st.booleans(),

@@ -1,30 +1,38 @@
-"""Rendered demo frames kept between builds: the "demos" namespace of the build's store.
+"""The build's demos: the book's catalog, and their rendered frames kept between builds in the
+"demos" namespace of the build's store.
 
-A frame (figure SVG + widget with its grid of llmkit values) costs seconds and the import of torch;
-it depends only on what the key covers: the demo's ID, the language it writes in, the author's title
-and description HTML, the source of the demo's module and of the shared modules it draws with,
-llmkit's source, and the Python and torch versions. A warm build therefore imports neither the demo
-modules nor torch. One slot per (demo, language, title, description), so the Chinese and the
-English edition keep their frames side by side; the store writes atomically and verifies what it
-reads.
+A frame (figure SVG + widget with its grid of computed values) costs seconds and the import of
+what the demo computes with (torch, say); it depends only on what the key covers: the demo's ID,
+the language it writes in, the author's title and description HTML, and its code (`code_key`):
+the plugin's modules every demo draws with, the source of the packages of the demo's module and
+of the module that registered it, each package its registration says it computes with (`DEPENDS`:
+the source of one in a source tree, the version of an installed one), and Python's version. A warm
+build therefore imports neither the demo modules nor what they compute with. One slot per (demo,
+language, title, description), so the editions keep their frames side by side; the store writes
+atomically and verifies what it reads.
+
+A page's render records the code key of each demo it shows (`recording`): a page kept by the
+render cache is rendered again when one of them changed (`still_current`).
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from importlib.util import find_spec
 from pathlib import Path
 
-from llmbook import demos
-from llmbook.demos.catalog import MODULES
-from llmbook.store import Store, file_digest, key, llmkit_hash, version
+from llmbook.demos.catalog import DemoCatalog
+from llmbook.i18n import Locale
+from llmbook.project import Project
+from llmbook.store import Store, file_digest, key, package_hash
 
-__all__ = ["DemoCache", "frame_key", "source_paths", "sources_digest"]
+__all__ = ["DemoFrames", "frame_key", "shared_paths", "sources_digest"]
 
-_FORMAT = 2  # 2: entries in the store
+_FORMAT = 3  # 2: entries in the store; 3: keyed on the demo's packages, not on one by name
 NAMESPACE = "demos"
-# Modules every frame is drawn with, besides the demo's own.
+# The plugin's modules every frame is drawn with, besides the book's own.
 _SHARED = (
     "llmbook.demos.base",
     "llmbook.demos.svg",
@@ -33,10 +41,10 @@ _SHARED = (
 )
 
 
-def source_paths(demo_id: str) -> list[Path]:
-    """The files whose source shapes the demo's frame, found without importing the demo."""
+def shared_paths() -> list[Path]:
+    """The plugin's files whose source shapes every demo's frame, found without importing them."""
     paths = []
-    for module in (MODULES[demo_id], *_SHARED):
+    for module in _SHARED:
         spec = find_spec(module)
         if spec is None or not spec.origin:
             raise RuntimeError(f"cannot find the source of {module}")
@@ -45,67 +53,81 @@ def source_paths(demo_id: str) -> list[Path]:
 
 
 def sources_digest(paths: Iterable[Path]) -> str:
-    """The names and contents of the demo's source files, as one key."""
+    """The names and contents of source files, as one key."""
     return key([[path.name, file_digest(path)] for path in paths])
 
 
-def frame_key(
-    demo_id: str,
-    title: str,
-    description_html: str,
-    *,
-    language: str,
-    sources: str,
-    llmkit: str,
-) -> str:
+def frame_key(demo_id: str, title: str, description_html: str, *, locale: Locale, code: str) -> str:
     parts = {
         "format": _FORMAT,
         "id": demo_id,
-        "language": language,
+        "locale": locale.digest,  # its words, the book's own and the plugin's
         "title": title,
         "description": description_html,
-        "sources": sources,
-        "llmkit": llmkit,
-        "python": sys.version,
-        "torch": version("torch"),
+        "code": code,
     }
     return key(parts)
 
 
-class DemoCache:
-    """Frames in the store's "demos" namespace, one slot per (demo, language, title, description)."""
+@dataclass
+class DemoFrames:
+    """The book's demos (`catalog`) and their frames in the store's "demos" namespace (a store
+    switched off keeps nothing: every frame is drawn)."""
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self._llmkit: str | None = None
-        self._sources: dict[str, str] = {}
+    catalog: DemoCatalog
+    store: Store = field(default_factory=lambda: Store(None))
+    _codes: dict[str, str] = field(default_factory=dict)  # per build: sources do not change
+    _record: list[list[str]] | None = None  # where a page's render notes the demos it showed
 
-    def key(self, demo_id: str, title: str, description_html: str, language: str) -> str:
-        if self._llmkit is None:
-            self._llmkit = llmkit_hash()
-        if demo_id not in self._sources:
-            self._sources[demo_id] = sources_digest(source_paths(demo_id))
-        return frame_key(
-            demo_id,
-            title,
-            description_html,
-            language=language,
-            sources=self._sources[demo_id],
-            llmkit=self._llmkit,
-        )
+    @classmethod
+    def of_book(cls, modules: Sequence[str], project: Project, store: Store) -> DemoFrames:
+        """The demos of the modules the `demos` option names (errors at its line of the config)."""
+        catalog = DemoCatalog.load(modules, root=project.root, config_file=project.config_file)
+        return cls(catalog, store)
 
-    def render(self, demo_id: str, title: str, description_html: str, language: str) -> str:
-        """The frame `demos.get_demo(demo_id, language).render_html(title, description_html)`
-        returns."""
-        wanted = self.key(demo_id, title, description_html, language)
-        name = key(demo_id, language, title, description_html)
-        slot = self._store.slot(NAMESPACE, name, codec="text")
+    def known_ids(self) -> list[str]:
+        return self.catalog.known_ids()
+
+    def recording(self, into: list[list[str]]) -> DemoFrames:
+        """The same demos, noting `[ID, code key]` of each frame rendered into `into`."""
+        return replace(self, _record=into)
+
+    def still_current(self, recorded: Iterable[list[str]]) -> bool:
+        """Whether every demo a kept page showed has the code key it had then."""
+        return all(self.code_key(demo_id) == code for demo_id, code in recorded)
+
+    def code_key(self, demo_id: str) -> str:
+        """What the demo's frame is drawn by (see the module's docstring), as one key."""
+        if demo_id not in self._codes:
+            entry = self.catalog.entries.get(demo_id)
+            if entry is None:
+                return "unknown"
+            parts = {
+                "shared": sources_digest(shared_paths()),
+                "packages": {name: package_hash(name) for name in entry.packages},
+                "depends": {name: package_hash(name) for name in entry.depends},
+                "python": sys.version,
+            }
+            self._codes[demo_id] = key(parts)
+        return self._codes[demo_id]
+
+    def render(self, demo_id: str, title: str, description_html: str, locale: Locale) -> str:
+        """The frame `catalog.demo(demo_id, locale).render_html(title, description_html)`
+        returns, from the store when it holds it. KeyError for an unknown ID; DemoError (or
+        DemoNeeds) from the catalog."""
+        if demo_id not in self.catalog.entries:
+            raise KeyError(demo_id)
+        code = self.code_key(demo_id)
+        if self._record is not None:
+            self._record.append([demo_id, code])
+        wanted = frame_key(demo_id, title, description_html, locale=locale, code=code)
+        name = key(demo_id, locale.code, title, description_html)
+        slot = self.store.slot(NAMESPACE, name, codec="text")
         frame = slot.get(wanted)
         if frame is not None:
             return frame
-        demo = demos.get_demo(demo_id, language)
-        if demo is None:
-            raise KeyError(demo_id)
+        demo = self.catalog.demo(demo_id, locale)
+        assert demo is not None  # in the catalog
         frame = demo.render_html(title, description_html)
         slot.put(wanted, frame)
         return frame

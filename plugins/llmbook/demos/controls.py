@@ -3,7 +3,7 @@
 Conventions the scripts and the browser test rely on: an input carries `data-in="NAME"`, a displayed
 result `data-out="NAME"`, a button `data-action="NAME"`; the widget root is `div.llmbook-widget`
 holding a `data-role="grid"` JSON element: `{"tol": {out: tolerance}, "cases": [{"in": {...},
-"out": {...}}]}`, llmkit's values for a grid of inputs that the browser test drives the widget over.
+"out": {...}}]}`, the demo's computed values for a grid of inputs that the browser test drives the widget over.
 A stage (`data-role="stage"`) is drawn here, in Python, in its first state; the script moves its
 marks (`data-mark`) over the plot's map (`data-plot`) and paints with the `--llmbook-c-*` colours
 the widget root carries. A word the script writes comes from the element it writes into, a
@@ -17,6 +17,7 @@ import html
 from collections.abc import Callable
 
 from llmbook.demos.svg import Canvas, color_variables, json_script, num
+from llmbook.i18n import Locale
 
 __all__ = [
     "button",
@@ -30,13 +31,6 @@ __all__ = [
     "widget",
 ]
 
-# The words every widget shows, by language (`strings.book_language`).
-_TEXT = {
-    "zh": {"nojs": "交互演示需要浏览器启用 JavaScript；上图为静态版本。"},
-    "en": {
-        "nojs": "The interactive demo needs JavaScript in the browser; above is its static figure."
-    },
-}
 
 
 def _label(text: str, control: str) -> str:
@@ -132,13 +126,13 @@ def texts(**words: str) -> str:
     )
 
 
-def widget(demo_id: str, language: str, body: str, *, config: object = None) -> str:
-    """The widget root in `language` (a demo's): controls and outputs, an optional config JSON for
+def widget(demo_id: str, locale: Locale, body: str, *, config: object = None) -> str:
+    """The widget root in `locale`'s words (a demo's): controls and outputs, an optional config JSON for
     the script, the grid."""
     extra = json_script(config, "config") if config is not None else ""
     return (
         f'<div class="llmbook-widget" data-widget="{html.escape(demo_id)}" '
         f'style="{color_variables()}">'
-        f'<p class="llmbook-widget__nojs">{html.escape(_TEXT[language]["nojs"])}</p>'
+        f'<p class="llmbook-widget__nojs">{html.escape(locale.ui("demo_nojs"))}</p>'
         f"{body}{extra}</div>"
     )

@@ -20,7 +20,7 @@ from llmbook.i18n import Locale
 from llmbook.page_ref import PageRef
 
 if TYPE_CHECKING:
-    from llmbook.demos.cache import DemoCache
+    from llmbook.demos.cache import DemoFrames
     from llmbook.site_index import SiteIndex
     from llmbook.stash import Stash
 
@@ -142,7 +142,7 @@ class Context:
     stash: Stash | None = None
     site: SiteIndex | None = None
     page: PageRef | None = None  # None: a standalone text (tests, a showcase without a site)
-    demo_cache: DemoCache | None = None  # rendered demo frames kept between builds (None: off)
+    demos: DemoFrames | None = None  # the book's demos and their frames (None: it has none)
     # What the site's book steps made for this page's directives, by directive name (Markdown):
     # `bibliography`, the list of every entry.
     made: Mapping[str, str] = field(default_factory=dict)

@@ -1,20 +1,14 @@
-"""`:::demo ID TITLE` — embeds a registered demo; its body is the description shown with it."""
+"""`:::demo ID TITLE` — embeds a demo the book registers; its body is the description shown
+with it."""
 
 from __future__ import annotations
 
-from llmbook import demos
+from llmbook.demos import DemoError
 from llmbook.directives.base import REQUIRED, Context, Directive, register
 from llmbook.directives.nodes import Block
 from llmbook.errors import quoted
 
 __all__ = ["DemoDirective"]
-
-# How to install what a built-in demo imports: llmkit is the llmbook repository's own distribution
-# (not on PyPI), and it brings torch.
-_INSTALL = {
-    "torch": "torch (`pip install torch`)",
-    "llmkit": "llmkit (`pip install -e .` in the llmbook repository's root; it brings torch)",
-}
 
 
 @register
@@ -24,13 +18,17 @@ class DemoDirective(Directive):
     NESTED = ()
 
     def _resolve(self, node: Block, ctx: Context) -> tuple[str, str]:
-        # Known IDs come from the catalog: validating a page imports no demo (and no torch).
+        # Known IDs come from the book's catalog: validating a page imports no demo (no torch).
         demo_id, _, title = node.arg.partition(" ")
-        if demo_id not in demos.known_ids():
+        known = ctx.demos.known_ids() if ctx.demos is not None else []
+        if demo_id not in known:
             raise ctx.error(
                 node.line,
                 f"unknown demo {quoted(repr(demo_id))}",
-                f"use one of: {', '.join(demos.known_ids())}",
+                f"use one of: {', '.join(known)}"
+                if known
+                else "this book registers no demos: name the module that registers it in the "
+                "llmbook option `demos` of mkdocs.yml, e.g. `demos: [mybook_demos]`",
             )
         if not title.strip():
             raise ctx.error(
@@ -46,23 +44,10 @@ class DemoDirective(Directive):
     def render(self, node: Block, ctx: Context) -> list[str]:
         demo_id, title = self._resolve(node, ctx)
         description = ctx.fragment("\n".join(line for _, line in node.text_lines()))
+        assert ctx.demos is not None  # _resolve found the ID among them
         try:
-            frame = self._frame(demo_id, title, description, ctx)
-        except demos.DemoNeeds as missing:
-            # The plugin ships without torch and llmkit; the built-in demos compute with both.
-            raise ctx.error(
-                node.line,
-                f":::demo {demo_id} computes with {missing.package}, which is not installed",
-                f"install {_INSTALL.get(missing.package, f'`{missing.package}`')} beside llmbook, "
-                "or remove the demo",
-            ) from None
+            # The demo's frame in the page's language (its figure, controls and script's words).
+            frame = ctx.demos.render(demo_id, title, description, ctx.locale)
+        except DemoError as error:
+            raise ctx.error(node.line, f":::demo {demo_id} {error.problem}", error.fix) from None
         return ctx.single(node, frame)
-
-    @staticmethod
-    def _frame(demo_id: str, title: str, description: str, ctx: Context) -> str:
-        """The demo's frame in the page's language (its figure, controls and script's words)."""
-        if ctx.demo_cache is not None:
-            return ctx.demo_cache.render(demo_id, title, description, ctx.locale.code)
-        demo = demos.get_demo(demo_id, ctx.locale.code)
-        assert demo is not None  # known_ids() listed it
-        return demo.render_html(title, description)

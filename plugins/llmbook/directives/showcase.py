@@ -41,7 +41,7 @@ class Showcase(Directive):
 
     def validate(self, node: Block, ctx: Context) -> None:
         source, first = _example(node, ctx)
-        parse_directives(source, src=ctx.src, first=first, locale=ctx.locale)
+        parse_directives(source, src=ctx.src, first=first, locale=ctx.locale, demos=ctx.demos)
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         source, first = _example(node, ctx)
@@ -62,7 +62,7 @@ class Showcase(Directive):
             stash=ctx.stash,
             site=ctx.site,
             page=ctx.page,
-            demo_cache=ctx.demo_cache,
+            demos=ctx.demos,
             locale=ctx.locale,
         )
         body = ctx.children(node)

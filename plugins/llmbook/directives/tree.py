@@ -19,7 +19,7 @@ from llmbook.lexer import Lexed, lex
 from llmbook.stash import Stash
 
 if TYPE_CHECKING:
-    from llmbook.demos.cache import DemoCache
+    from llmbook.demos.cache import DemoFrames
     from llmbook.i18n import Locale
     from llmbook.page_ref import PageRef
     from llmbook.site_index import SiteIndex
@@ -58,19 +58,32 @@ def parse_structure(lexed: Lexed, *, src: str, plain: frozenset[int] = frozenset
 
 
 def checked_structure(
-    lexed: Lexed, *, src: str, locale: Locale, plain: frozenset[int] = frozenset()
+    lexed: Lexed,
+    *,
+    src: str,
+    locale: Locale,
+    plain: frozenset[int] = frozenset(),
+    demos: DemoFrames | None = None,
 ) -> Document:
     """The page's directive tree with every directive validated: the check stage's view, so
     a malformed block is an author error of the build's report before any page renders."""
     doc = parse_structure(lexed, src=src, plain=plain)
-    check_tree(Context(src=src, doc=doc, locale=locale))
+    check_tree(Context(src=src, doc=doc, locale=locale, demos=demos))
     return doc
 
 
-def parse_directives(markdown: str, *, src: str, locale: Locale, first: int = 1) -> Document:
+def parse_directives(
+    markdown: str,
+    *,
+    src: str,
+    locale: Locale,
+    first: int = 1,
+    demos: DemoFrames | None = None,
+) -> Document:
     """A standalone text's directive tree (a showcase's example, a test's page, starting on file
-    line `first`), every directive validated; AuthorError (`src:LINE`) otherwise."""
-    return checked_structure(lex(markdown, first), src=src, locale=locale)
+    line `first`), every directive validated against the book's `demos`, its words read in
+    `locale`; AuthorError (`src:LINE`) otherwise."""
+    return checked_structure(lex(markdown, first), src=src, locale=locale, demos=demos)
 
 
 def render_directives(
@@ -80,7 +93,7 @@ def render_directives(
     stash: Stash,
     site: SiteIndex | None = None,
     page: PageRef | None = None,
-    demo_cache: DemoCache | None = None,
+    demos: DemoFrames | None = None,
     first: int = 1,
     locale: Locale,
 ) -> str:
@@ -90,7 +103,7 @@ def render_directives(
         return markdown
     doc = parse_structure(lex(markdown, first), src=src)
     return render_tree(
-        doc, src=src, stash=stash, site=site, page=page, demo_cache=demo_cache, locale=locale
+        doc, src=src, stash=stash, site=site, page=page, demos=demos, locale=locale
     )
 
 
@@ -140,7 +153,7 @@ def render_tree(
     stash: Stash,
     site: SiteIndex | None = None,
     page: PageRef | None = None,
-    demo_cache: DemoCache | None = None,
+    demos: DemoFrames | None = None,
     example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None,
     glossary: GlossaryView | None = None,
     made: Mapping[str, str] | None = None,
@@ -156,7 +169,7 @@ def render_tree(
         stash=stash,
         site=site,
         page=page,
-        demo_cache=demo_cache,
+        demos=demos,
         made=made or {},
         example=example,
         glossary=glossary,

@@ -20,6 +20,7 @@ from typing import Any
 from mkdocs.plugins import get_plugin_logger
 
 from llmbook.crash import reported_as_internal
+from llmbook.demos import DemoFrames
 from llmbook.errors import AuthorError, location
 from llmbook.execute.cache import FileHashes, PageCache, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
@@ -59,6 +60,7 @@ class Executor:
         store: Store | None = None,
         companion: Companion | None = None,
         locale: Locale | None = None,
+        demos: DemoFrames | None = None,
     ) -> None:
         # A translating build's translations (translate/book.py): each runs as its source.
         self.companion = companion
@@ -87,8 +89,13 @@ class Executor:
             )
         self.store = store
         self.cache = PageCache(store)
-        # what a page's check and coverage read depends on the words too (quiz keywords, ordinals)
-        self.stages = StageCache(store, key(llmbook_hash(), self.locale.digest))
+        # The book's demos (the `demos` option): a page's `:::demo` IDs are checked against them.
+        if demos is None:
+            demos = DemoFrames.of_book(plugin_config.get("demos") or (), project, store)
+        self.demos = demos
+        # A page's checks depend on llmbook's code, the words it is read in (quiz keywords,
+        # ordinals) and the demo IDs the book registers.
+        self.stages = StageCache(store, key(llmbook_hash(), self.locale.digest, demos.known_ids()))
         self.numbers_strict = bool(plugin_config["numbers_strict"])
         self.coverage: dict[str, Coverage] = {}
         self.counts: dict[str, int] = {}
@@ -246,7 +253,7 @@ class Executor:
                 if failed and not left_out and not self.mode.plans(failed):
                     # reported above; still a page to the rest of the book (its model)
                     report.plans[src] = bare_plan(
-                        page, strict=self.numbers_strict, locale=self.locale
+                        page, strict=self.numbers_strict, locale=self.locale, demos=self.demos
                     )
                 else:
                     plan = report.plans[src] = self._plan(page, keep=not left_out)
@@ -256,7 +263,7 @@ class Executor:
             with contextlib.suppress(Exception):
                 # its numbers unchecked: shown by the live preview, a model to the book
                 report.plans[src] = bare = bare_plan(
-                    page, strict=self.numbers_strict, locale=self.locale
+                    page, strict=self.numbers_strict, locale=self.locale, demos=self.demos
                 )
                 self._record(bare)
 
@@ -319,7 +326,13 @@ class Executor:
 
     def _plan(self, page: LoadedPage, *, keep: bool = True) -> Plan:
         def make() -> Plan:
-            return plan_page(page, strict=self.numbers_strict, locale=self.locale, mode=self.mode)
+            return plan_page(
+                page,
+                strict=self.numbers_strict,
+                locale=self.locale,
+                mode=self.mode,
+                demos=self.demos,
+            )
 
         digest = result_digest(page.result)  # once: the stage and render caches key on it
         if not self.mode.caches_stages or not keep:

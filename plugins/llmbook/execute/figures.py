@@ -68,12 +68,13 @@ def figure_context() -> Iterator[None]:
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
-    register_fonts()
+    cjk = register_fonts()  # "": no CJK font installed, DejaVu Sans alone
+    rc = {**RC, "font.sans-serif": RC["font.sans-serif"][0 if cjk else 1 :]}
     plt.close("all")
     # Notebooks end cells with plt.show(): figures are taken after each block, show() adds nothing.
     plt.show = lambda *args, **kwargs: None
     try:
-        with matplotlib.rc_context(RC), glyphs_checked():
+        with matplotlib.rc_context(rc), glyphs_checked():
             yield
     finally:
         plt.close("all")

@@ -1,7 +1,9 @@
 """The book's figure fonts come with its install, not with the machine: Noto Sans CJK (the
-`noto-cjk-sans-otc` package, the same collection file Debian's fonts-noto-cjk ships) is registered
-with matplotlib by path, and no other file may answer to its names, so a figure is drawn from the
-same glyphs everywhere. A glyph that none of the figure fonts has fails the block that drew it.
+`noto-cjk-sans-otc` package of the plugin's `cjk` extra, the same collection file Debian's
+fonts-noto-cjk ships) is registered with matplotlib by path, and no other file may answer to its
+names, so a figure is drawn from the same glyphs everywhere; without the extra (a book in none of
+the CJK languages: cjk.py) figures draw with matplotlib's DejaVu Sans. A glyph that none of the
+figure fonts has fails the block that drew it.
 """
 
 from __future__ import annotations
@@ -30,8 +32,12 @@ class MissingGlyph(Exception):
 @lru_cache(maxsize=1)
 def register_fonts() -> str:
     """Register the collection with matplotlib (once per process) and drop every other file that
-    claims one of its family names (a system's own, perhaps another version); returns its path."""
-    import noto_cjk_sans_otc
+    claims one of its family names (a system's own, perhaps another version); returns its path,
+    "" when the `cjk` extra is not installed."""
+    try:
+        import noto_cjk_sans_otc
+    except ImportError:
+        return ""
     from matplotlib import font_manager
 
     path = str(noto_cjk_sans_otc.FONT_PATH)

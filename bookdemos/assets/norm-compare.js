@@ -1,5 +1,5 @@
 /* LayerNorm vs RMSNorm widget: every intermediate of both norms on an editable 4-vector; the bars
-   demos/norm_compare.py drew resized to the current x, LayerNorm(x) and RMSNorm(x). */
+   bookdemos/norm_compare.py drew resized to the current x, LayerNorm(x) and RMSNorm(x). */
 (window.llmbookDemos = window.llmbookDemos || []).push(["norm-compare", function (kit) {
   "use strict";
   var fmt = kit.fmt;

@@ -1,5 +1,5 @@
 /* Pre-/Post-Norm widget: forward vs backward path on both blocks; the gradient norms llmkit
-   measured at build time, read from the config and marked on the curve demos/pre_post_norm.py drew. */
+   measured at build time, read from the config and marked on the curve bookdemos/pre_post_norm.py drew. */
 (window.llmbookDemos = window.llmbookDemos || []).push(["pre-post-norm", function (kit) {
   "use strict";
 

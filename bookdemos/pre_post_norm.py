@@ -5,70 +5,18 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-import llmkit
-from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import button, grid_script, output, select, stage, widget
 from llmbook.demos.layout import MIN_LABEL_PX, PHONE_FIGURE_PX, Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
+
+import llmkit
+from bookdemos.base import BookDemo
 
 __all__ = ["DEPTHS", "PrePostNormDemo", "measured_grad_norms"]
 
 DEPTHS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
 GREEN = COLORS["green"]
 INITIAL_DEPTH = 12
-
-# Every word the demo shows, in each language (Demo.t).
-TEXT = {
-    "zh": {
-        "figure": "Post-Norm 与 Pre-Norm 的残差路径（绿色），以及实测的梯度范数随深度的变化",
-        "panel_blocks": "Post-Norm 与 Pre-Norm 的残差路径（绿色）",
-        "panel_curve": "llmkit 实测：梯度范数随深度的变化",
-        "input": "输入 x",
-        "output": "输出",
-        "sublayer": "子层 F",
-        "grad_post": "梯度穿过每层的 Norm",
-        "grad_pre": "梯度沿恒等路径直达",
-        "depth_axis": "层数（block 个数）",
-        "depth_short": "层数",
-        "grad_axis": "‖∂L/∂x‖（输入端）",
-        "curve_title": "llmkit 实测：初始化时回到输入的梯度范数",
-        "legend": "{name}（{depth} 层：{grad}）",
-        "blocks": "两种 Block 的前向与反向路径",
-        "forward": "前向：残差路径",
-        "backward": "反向：梯度路径",
-        "depth": "层数",
-        "stage": "实测梯度范数曲线与当前层数",
-        "grad_norm": "{name} 梯度范数",
-        "note": "数值由 llmkit 在构建时测得（hidden = 64，PyTorch 默认初始化，"
-        "固定随机输入与损失方向）；Pre-Norm 的残差路径上没有 Norm。",
-    },
-    "en": {
-        "figure": "The residual paths (green) of Post-Norm and Pre-Norm, and the measured "
-        "gradient norm as the depth grows",
-        "panel_blocks": "The residual paths (green) of Post-Norm and Pre-Norm",
-        "panel_curve": "Measured in llmkit: the gradient norm as the depth grows",
-        "input": "input x",
-        "output": "output",
-        "sublayer": "sublayer F",
-        # short: the gradient labels stand left of their arrows, where little room is left
-        "grad_post": "via Norm",
-        "grad_pre": "direct",
-        "depth_axis": "layers (blocks)",
-        "depth_short": "layers",
-        "grad_axis": "‖∂L/∂x‖ (at the input)",
-        "curve_title": "llmkit at init: the gradient norm at the input",
-        "legend": "{name} ({depth} layers: {grad})",
-        "blocks": "The forward and backward paths of the two kinds of block",
-        "forward": "Forward: residual path",
-        "backward": "Backward: gradient path",
-        "depth": "Layers",
-        "stage": "The measured gradient norm curve and the chosen depth",
-        "grad_norm": "{name} gradient norm",
-        "note": "Values measured by llmkit at build time (hidden = 64, PyTorch's default "
-        "initialisation, a fixed random input and loss direction); Pre-Norm has no Norm on "
-        "its residual path.",
-    },
-}
 
 
 @functools.lru_cache(maxsize=1)
@@ -165,10 +113,8 @@ def _draw_stage(c: Canvas, t: Callable[..., str]) -> None:
             c.circle(x, p.py(g["post"][i]), 5, fill=COLORS["red"], stroke=None)
 
 
-@register
-class PrePostNormDemo(Demo):
+class PrePostNormDemo(BookDemo):
     ID = "pre-post-norm"
-    TEXT = TEXT
 
     def figure_svg(self) -> str:
         svg = two_layouts(
@@ -242,4 +188,4 @@ class PrePostNormDemo(Demo):
             f'<p class="llmbook-widget__note">{t("note")}</p>' + grid_script(tol, cases)
         )
         config = {"depths": list(DEPTHS), "pre": g["pre"], "post": g["post"]}
-        return widget(self.ID, self.language, body, config=config)
+        return widget(self.ID, self.locale, body, config=config)

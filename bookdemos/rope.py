@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 
 import torch
-
-import llmkit
-from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import button, grid_script, number, output, slider, stage, widget
 from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
+
+import llmkit
+from bookdemos.base import BookDemo
 
 __all__ = ["RopeDemo", "relative_scores", "rotated_dot"]
 
@@ -19,50 +19,6 @@ EXAMPLE_ROWS = ((1, 0), (2, 1), (2, 0))
 HEAD_DIM = 128
 MAX_DISTANCE = 200
 SINGLE_PAIR = 8  # a mid frequency: θ_8 = 10000^(-16/128) ≈ 0.316 rad, period ≈ 20 positions
-
-# Every word the demo shows, in each language (Demo.t).
-TEXT = {
-    "zh": {
-        "figure": "RoPE：旋转后的点积只取决于相对位置；全部频率平均后随距离衰减",
-        "panel_rotation": "θ = 45° 时 q、k 旋转后的点积只取决于 m − n",
-        "panel_decay": "全部频率平均后点积随相对距离衰减",
-        "example": "θ = 45°，q = k = [1, 0]",
-        "distance": "相对距离 m − n",
-        "score": "点积 / 最大值",
-        "ones": "d = {d}，q = k = 全 1",
-        "mean": "全部频率平均（衰减）",
-        "single": "单个频率 i={i}（周期振荡，不衰减）",
-        "m": "q 的位置 m",
-        "n": "k 的位置 n",
-        "theta": "每个位置旋转 θ（度）",
-        "both_plus": "同时 +1",
-        "reset": "重置",
-        "stage": "旋转后的 q 与 k",
-        "relative": "相对位置 m − n",
-        "note": "点「同时 +1」：两个向量一起转同一个角度，点积不变。",
-    },
-    "en": {
-        "figure": "RoPE: after the rotation the dot product depends only on the relative "
-        "position; averaged over all frequencies it decays with distance",
-        "panel_rotation": "At θ = 45° the dot product of the rotated q and k depends only on m − n",
-        "panel_decay": "Averaged over all frequencies the dot product decays with relative distance",
-        "example": "θ = 45°, q = k = [1, 0]",
-        "distance": "relative distance m − n",
-        "score": "dot product / its maximum",
-        "ones": "d = {d}, q = k = all ones",
-        "mean": "all frequencies, averaged (decays)",
-        "single": "one frequency, i={i} (oscillates, no decay)",
-        "m": "Position m of q",
-        "n": "Position n of k",
-        "theta": "Rotation θ per position (degrees)",
-        "both_plus": "Both +1",
-        "reset": "Reset",
-        "stage": "The rotated q and k",
-        "relative": "Relative position m − n",
-        "note": "Press “Both +1”: the two vectors turn by the same angle, and the dot product "
-        "stays the same.",
-    },
-}
 
 
 def rotated_dot(q: list[float], k: list[float], m: int, n: int, theta_deg: float):
@@ -133,10 +89,8 @@ def _draw_stage(c: Canvas) -> None:
                 c.text(1.15 * r * x, -1.15 * r * y + 4, label, size=12, color=COLORS[color])
 
 
-@register
-class RopeDemo(Demo):
+class RopeDemo(BookDemo):
     ID = "rope"
-    TEXT = TEXT
 
     def figure_svg(self) -> str:
         return two_layouts(
@@ -234,4 +188,4 @@ class RopeDemo(Demo):
             + f'<p class="llmbook-widget__note" data-out-note="both">{t("note")}</p>'
             + grid_script(tol, cases)
         )
-        return widget(self.ID, self.language, body)
+        return widget(self.ID, self.locale, body)

@@ -1,5 +1,5 @@
 /* SwiGLU widget: the scalar steps gate = SiLU(x·W1), value = x·W3, hidden, output; the current z
-   marked on the SiLU and ReLU curves that demos/swiglu.py drew. */
+   marked on the SiLU and ReLU curves that bookdemos/swiglu.py drew. */
 (window.llmbookDemos = window.llmbookDemos || []).push(["swiglu", function (kit) {
   "use strict";
   var fmt = kit.fmt, clamp = kit.clamp;

@@ -6,73 +6,17 @@ import html
 from collections.abc import Callable
 
 import torch
-
-import llmkit
-from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import button, grid_script, number, output, select, texts, widget
 from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, num
+
+import llmkit
+from bookdemos.base import BookDemo
 
 __all__ = ["MHAGQADemo", "kv_head_of_query", "divisors"]
 
 MODELS = ("llama2-7b", "llama2-70b", "llama3-8b")
 FIGURE_SEQ = 4096
-
-# Every word the demo shows, in each language (Demo.t).
-TEXT = {
-    "zh": {
-        "figure": "MHA、GQA、MQA 的 head 连接方式与 LLaMA-2-7B 尺寸下的 KV Cache 大小",
-        "panel_mha": "MHA：8 个 Q head 各有一组 K/V",
-        "panel_gqa": "GQA（g = 4）：8 个 Q head 共享 2 组 K/V",
-        "panel_mqa": "MQA：8 个 Q head 共享 1 组 K/V",
-        "panel_cache": "LLaMA-2-7B 尺寸下 MHA、GQA、MQA 的 KV Cache 大小",
-        "gqa_g": "GQA（g = 4）",
-        "wiring": "{heads} 个 Q head → {kv_heads} 组 K/V",
-        "caption": "{model}，{run}",
-        "caption_model": "KV Cache：L = {layers}，H_q = {heads}，d_head = {head_dim}",
-        "caption_run": "S = {seq}，FP16，batch = 1",
-        "variant": "{name}（H_kv = {kv_heads}）",
-        "bar": "{gb} GB（MHA 的 1/{ratio}）",
-        "bar_narrow": "{label}：{gb} GB（1/{ratio}）",
-        "model": "模型尺寸",
-        "kv_heads": "KV head 数 H_kv",
-        "seq": "序列长度 S",
-        "stage": "Q head 与 K/V head 的连接和缓存大小",
-        "stage_current": "当前",
-        "stage_row": "{name}（{count}）",
-        "option": "{count}（{kind}）",
-        "group": "每组共享的 Q head 数 g =",
-        "bytes": "字节",
-        "note": "Q head 数不变，只有 K/V head 变少；同色的 Q head 读同一组 K/V。FP16、batch = 1。",
-    },
-    "en": {
-        "figure": "How MHA, GQA and MQA wire their heads, and the KV Cache size at LLaMA-2-7B's "
-        "dimensions",
-        "panel_mha": "MHA: each of 8 Q heads has a K/V head of its own",
-        "panel_gqa": "GQA (g = 4): 8 Q heads share 2 K/V heads",
-        "panel_mqa": "MQA: 8 Q heads share 1 K/V head",
-        "panel_cache": "The KV Cache size of MHA, GQA and MQA at LLaMA-2-7B's dimensions",
-        "gqa_g": "GQA (g = 4)",
-        "wiring": "{heads} Q heads → {kv_heads} K/V heads",
-        "caption": "{model}, {run}",
-        "caption_model": "KV Cache: L = {layers}, H_q = {heads}, d_head = {head_dim}",
-        "caption_run": "S = {seq}, FP16, batch = 1",
-        "variant": "{name} (H_kv = {kv_heads})",
-        "bar": "{gb} GB (1/{ratio} of MHA)",
-        "bar_narrow": "{label}: {gb} GB (1/{ratio})",
-        "model": "Model size",
-        "kv_heads": "KV heads H_kv",
-        "seq": "Sequence length S",
-        "stage": "How the Q heads connect to the K/V heads, and the cache sizes",
-        "stage_current": "now",  # short: the stage's row labels end 60 units from its edge
-        "stage_row": "{name} ({count})",
-        "option": "{count} ({kind})",
-        "group": "Q heads per K/V head, g =",
-        "bytes": "bytes",
-        "note": "The number of Q heads stays the same; only the K/V heads become fewer. Q heads of "
-        "one colour read the same K/V head. FP16, batch = 1.",
-    },
-}
 
 
 def divisors(n: int) -> list[int]:
@@ -191,10 +135,8 @@ def _model_config(name: str) -> dict[str, object]:
     }
 
 
-@register
-class MHAGQADemo(Demo):
+class MHAGQADemo(BookDemo):
     ID = "mha-gqa"
-    TEXT = TEXT
 
     def figure_svg(self) -> str:
         return two_layouts(
@@ -272,4 +214,4 @@ class MHAGQADemo(Demo):
             + "</div>"
             f'<p class="llmbook-widget__note">{t("note")}</p>' + grid_script(tol, cases)
         )
-        return widget(self.ID, self.language, body, config=config)
+        return widget(self.ID, self.locale, body, config=config)

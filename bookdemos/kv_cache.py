@@ -6,9 +6,6 @@ import functools
 import html
 
 import torch
-
-import llmkit
-from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import (
     button,
     grid_script,
@@ -22,105 +19,14 @@ from llmbook.demos.controls import (
 from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
 
+import llmkit
+from bookdemos.base import BookDemo
+
 __all__ = ["KVCacheDemo", "MODEL_PRESETS", "projection_counts"]
 
 MODEL_PRESETS = ("llama2-7b", "llama2-70b", "llama3-8b")
-DTYPES = ("2", "4", "1")  # bytes per value; each named by TEXT's dtype_<bytes>
+DTYPES = ("2", "4", "1")  # bytes per value; each named by the word dtype_<bytes>
 FIGURE_STEPS = 8
-
-# Every word the demo shows, in each language (Demo.t).
-TEXT = {
-    "zh": {
-        "figure": "KV Cache：每步重算的 K/V 投影数，以及显存随序列长度的增长",
-        "panel_steps": "每步重算的 K/V 投影数：无缓存与有缓存",
-        "panel_memory": "三个预设模型的 KV Cache 显存随序列长度的增长",
-        "steps_x": "生成步骤（提示长度 1）",
-        "steps_y": "本步 K/V 投影的 token 数",
-        "steps_title": "llmkit 实测：第 0 层 k_proj 的调用",
-        "legend_nocache": "无缓存：累计 {total}",
-        "legend_cache": "有缓存：累计 {total}",
-        "memory_x": "序列长度 S（FP16，batch = 1）",
-        "memory_y": "KV Cache（GB）",
-        "memory_title": "显存 = 2·L·H_kv·d_head·S·字节数",
-        "legend_model": "{name}（H_kv={kvh}）4K: {gb} GB",
-        "stepper": "① 逐步生成：无缓存 vs 有缓存",
-        "prompt": "提示长度",
-        "step": "生成第几步",
-        "prev": "上一步",
-        "next": "下一步",
-        "nocache": "无缓存：历史全部重算 ↻",
-        "cache": "有缓存：只算新 token",
-        "step_count": "本步投影",
-        "total_count": "累计投影",
-        "token_new": "新 token：本步计算",
-        "token_recomputed": "历史 token：再算一遍 K/V",
-        "token_cached": "历史 token：直接读缓存",
-        "stepper_note": "缓存省掉的是历史 token 的投影与前向重算；新 token 的 Query "
-        "仍要和全部历史 K 做点积，注意力的工作量仍随上下文线性增长。",
-        "estimator": "② 显存估算器",
-        "custom": "自定义",
-        "preset": "模型预设",
-        "layers": "层数 L",
-        "kv_heads": "KV head 数 H_kv",
-        "head_dim": "head 维度 d_head",
-        "seq": "序列长度 S",
-        "batch": "batch",
-        "dtype": "数据类型",
-        "dtype_2": "FP16 / BF16（2 字节）",
-        "dtype_4": "FP32（4 字节）",
-        "dtype_1": "INT8 / FP8（1 字节）",
-        "bytes": "字节",
-        "bar": "与各预设模型的显存对比",
-        "bar_gpu": "一张 80 GB 显卡",
-        "bar_share": "占 80 GB 的 {percent}%",
-    },
-    "en": {
-        "figure": "KV Cache: the K/V projections recomputed at each step, and memory growing "
-        "with the sequence length",
-        "panel_steps": "K/V projections recomputed at each step, without and with a cache",
-        "panel_memory": "The KV Cache memory of three preset models as the sequence grows",
-        "steps_x": "generation step (prompt length 1)",
-        "steps_y": "tokens projected to K/V in this step",
-        "steps_title": "Measured in llmkit: layer 0's k_proj calls",
-        "legend_nocache": "no cache: {total} in all",
-        "legend_cache": "with cache: {total} in all",
-        "memory_x": "sequence length S (FP16, batch = 1)",
-        "memory_y": "KV Cache (GB)",
-        "memory_title": "memory = 2·L·H_kv·d_head·S·bytes",
-        "legend_model": "{name} (H_kv={kvh}) 4K: {gb} GB",
-        "stepper": "① Step by step: without vs with a cache",
-        "prompt": "Prompt length",
-        "step": "Generation step",
-        "prev": "Previous step",
-        "next": "Next step",
-        "nocache": "No cache: all the past recomputed ↻",
-        "cache": "With cache: only the new token",
-        "step_count": "Projections this step",
-        "total_count": "Projections so far",
-        "token_new": "new token: computed in this step",
-        "token_recomputed": "past token: its K/V computed again",
-        "token_cached": "past token: read from the cache",
-        "stepper_note": "What the cache saves is recomputing the past tokens' projections and "
-        "forward passes; the new token's Query still takes a dot product with every past K, so "
-        "the work of attention still grows linearly with the context.",
-        "estimator": "② Memory estimator",
-        "custom": "custom",
-        "preset": "Model preset",
-        "layers": "Layers L",
-        "kv_heads": "KV heads H_kv",
-        "head_dim": "Head size d_head",
-        "seq": "Sequence length S",
-        "batch": "Batch",
-        "dtype": "Data type",
-        "dtype_2": "FP16 / BF16 (2 bytes)",
-        "dtype_4": "FP32 (4 bytes)",
-        "dtype_1": "INT8 / FP8 (1 byte)",
-        "bytes": "bytes",
-        "bar": "The KV Cache against the memory of one 80 GB GPU",
-        "bar_gpu": "one 80 GB GPU",
-        "bar_share": "{percent}% of 80 GB",
-    },
-}
 
 
 @functools.lru_cache(maxsize=1)
@@ -177,10 +83,8 @@ def _memory_out(L: int, kvh: int, hd: int, S: int, B: int, dtype: int) -> dict[s
     return {"bytes": n, "gb": n / 1e9, "gib": n / 2**30}
 
 
-@register
-class KVCacheDemo(Demo):
+class KVCacheDemo(BookDemo):
     ID = "kv-cache"
-    TEXT = TEXT
 
     def figure_svg(self) -> str:
         return two_layouts(
@@ -254,7 +158,7 @@ class KVCacheDemo(Demo):
             + grid_script(tol, _stepper_cases() + _memory_cases())
         )
         config = {"presets": {name: _preset_dims(name) for name in MODEL_PRESETS}}
-        return widget(self.ID, self.language, body, config=config)
+        return widget(self.ID, self.locale, body, config=config)
 
     def _stepper_html(self) -> str:
         t = self.t

@@ -3,62 +3,16 @@
 from __future__ import annotations
 
 import torch
-
-import llmkit
-from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import grid_script, number, output, slider, stage, widget
 from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
 
+import llmkit
+from bookdemos.base import BookDemo
+
 __all__ = ["SwiGLUDemo", "scalar_steps"]
 
 SEED_WEIGHTS = (1.5, 0.8, 1.2)  # the seed's worked example: W1, W3, W2 with x = 1.0
-
-# Every word the demo shows, in each language (Demo.t).
-TEXT = {
-    "zh": {
-        "figure": "SiLU 与 ReLU 的曲线，以及 SwiGLU 在 x = 1.0 时的逐步计算",
-        "panel_curves": "SiLU(z) 与 ReLU(z) 的曲线",
-        "panel_steps": "SwiGLU 在 x = 1.0 时的逐步计算",
-        "curves_title": "SiLU(z) = z·σ(z) 与 ReLU(z)",
-        "minimum": "最小值 ≈ {value}（z ≈ {z}）",
-        "silu_legend": "SiLU（负区间先降后升）",
-        "weights": "x = 1.0，W₁ = {w1}，W₃ = {w3}，W₂ = {w2}",
-        "gate_share": "σ(1.5) = {sigma}：门把内容放行约 {percent}%",
-        "x": "输入 x",
-        "w1": "W₁（门）",
-        "w3": "W₃（内容）",
-        "w2": "W₂（输出）",
-        "step": "步骤",
-        "computation": "计算",
-        "result": "结果",
-        "gate_input": "门的输入",
-        "gate_open": "门开多大",
-        "stage": "SiLU 与 ReLU 曲线上的当前点",
-        "relu": "对比：ReLU(z) =",
-    },
-    "en": {
-        "figure": "The curves of SiLU and ReLU, and SwiGLU step by step at x = 1.0",
-        "panel_curves": "The curves of SiLU(z) and ReLU(z)",
-        "panel_steps": "SwiGLU step by step at x = 1.0",
-        "curves_title": "SiLU(z) = z·σ(z) and ReLU(z)",
-        "minimum": "minimum ≈ {value} (z ≈ {z})",
-        "silu_legend": "SiLU (dips below 0, then rises)",
-        "weights": "x = 1.0, W₁ = {w1}, W₃ = {w3}, W₂ = {w2}",
-        "gate_share": "σ(1.5) = {sigma}: the gate lets about {percent}% of the value through",
-        "x": "Input x",
-        "w1": "W₁ (gate)",
-        "w3": "W₃ (value)",
-        "w2": "W₂ (output)",
-        "step": "Step",
-        "computation": "Computation",
-        "result": "Result",
-        "gate_input": "the gate's input",
-        "gate_open": "how far the gate opens",
-        "stage": "The current point on the SiLU and ReLU curves",
-        "relu": "Compare: ReLU(z) =",
-    },
-}
 
 
 def scalar_steps(x: float, w1: float, w3: float, w2: float) -> dict[str, float]:
@@ -112,10 +66,8 @@ def _draw_stage(c: Canvas) -> None:
             c.text(p.px(z), bottom + 30, f"z = x·W₁ = {num(z, 3)}", size=10.5)
 
 
-@register
-class SwiGLUDemo(Demo):
+class SwiGLUDemo(BookDemo):
     ID = "swiglu"
-    TEXT = TEXT
 
     def figure_svg(self) -> str:
         return two_layouts(
@@ -219,4 +171,4 @@ class SwiGLUDemo(Demo):
             + "</div>"
             + grid_script(tol, cases)
         )
-        return widget(self.ID, self.language, body)
+        return widget(self.ID, self.locale, body)

@@ -3,56 +3,18 @@
 from __future__ import annotations
 
 import torch
-
-import llmkit
-from llmbook.demos.base import Demo, register
 from llmbook.demos.controls import grid_script, slider, stage, widget
 from llmbook.demos.layout import Panel, two_layouts
 from llmbook.demos.svg import COLORS, Canvas, Plot, num
+
+import llmkit
+from bookdemos.base import BookDemo
 
 __all__ = ["NormCompareDemo", "norm_steps"]
 
 LN_EPS = 1e-5  # llmkit.layer_norm's default (torch.nn.LayerNorm's)
 RMS_EPS = 1e-6  # llmkit.rms_norm's default (LLaMA's)
 SEED_X = (1.0, 2.0, 3.0, 4.0)
-
-# Every word the demo shows, in each language (Demo.t).
-TEXT = {
-    "zh": {
-        "figure": "x = [1, 2, 3, 4] 经 LayerNorm 与 RMSNorm 后的结果对比",
-        "panel_values": "x = [1, 2, 3, 4] 经 LayerNorm 与 RMSNorm 后的各维数值",
-        "panel_steps": "LayerNorm 与 RMSNorm 的计算步骤",
-        "value": "值",
-        "component": "第 {n} 维",
-        "ln_var": "σ² = {var}，√(σ²+ε) = {std}",
-        "ln_y": "y = (x − μ) / √(σ²+ε)：均值被拉到 0",
-        "rms_y": "y = x / RMS：不减均值，保留整体偏移",
-        "stage": "x、LayerNorm(x) 与 RMSNorm(x) 的柱状对比",
-        "eps": "{name}（ε = {eps}）",
-        "ln_mean": "① 均值 μ",
-        "ln_centered": "② 中心化 x − μ",
-        "ln_var_row": "③ 方差 σ²",
-        "rms_ms": "① 平方均值 mean(x²)",
-        "note": "两者都省略了可学习的 γ（取 1）；LayerNorm 的 β 取 0。",
-    },
-    "en": {
-        "figure": "x = [1, 2, 3, 4] after LayerNorm and after RMSNorm, compared",
-        "panel_values": "Each component of x = [1, 2, 3, 4] after LayerNorm and RMSNorm",
-        "panel_steps": "The steps of LayerNorm and of RMSNorm",
-        "value": "value",
-        "component": "x[{i}]",
-        "ln_var": "σ² = {var}, √(σ²+ε) = {std}",
-        "ln_y": "y = (x − μ) / √(σ²+ε): mean moved to 0",
-        "rms_y": "y = x / RMS: mean kept, no shift",
-        "stage": "Bars of x, LayerNorm(x) and RMSNorm(x)",
-        "eps": "{name} (ε = {eps})",
-        "ln_mean": "① mean μ",
-        "ln_centered": "② centred x − μ",
-        "ln_var_row": "③ variance σ²",
-        "rms_ms": "① mean square mean(x²)",
-        "note": "Both leave out the learned γ (taken as 1); LayerNorm's β is taken as 0.",
-    },
-}
 
 
 def norm_steps(x: list[float]) -> dict[str, object]:
@@ -99,10 +61,8 @@ def _draw_stage(c: Canvas) -> None:
         c.text(27 + j * 95, 9, name, size=10, anchor="start")
 
 
-@register
-class NormCompareDemo(Demo):
+class NormCompareDemo(BookDemo):
     ID = "norm-compare"
-    TEXT = TEXT
 
     def figure_svg(self) -> str:
         return two_layouts(
@@ -216,4 +176,4 @@ class NormCompareDemo(Demo):
             + f'<p class="llmbook-widget__note">{t("note")}</p>'
             + grid_script(tol, cases)
         )
-        return widget(self.ID, self.language, body)
+        return widget(self.ID, self.locale, body)

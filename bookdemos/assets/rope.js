@@ -1,5 +1,5 @@
 /* RoPE widget: rotate q by m·θ and k by n·θ and show their dot product; the arrows
-   demos/rope.py drew are turned to the input and rotated vectors. */
+   bookdemos/rope.py drew are turned to the input and rotated vectors. */
 (window.llmbookDemos = window.llmbookDemos || []).push(["rope", function (kit) {
   "use strict";
   var fmt = kit.fmt;
