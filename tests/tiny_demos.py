@@ -26,7 +26,6 @@ TINY = {
 
         class TinyDemo(Demo):
             ID = "tiny"
-            TEXT = {"zh": {"t": "小"}, "en": {"t": "tiny"}}
 
             def figure_svg(self):
                 return f"<svg>{self.t('t')} {tinydep.VALUE}</svg>"
@@ -60,3 +59,11 @@ def forget_tiny_demos(monkeypatch: pytest.MonkeyPatch) -> None:
     importlib.invalidate_caches()
     for name in [m for m in sys.modules if m.split(".")[0] in ("tinydemos", "tinydep")]:
         monkeypatch.delitem(sys.modules, name)
+
+
+def tiny_locale(code: str):
+    """The book's locale `code` with the tiny demo's words (a book's own locale file's `demos`)."""
+    from book_locales import EN, ZH, with_section
+
+    words = {"zh": {"t": "小"}, "en": {"t": "tiny"}}[code]
+    return with_section({"zh": ZH, "en": EN}[code], "demos", {"tiny": words})

@@ -13,9 +13,12 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from llmbook.demos import Demo, DemoCatalog
+from llmbook.i18n import load_locale
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOK = DemoCatalog.load(["bookdemos"], root=ROOT)  # as the build loads mkdocs.yml's option
+# The book's languages with its own words (locales/: the demos' words), as its builds load them.
+BOOK_LOCALES = {code: load_locale(code, ROOT / "locales") for code in ("zh", "en")}
 BOOK_ASSETS = ROOT / "bookdemos" / "assets"  # the demos' scripts and their own styles
 KIT_ASSETS = ROOT / "plugins" / "llmbook" / "assets" / "demos"  # kit.js, demos.css
 IDS = ["kv-cache", "mha-gqa", "rope", "norm-compare", "pre-post-norm", "swiglu"]
@@ -25,8 +28,9 @@ _SCRIPT = re.compile(r'<script type="application/json" data-role="(\w+)">(.*?)</
 
 
 def get_demo(demo_id: str, language: str = "zh") -> Demo | None:
-    """The book's demo `demo_id` in `language` (None when it registers no such demo)."""
-    return BOOK.demo(demo_id, language)
+    """The book's demo `demo_id` in `language`, one of the book's (None when it registers no
+    such demo)."""
+    return BOOK.demo(demo_id, BOOK_LOCALES[language])
 
 
 def json_blocks(markup: str) -> dict[str, object]:

@@ -13,13 +13,15 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from demo_helpers import BOOK, ROOT, get_demo
+from book_locales import with_section
+from demo_helpers import BOOK, BOOK_LOCALES, ROOT, get_demo
 from llmbook.demos import DemoCatalog, DemoFrames
 from llmbook.demos import cache as demo_cache
 from llmbook.demos.cache import frame_key, shared_paths, sources_digest
+from llmbook.i18n import load_locale
 from llmbook.store import Store, read_entry
 from sites import build, write_config, write_pages
-from tiny_demos import forget_tiny_demos, write_tiny_demos
+from tiny_demos import forget_tiny_demos, tiny_locale, write_tiny_demos
 
 from bookdemos.norm_compare import NormCompareDemo
 
@@ -72,21 +74,21 @@ def _hits_misses(store: Store) -> tuple[int, int]:
 
 def test_a_hit_returns_the_stored_frame_without_rendering(tmp_path, monkeypatch, fresh_frame):
     cold, store = _cache(tmp_path)
-    assert cold.render(DEMO, TITLE, DESCRIPTION) == fresh_frame
+    assert cold.render(DEMO, TITLE, DESCRIPTION, BOOK_LOCALES["zh"]) == fresh_frame
     assert _hits_misses(store) == (0, 1)
     assert len(_entries(tmp_path)) == 1
 
     _forbid_rendering(monkeypatch)
     warm, store = _cache(tmp_path)  # a later build
-    assert warm.render(DEMO, TITLE, DESCRIPTION) == fresh_frame
+    assert warm.render(DEMO, TITLE, DESCRIPTION, BOOK_LOCALES["zh"]) == fresh_frame
     assert _hits_misses(store) == (1, 0)
 
 
 def test_title_and_description_are_part_of_the_key(tmp_path, monkeypatch):
     cache, store = _cache(tmp_path)
-    first = cache.render(DEMO, TITLE, DESCRIPTION)
-    other_title = cache.render(DEMO, "另一个标题", DESCRIPTION)
-    other_text = cache.render(DEMO, TITLE, "<p>另一段说明</p>")
+    first = cache.render(DEMO, TITLE, DESCRIPTION, BOOK_LOCALES["zh"])
+    other_title = cache.render(DEMO, "另一个标题", DESCRIPTION, BOOK_LOCALES["zh"])
+    other_text = cache.render(DEMO, TITLE, "<p>另一段说明</p>", BOOK_LOCALES["zh"])
     assert _hits_misses(store) == (0, 3)
     assert "另一个标题" in other_title and "另一个标题" not in first
     assert "另一段说明" in other_text
@@ -94,31 +96,33 @@ def test_title_and_description_are_part_of_the_key(tmp_path, monkeypatch):
 
 
 def test_key_follows_code_language_title_and_description():
-    base = dict(code="c", language="zh")
+    zh, en = BOOK_LOCALES["zh"], BOOK_LOCALES["en"]
+    base = dict(code="c", locale=zh)
     key = frame_key(DEMO, TITLE, DESCRIPTION, **base)
     assert frame_key(DEMO, TITLE, DESCRIPTION, **base) == key
     assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"code": "c2"})) != key
-    assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"language": "en"})) != key
+    assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"locale": en})) != key
     assert frame_key(DEMO, "T2", DESCRIPTION, **base) != key
     assert frame_key(DEMO, TITLE, "<p>x</p>", **base) != key
     assert frame_key("rope", TITLE, DESCRIPTION, **base) != key
-    # the key holds the language the demo writes in: zh-TW is Chinese, fr English
-    assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"language": "zh-TW"})) == key
-    english = frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"language": "en"}))
-    assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"language": "fr"})) == english
+    # the key holds the words the demo writes (zh-TW reads zh's) and changes with any of them
+    zh_tw = load_locale("zh-TW", ROOT / "locales")
+    assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"locale": zh_tw})) == key
+    changed = with_section(zh, "demos", {**zh.section("demos"), DEMO: {}})
+    assert frame_key(DEMO, TITLE, DESCRIPTION, **(base | {"locale": changed})) != key
 
 
 def test_each_language_has_its_own_frame(tmp_path, monkeypatch, fresh_frame):
     cache, store = _cache(tmp_path)
-    english = cache.render(DEMO, TITLE, DESCRIPTION, "en")
+    english = cache.render(DEMO, TITLE, DESCRIPTION, BOOK_LOCALES["en"])
     assert english == get_demo(DEMO, "en").render_html(TITLE, DESCRIPTION) != fresh_frame
-    assert cache.render(DEMO, TITLE, DESCRIPTION, "zh") == fresh_frame
+    assert cache.render(DEMO, TITLE, DESCRIPTION, BOOK_LOCALES["zh"]) == fresh_frame
     assert _hits_misses(store) == (0, 2) and len(_entries(tmp_path)) == 2
 
     _forbid_rendering(monkeypatch)  # a later build of either edition reads its own frame
     warm, store = _cache(tmp_path)
-    assert warm.render(DEMO, TITLE, DESCRIPTION, "en") == english
-    assert warm.render(DEMO, TITLE, DESCRIPTION) == fresh_frame
+    assert warm.render(DEMO, TITLE, DESCRIPTION, BOOK_LOCALES["en"]) == english
+    assert warm.render(DEMO, TITLE, DESCRIPTION, BOOK_LOCALES["zh"]) == fresh_frame
     assert _hits_misses(store) == (2, 0)
 
 
@@ -173,16 +177,16 @@ def test_an_edited_package_of_the_demo_renders_it_again(tmp_path, monkeypatch, e
     """What the demo computes with (its DEPENDS) or its own package changed: drawn anew."""
     write_tiny_demos(tmp_path, monkeypatch)
     frames = _tiny(tmp_path, monkeypatch)
-    assert "<svg>小 1</svg>" in frames.render("tiny", TITLE, DESCRIPTION)
+    assert "<svg>小 1</svg>" in frames.render("tiny", TITLE, DESCRIPTION, tiny_locale("zh"))
     again = _tiny(tmp_path, monkeypatch)
-    assert "<svg>小 1</svg>" in again.render("tiny", TITLE, DESCRIPTION)
+    assert "<svg>小 1</svg>" in again.render("tiny", TITLE, DESCRIPTION, tiny_locale("zh"))
     assert again.store.counts["demos"] == [1, 0]
 
     path = tmp_path / edited
     old, new = ("VALUE = 1", "VALUE = 2") if "tinydep" in edited else ("VALUE}", "VALUE}!")
     path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
     changed = _tiny(tmp_path, monkeypatch)
-    frame = changed.render("tiny", TITLE, DESCRIPTION)
+    frame = changed.render("tiny", TITLE, DESCRIPTION, tiny_locale("zh"))
     assert changed.store.counts["demos"] == [0, 1]
     assert ("<svg>小 2</svg>" if "tinydep" in edited else "<svg>小 1!</svg>") in frame
 
@@ -190,7 +194,7 @@ def test_an_edited_package_of_the_demo_renders_it_again(tmp_path, monkeypatch, e
 def test_a_page_notes_the_code_of_each_demo_it_shows(tmp_path, monkeypatch):
     write_tiny_demos(tmp_path, monkeypatch)
     frames, noted = _tiny(tmp_path, monkeypatch), []
-    frames.recording(noted).render("tiny", TITLE, DESCRIPTION)
+    frames.recording(noted).render("tiny", TITLE, DESCRIPTION, tiny_locale("zh"))
     assert noted == [["tiny", frames.code_key("tiny")]]
     assert frames.still_current(noted)
     (tmp_path / "tinydep" / "__init__.py").write_text("VALUE = 3\n", encoding="utf-8")
@@ -208,12 +212,12 @@ def test_a_page_notes_the_code_of_each_demo_it_shows(tmp_path, monkeypatch):
     ],
 )
 def test_a_corrupt_or_foreign_entry_is_ignored_and_rebuilt(tmp_path, content, fresh_frame):
-    _cache(tmp_path)[0].render(DEMO, TITLE, DESCRIPTION)
+    _cache(tmp_path)[0].render(DEMO, TITLE, DESCRIPTION, BOOK_LOCALES["zh"])
     (entry,) = _entries(tmp_path)
     entry.write_text(content, encoding="utf-8")
 
     cache, store = _cache(tmp_path)
-    assert cache.render(DEMO, TITLE, DESCRIPTION) == fresh_frame
+    assert cache.render(DEMO, TITLE, DESCRIPTION, BOOK_LOCALES["zh"]) == fresh_frame
     assert _hits_misses(store) == (0, 1)
     assert read_entry(entry).value == fresh_frame
     assert not [p for p in (tmp_path / "demos").iterdir() if p.name.startswith(".tmp-")]
@@ -230,7 +234,7 @@ def _build(root: Path, plugin_options: str = "", theme: str = "") -> str:
     config = write_config(
         root,
         f"site_name: t\nsite_dir: site\nuse_directory_urls: false\n{theme}"
-        "plugins:\n  - llmbook:\n      offline_check: false\n      demos: [bookdemos]\n"
+        f"plugins:\n  - llmbook:\n      offline_check: false\n      demos: [bookdemos]\n      locales: {ROOT / 'locales'}\n"
         f"{plugin_options}",
     )
     return build(config, in_process=True).page()
@@ -249,7 +253,7 @@ def test_an_english_build_renders_and_keeps_the_english_frame(tmp_path, monkeypa
     theme = "theme: {name: mkdocs, language: en}\n"
     english = _build(tmp_path, theme=theme)
     assert "The interactive demo needs JavaScript" in english and "交互演示" not in english
-    chinese = _build(tmp_path)
+    chinese = _build(tmp_path, theme="theme: {name: mkdocs, language: zh}\n")
     assert "交互演示需要浏览器启用 JavaScript" in chinese
     assert len(_entries(tmp_path / ".llmbook-cache")) == 2  # side by side, one per language
 
@@ -283,7 +287,7 @@ def test_the_cache_is_off_with_llmbook_cache_0_or_cache_false(tmp_path, monkeypa
 def test_a_warm_build_imports_neither_torch_nor_the_demos(tmp_path):
     """Validating and rendering a page whose frame is cached, in a fresh process."""
     DemoFrames(BOOK, Store(tmp_path / "cache")).render(
-        DEMO, TITLE, "<p>拖动滑块，看两种归一化。</p>"
+        DEMO, TITLE, "<p>拖动滑块，看两种归一化。</p>", BOOK_LOCALES["zh"]
     )
     script = textwrap.dedent(
         f"""
@@ -292,12 +296,14 @@ def test_a_warm_build_imports_neither_torch_nor_the_demos(tmp_path):
         from llmbook.store import Store
         from llmbook.directives import parse_directives, render_directives
         from llmbook.stash import engine_stash
+        from llmbook.i18n import load_locale
+        from pathlib import Path
 
+        ZH = load_locale("zh", Path({str(ROOT / "locales")!r}))
         page = {PAGE!r}
-        parse_directives(page, src="docs/p.md", locale=ZH)
         store = Store({str(tmp_path / "cache")!r})
         demos = DemoFrames(DemoCatalog.load(["bookdemos"], root={str(ROOT)!r}), store)
-        parse_directives(page, src="docs/p.md", demos=demos)
+        parse_directives(page, src="docs/p.md", locale=ZH, demos=demos)
         stash, restore = engine_stash()
         html = restore(
             render_directives(page, src="docs/p.md", stash=stash, demos=demos, locale=ZH)

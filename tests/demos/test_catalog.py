@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from demo_helpers import BOOK, BOOK_ASSETS, IDS, ROOT
+from demo_helpers import BOOK, BOOK_ASSETS, BOOK_LOCALES, IDS, ROOT
 from llmbook.demos import Demo, DemoCatalog, DemoError, DemoNeeds
 from llmbook.errors import AuthorError
-from tiny_demos import TINY, write_tiny_demos
+from tiny_demos import TINY, tiny_locale, write_tiny_demos
 
 CONFIG = """\
 site_name: t
@@ -49,15 +49,15 @@ def test_the_option_registers_the_modules_demos(tmp_path, monkeypatch) -> None:
     assert catalog.entries["tiny"].packages == ("tinydemos",)
     assert catalog.assets == (("assets/tinydemos", tmp_path / "tinydemos" / "js"),)
     assert "tinydemos.tiny" not in sys.modules  # imported only when a page renders it
-    demo = catalog.demo("tiny", "en")
+    demo = catalog.demo("tiny", tiny_locale("en"))
     assert isinstance(demo, Demo) and demo.figure_svg() == "<svg>tiny 1</svg>"
-    assert catalog.demo("nothing") is None
+    assert catalog.demo("nothing", BOOK_LOCALES["zh"]) is None
 
 
 def test_a_demo_whose_module_needs_a_missing_package(tmp_path, monkeypatch) -> None:
     catalog = _load(_book(tmp_path, monkeypatch, TINY))
     with pytest.raises(DemoNeeds) as caught:
-        catalog.demo("heavy")
+        catalog.demo("heavy", BOOK_LOCALES["zh"])
     assert caught.value.package == "no_such_package_here"
     assert str(caught.value) == (
         "computes with no_such_package_here, which is not installed "
@@ -72,14 +72,14 @@ def test_a_registration_naming_no_such_class(tmp_path, monkeypatch) -> None:
     }
     catalog = _load(_book(tmp_path, monkeypatch, modules))
     with pytest.raises(DemoError) as caught:
-        catalog.demo("a")
+        catalog.demo("a", BOOK_LOCALES["zh"])
     assert str(caught.value) == (
         "tinydemos registers it as tinydemos.tiny:Nope, which is not a demo class with ID = 'a' "
         "Fix: make Nope a subclass of llmbook.demos.Demo with that ID, or correct its entry in "
         "tinydemos.DEMOS"
     )
     with pytest.raises(DemoError, match=r"registers it as tinydemos.gone:B, whose module cannot"):
-        catalog.demo("b")
+        catalog.demo("b", BOOK_LOCALES["zh"])
 
 
 def test_a_module_that_is_not_installed_is_an_error_at_its_line(tmp_path, monkeypatch) -> None:
@@ -168,7 +168,7 @@ def test_the_book_registers_its_six_demos_and_their_scripts() -> None:
 
 def test_each_registered_class_has_its_id() -> None:
     for demo_id in BOOK.known_ids():
-        demo = BOOK.demo(demo_id)
+        demo = BOOK.demo(demo_id, BOOK_LOCALES["zh"])
         assert demo is not None and type(demo).ID == demo_id
 
 

@@ -13,8 +13,10 @@ import string
 from pathlib import Path
 
 import pytest
+from demo_helpers import BOOK, BOOK_LOCALES, CJK, IDS, ROOT, get_demo, shown_strings
 from demo_helpers import BOOK_ASSETS as ASSETS
-from demo_helpers import CJK, IDS, get_demo, shown_strings
+from llmbook.demos import DemoError
+from llmbook.i18n import load_locale
 
 GOLDEN = json.loads((Path(__file__).parent / "zh_strings.json").read_text(encoding="utf-8"))
 TEXT_ATTRIBUTE = re.compile(r'data-text-([\w-]+)="([^"]*)"')
@@ -68,16 +70,21 @@ def test_the_scripts_chinese_words_are_the_ones_they_wrote(rendered):
 def test_the_two_tables_say_the_same_things(demo_id):
     # Every text in both languages (both render: `rendered`, `rendered_en`), the English one in
     # English.
-    table = type(get_demo(demo_id)).TEXT
+    table = {code: locale.section("demos")[demo_id] for code, locale in BOOK_LOCALES.items()}
     assert sorted(table) == ["en", "zh"] and table["zh"].keys() == table["en"].keys()
     assert [key for key, text in table["en"].items() if CJK.search(text)] == []
 
 
-@pytest.mark.parametrize("language", ["zh-TW", "fr", "", "EN"])
-def test_any_language_gets_the_chinese_or_the_english_demo(language):
-    # strings.book_language: zh… is Chinese, none is the book's own (Chinese), others English.
-    demo = get_demo("norm-compare", language)
-    assert demo.language == ("en" if language in ("fr", "EN") else "zh")
+def test_a_language_without_the_demos_words_fails_at_the_first_word():
+    """The words are the book's: a French edition of this book would need its own."""
+    demo = BOOK.demo("norm-compare", load_locale("fr", ROOT / "locales"))
+    with pytest.raises(DemoError) as caught:
+        demo.figure_svg()
+    assert str(caught.value).startswith("has no word ")
+    assert str(caught.value).endswith(
+        "in the language 'fr' Fix: add it under `demos: norm-compare:` in fr.yml of the folder "
+        "the llmbook option `locales` names (docs/guide/en/languages.md)"
+    )
 
 
 @pytest.mark.parametrize("script", sorted(ASSETS.glob("*.js")), ids=lambda p: p.name)

@@ -111,10 +111,13 @@ def test_rendering_does_not_depend_on_global_rng(rendered):
 def test_rendering_is_byte_identical_across_processes(rendered):
     code = (
         "import hashlib, sys\n"
+        "from pathlib import Path\n"
         "from llmbook.demos import DemoCatalog\n"
+        "from llmbook.i18n import load_locale\n"
         "book = DemoCatalog.load(['bookdemos'], root=sys.argv[1])\n"
+        "zh = load_locale('zh', Path(sys.argv[1]) / 'locales')\n"
         "for i in book.known_ids():\n"
-        "    d = book.demo(i)\n"
+        "    d = book.demo(i, zh)\n"
         "    print(i, hashlib.sha256((d.figure_svg() + d.widget_html()).encode()).hexdigest())\n"
     )
     env_out = subprocess.run(

@@ -74,7 +74,9 @@ def test_a_demo_whose_module_needs_a_missing_package_is_an_error_at_its_line(tmp
     demos = DemoFrames(DemoCatalog.load(["tinydemos"], root=tmp_path))
     stash, _ = engine_stash()
     with pytest.raises(AuthorError) as caught:
-        render_directives("正文\n\n:::demo heavy 标题\n:::\n", src="d.md", stash=stash, demos=demos)
+        render_directives(
+            "正文\n\n:::demo heavy 标题\n:::\n", src="d.md", stash=stash, demos=demos, locale=ZH
+        )
     assert str(caught.value) == (
         "d.md:3: :::demo heavy computes with no_such_package_here, which is not installed "
         "Fix: install no_such_package_here beside llmbook, or remove the demo"
