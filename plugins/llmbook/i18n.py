@@ -69,6 +69,12 @@ class Locale:
         """What a cache keys on: every word and form, and those it reads."""
         return store_key(self.data, [other.digest for other in self.read_from])[:16]
 
+    @cached_property
+    def reading_digest(self) -> str:
+        """What reading a page depends on: the words of every readable locale, in no order (the
+        Chinese and the English build of a book read its pages alike: their caches agree)."""
+        return store_key(sorted(store_key(lo.data) for lo in self.readable))[:16]
+
     def __hash__(self) -> int:
         return hash(self.digest)
 

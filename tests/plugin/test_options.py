@@ -50,8 +50,9 @@ OPTIONS = (
     "enabled, execute, execute_pages, execute_timeout, execute_page_timeout, execute_workers, "
     "execute_output_limit, execute_memory_mb, execute_seed, execute_shard, execute_show_last, "
     "execute_ipython, execute_cluster, execute_cluster_wait, execute_preamble, execute_sandbox, "
-    "execute_file_size_mb, execute_env, execute_network, execute_read, numbers_strict, language, "
-    "languages, translations_strict, bibliography, cache, cache_dir, cache_converted, "
+    "execute_file_size_mb, execute_env, execute_network, execute_read, demos, numbers_strict, "
+    "language, locales, languages, translations_strict, bibliography, cache, cache_dir, "
+    "cache_converted, "
     "offline_check, editions, editions_dir, editions_skip"
 )
 MISSPELT = (

@@ -100,8 +100,8 @@ def test_the_live_preview_shows_a_translations_error_on_its_page(tmp_path: Path)
 
 
 def test_an_untranslated_notebook_runs_once_for_both_editions(tmp_path: Path) -> None:
-    """Its figure's fallback alt text is in the book's own language in both editions (the page
-    is shown as written), so the English build takes the Chinese build's results."""
+    """The English build takes the Chinese build's results; the untitled figure is described in
+    each edition's words (llmbook's words are the edition's, the author's as written)."""
     english = _book(
         tmp_path,
         {
@@ -118,7 +118,8 @@ def test_an_untranslated_notebook_runs_once_for_both_editions(tmp_path: Path) ->
     assert "docs/nb.ipynb: ran in a worker process" in zh.stderr
     assert "docs/nb.ipynb: results from the cache" in en.stderr
     page = (tmp_path / "site/en/nb.html").read_text(encoding="utf-8")
-    assert "第 2 个单元格画的图" in page  # the page's own words, as in the Chinese edition
+    assert 'alt="Figure drawn by cell 2; x axis: 步"' in page
+    assert "第 2 个单元格画的图；x 轴：步" in (tmp_path / "site/nb.html").read_text(encoding="utf-8")
 
 
 def test_the_two_editions_built_in_turn_keep_each_others_caches(tmp_path: Path) -> None:

@@ -71,7 +71,7 @@ def _page_parts(
     math = sorted(plan.math.items())
     page = plan.page
     parts_key = key(page.text, page.first, src, uri, page.chapter, math, plan.doc is not None,
-                    settings, llmbook_hash(), locale.digest)  # fmt: skip
+                    settings, llmbook_hash(), locale.reading_digest)  # fmt: skip
     memo = store.memo("parts", parts_key, codec="pickle")
     kept = memo.get()
     if kept is None:

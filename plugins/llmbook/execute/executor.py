@@ -95,7 +95,9 @@ class Executor:
         self.demos = demos
         # A page's checks depend on llmbook's code, the words it is read in (quiz keywords,
         # ordinals) and the demo IDs the book registers.
-        self.stages = StageCache(store, key(llmbook_hash(), self.locale.digest, demos.known_ids()))
+        self.stages = StageCache(
+            store, key(llmbook_hash(), self.locale.reading_digest, demos.known_ids())
+        )
         self.numbers_strict = bool(plugin_config["numbers_strict"])
         self.coverage: dict[str, Coverage] = {}
         self.counts: dict[str, int] = {}
