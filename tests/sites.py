@@ -92,6 +92,9 @@ def write_config(root: Path, config: Mapping[str, Any] | str) -> Path:
     path = root / "mkdocs.yml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+    if str(ROOT / "mkdocs.yml") in text and not (root / "locales").exists():
+        # the project's options name its own words' folder relative to mkdocs.yml
+        (root / "locales").symlink_to(ROOT / "locales", target_is_directory=True)
     return path
 
 

@@ -5,7 +5,6 @@ warm build re-rendering exactly the pages whose references' targets changed."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -59,9 +58,6 @@ markdown_extensions:
 def _write(root: Path, **pages: str) -> Path:
     """A project folder both engines build from (docs/ and the search dictionary beside it)."""
     write_pages(root / "docs", {"ch1.md": CH1, "lab.md": LAB, "other.md": OTHER, **pages})
-    data = root / "plugins" / "llmbook" / "data"
-    if not data.exists():
-        shutil.copytree(ROOT / "plugins" / "llmbook" / "data", data)
     return write_config(root, {"INHERIT": str(ROOT / "mkdocs.yml"), "nav": NAV})
 
 

@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import html
 import logging
-import shutil
 import textwrap
 from pathlib import Path
 
 import pytest
-import yaml
 from llmbook.book.glossary import Glossary
 from llmbook.book.term_syntax import find_terms
 from llmbook.errors import AuthorError
 from mkdocs.exceptions import Abort, PluginError
-from sites import ROOT, build
+from sites import ROOT, build, write_config
 
 GLOSSARY = """\
 - term: GQA
@@ -284,9 +282,7 @@ def test_zensical_links_terms_and_lists_the_glossary(tmp_path: Path) -> None:
         "INHERIT": str(ROOT / "mkdocs.yml"),
         "nav": [{"首页": "index.md"}, {"第二页": "two.md"}, {"术语表": "glossary.md"}],
     }
-    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
-    shutil.copytree(ROOT / "plugins" / "llmbook" / "data", tmp_path / "plugins/llmbook/data")
-    done = build(tmp_path / "mkdocs.yml", engine="zensical", cache=False, args=["--clean"])
+    done = build(write_config(tmp_path, config), engine="zensical", cache=False, args=["--clean"])
     assert done.returncode == 0, done.stderr[-3000:]
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert (
