@@ -266,6 +266,12 @@ def options_locale(options: Mapping[str, Any], root: Path) -> Locale:
     """The build's locale from the llmbook options (`language`, which the adapters fill in from
     `theme.language`; `languages`; `locales`, a folder relative to mkdocs.yml's)."""
     folder = Path(root) / options["locales"] if options.get("locales") else None
+    if folder is not None and not folder.is_dir():
+        raise LocaleError(
+            f"mkdocs.yml: the llmbook option `locales` names {options['locales']}, which is no "
+            f"folder (beside mkdocs.yml: {folder}). Fix: create it with the book's <language>.yml "
+            "files, or correct the path"
+        )
     languages = [str(code) for code in options.get("languages") or ()]
     return book_locale(str(options.get("language") or ""), languages, folder, "mkdocs.yml")
 

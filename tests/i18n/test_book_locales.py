@@ -106,3 +106,15 @@ def test_a_ui_field_english_does_not_fill_in_is_refused(tmp_path: Path) -> None:
         f"{tmp_path / 'fr.yml'}: ui.quiz fills in {{number}}, which llmbook does not give it. "
         "Fix: write the text without {number}"
     )
+
+
+def test_a_locales_option_naming_no_folder_is_refused(tmp_path: Path) -> None:
+    from llmbook.i18n import options_locale
+
+    with pytest.raises(LocaleError) as error:
+        options_locale({"language": "en", "locales": "words"}, tmp_path)
+    assert str(error.value) == (
+        f"mkdocs.yml: the llmbook option `locales` names words, which is no folder (beside "
+        f"mkdocs.yml: {tmp_path / 'words'}). Fix: create it with the book's <language>.yml "
+        "files, or correct the path"
+    )
