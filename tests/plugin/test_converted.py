@@ -11,8 +11,8 @@ from pathlib import Path
 
 import markdown
 import pytest
-import yaml
 from cached_builds import ROOT, cached_build, first_build_here
+from sites import write_config
 
 pytestmark = pytest.mark.slow
 
@@ -58,7 +58,7 @@ def _site(root: Path, extensions: list | None = None, **options: object) -> None
         config["plugins"] = ["search", {"llmbook": dict(options)}]
     if extensions is not None:
         config["markdown_extensions"] = extensions
-    (root / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
+    write_config(root, config)
 
 
 def _build(root: Path, site: str) -> tuple[int, str]:

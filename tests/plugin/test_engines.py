@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import os
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -70,7 +69,7 @@ def _book(root: Path, layers: str = "32") -> Path:
         "nav": [{"小书": "index.md"}, {"第二页": "more/two.md"}],
     }
     (root / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
-    shutil.copytree(ROOT / "plugins" / "llmbook" / "data", root / "plugins" / "llmbook" / "data")
+    (root / "locales").symlink_to(ROOT / "locales", target_is_directory=True)  # the book's words
     return root
 
 

@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-import yaml
 from cached_builds import ROOT, cached_build
+from sites import write_config
 
 pytestmark = pytest.mark.slow
 
@@ -66,7 +66,7 @@ def test_a_warm_build_imports_no_page_library_and_writes_the_same_site(tmp_path:
         "docs_dir": str(docs),
         "nav": [{"页面": "index.md"}, {"笔记本": "nb.ipynb"}],
     }
-    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
+    write_config(tmp_path, config)
 
     cold = _build(tmp_path, "site1")
     assert "nbformat" in cold  # the cold build reads the notebook with it
