@@ -61,7 +61,7 @@ path.write_text(text, encoding="utf-8")
 def book(into: Path, pages: int) -> Path:
     """The sources with `pages` pages in all, and the 1-worker and plain configurations."""
     into.mkdir(parents=True)
-    for name in ("mkdocs.yml", "docs", "plugins", "llmkit"):
+    for name in ("mkdocs.yml", "docs", "plugins", "llmkit", "bookdemos", "locales"):
         source = ROOT / name
         if source.is_dir():
             shutil.copytree(source, into / name, ignore=shutil.ignore_patterns("__pycache__"))

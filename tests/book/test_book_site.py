@@ -40,6 +40,7 @@ OTHER = "# 其他\n\n没有引用。\n"
 SMALL = """\
 site_name: t
 use_directory_urls: false
+theme: {name: mkdocs, language: zh}
 nav: [{第 1 章: ch1.md}, {实验: lab.md}, {其他: other.md}]
 plugins:
   - llmbook:

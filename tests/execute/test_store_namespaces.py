@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from llmbook.store import read_entry
 
+ROOT = Path(__file__).resolve().parents[2]
+
 NOTEBOOK = {
     "cells": [
         {"cell_type": "markdown", "metadata": {}, "source": ["# 笔记本\n"]},
@@ -87,9 +89,16 @@ def _build(root: Path, site: str = "site") -> dict[str, bytes]:
         "site_name": "t",
         "site_dir": site,
         "use_directory_urls": False,
-        "theme": {"name": "mkdocs", "highlightjs": False},
+        "theme": {"name": "mkdocs", "highlightjs": False, "language": "zh"},
         "plugins": [
-            {"llmbook": {"offline_check": True, "languages": ["zh", "en"], "demos": ["bookdemos"]}}
+            {
+                "llmbook": {
+                    "offline_check": True,
+                    "languages": ["zh", "en"],
+                    "demos": ["bookdemos"],
+                    "locales": str(ROOT / "locales"),  # the demos' words
+                }
+            }
         ],
         "markdown_extensions": ["llmbook.extension", "pymdownx.superfences"],
     }

@@ -29,7 +29,7 @@ FORMS = {
     "ja": ("1.2節", "図1-1", "表1-1", "式(1.1)", "第1章", "答え", "解説", "参照：", "1.1節"),
 }  # fmt: skip
 # The other language of each book's second edition.
-OTHER = {code: ("fr" if code == "en" else "en") for code in FORMS}
+OTHER = {"en": "fr", "fr": "de", "de": "es", "es": "ja", "ja": "zh", "zh": "en"}
 
 PAGE = """\
 ---
