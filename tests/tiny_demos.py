@@ -36,6 +36,9 @@ TINY = {
     "tinydemos/heavy.py": "import no_such_package_here\n",
     "tinydemos/js/tiny.js": "// the widget\n",
     "tinydep/__init__.py": "VALUE = 1\n",
+    # its words, as a book's own locale files hold them (the `locales` option)
+    "locales/zh.yml": "demos:\n  tiny: {t: 小}\n",
+    "locales/en.yml": "demos:\n  tiny: {t: tiny}\n",
 }
 
 

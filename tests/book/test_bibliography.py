@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from book_locales import ZH
 from llmbook.book.bibliography import Bibliography, load_bibliography
 from llmbook.errors import AuthorError
 
@@ -80,13 +81,13 @@ def test_fields_are_plain_text_and_lines_are_known(tmp_path: Path) -> None:
 
 def test_an_entry_in_the_list(tmp_path: Path) -> None:
     entries = load(tmp_path).entries
-    assert entries["shazeer2020glu"].html() == (
+    assert entries["shazeer2020glu"].html(ZH) == (
         "Shazeer, N. (2020). <cite>GLU Variants Improve Transformer</cite>. "
         '<a href="https://arxiv.org/abs/2002.05202">arXiv:2002.05202</a>'
     )
     assert (
         entries["ainslie2023gqa"]
-        .html()
+        .html(ZH)
         .startswith("Ainslie, J., Lee-Thorp, J., de Jong, M., Lebrón, F. (2023). <cite>GQA")
     )
 

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from book_locales import ZH
 from llmbook.bindings import parse_body
 from llmbook.book.citations import CitationIndex, CitedNumber, PageCitations
 from llmbook.book.cite_syntax import Cite, cited_key, find_citations
@@ -107,6 +108,7 @@ PAGES = {
 CONFIG = """\
 site_name: t
 use_directory_urls: false
+theme: {name: mkdocs, language: zh}
 nav: [{首页: index.md}, {第二页: two.md}, {文献: references.md}]
 plugins:
   - llmbook:
@@ -179,7 +181,7 @@ def test_numbers_in_a_prose_citation_are_not_the_pages(tmp_path: Path) -> None:
 
     text = "见 [@shazeer2020glu, Table 1]。"
     start = text.index("1]")
-    assert any(a <= start < b for a, b in _hidden_spans(text, []))
+    assert any(a <= start < b for a, b in _hidden_spans(text, [], ZH))
 
 
 def test_a_warm_build_renders_again_the_pages_an_edited_entry_shows(

@@ -29,11 +29,14 @@ def _quiet_env(monkeypatch: pytest.MonkeyPatch) -> None:
 # the plugin's default is empty (tests/execute/test_preamble.py).
 BOOK_PREAMBLE = "import llmkit\nfrom llmkit import *\n"
 BOOK_DEMOS = ["bookdemos"]  # ... and its demos (the plugin's default: none)
+# ... in its language (the plugin's default: English), with its own words (the demos')
+BOOK_WORDS = {"language": "zh", "locales": str(Path(__file__).resolve().parents[2] / "locales")}
 
 
 def make_config(**options: object) -> LLMBookConfig:
     options.setdefault("execute_preamble", BOOK_PREAMBLE)
     options.setdefault("demos", BOOK_DEMOS)
+    options = {**BOOK_WORDS, **options}
     config = LLMBookConfig()
     config.load_dict(dict(options))
     errors, _ = config.validate()
@@ -79,6 +82,7 @@ def build_site(
         options.setdefault("offline_check", False)
         options.setdefault("execute_preamble", BOOK_PREAMBLE)
         options.setdefault("demos", BOOK_DEMOS)
+        options = {**BOOK_WORDS, **options}
         config = {
             "site_name": "t",
             "site_dir": site,

@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from book_locales import ZH
 from llmbook.errors import AuthorError
+from llmbook.execute.figures import described
 from llmbook.execute.guards import Guards
 
 from .test_notebook import notebook
@@ -48,7 +50,11 @@ def test_a_notebook_figure_without_a_title_is_described_by_its_cell(run_md) -> N
     code = "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([1, 2])\nax.set_xlabel('步数')"
     plan = run_md(notebook(("markdown", "# 图"), ("code", code)), src="docs/nb.ipynb")
     (figure,) = plan.result.blocks[0].figures
-    assert figure.alt == "第 2 个单元格画的图；x 轴：步数"
+    # the result keeps the cell and the axes; the page describes it in its words when it renders
+    assert (figure.alt, figure.cell, figure.axes) == ("", 2, (("x", "步数"),))
+    shown = described(figure, ZH)
+    assert shown.alt == "第 2 个单元格画的图；x 轴：步数"
+    assert 'aria-label="第 2 个单元格画的图；x 轴：步数"' in shown.svg
     with pytest.raises(AuthorError) as error:  # a Markdown page still needs its own alt text
         run_md(f"```python\n{code}\n```\n")
     assert "a figure of the python block at line 1 needs alt text" in str(error.value)

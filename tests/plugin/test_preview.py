@@ -59,7 +59,7 @@ TIMEOUT = "docs/slow.md:3: block timed out after 3 s"
 
 
 CONFIG = (
-    "site_name: t\nuse_directory_urls: false\n"
+    "site_name: t\nuse_directory_urls: false\ntheme: {name: mkdocs, language: zh}\n"
     "plugins:\n  - llmbook:\n      execute_timeout: 3\n      offline_check: false\n"
     "markdown_extensions: [llmbook.extension, pymdownx.superfences, admonition]\n"
 )

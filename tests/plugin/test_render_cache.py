@@ -181,7 +181,7 @@ def demo_book(book: Book, monkeypatch: pytest.MonkeyPatch) -> Book:
     monkeypatch.setitem(sys.modules, "llmkit", None)
     write_tiny_demos(book.root / "packages", monkeypatch)
     book.write("demo.md", DEMO_PAGE)
-    book.configure(options="      demos: [tinydemos]")
+    book.configure(options="      demos: [tinydemos]\n      locales: packages/locales")
     assert book.build()[0] == sorted([*ALL, "docs/demo.md"])  # the options changed
     return book
 

@@ -34,6 +34,7 @@ def built(tmp_path_factory) -> tuple[Path, Built]:
         # what the guide links to elsewhere in the book
         "guide/executable.md": "# 可执行代码与数字\n\n## 参考文献\n\n正文。\n",
         "glossary.md": "# 术语表\n\n正文。\n",
+        "guide/en/languages.md": "# Languages\n\n## Quiz keywords\n\nText.\n",
     }
     write_pages(docs, pages)
     config = write_config(root, project_config(docs, NAV, site_dir=str(site)))

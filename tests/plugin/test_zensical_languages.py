@@ -64,7 +64,8 @@ def _book(root: Path, *, source: str = "2", translation: str = "2") -> Path:
     }
     (root / "mkdocs.en.yml").write_text(yaml.safe_dump(english), encoding="utf-8")
     # Material's search reads its jieba dictionary from the working folder (the project's).
-    (root / "locales").symlink_to(ROOT / "locales", target_is_directory=True)  # the book's words
+    if not (root / "locales").exists():
+        (root / "locales").symlink_to(ROOT / "locales", target_is_directory=True)  # its words
     path = root / "docs" / "x.en.md"
     assert translate_main(["-f", str(root / "mkdocs.yml"), "mark", str(path)]) == 0
     text = path.read_text(encoding="utf-8")

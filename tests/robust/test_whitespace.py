@@ -11,7 +11,7 @@ from book_locales import ZH
 
 CONFIG = {
     "site_name": "Whitespace",
-    "theme": {"name": "material", "font": False},
+    "theme": {"name": "material", "font": False, "language": "zh"},
     "plugins": [{"llmbook": {"offline_check": False}}],
     "markdown_extensions": ["pymdownx.superfences", "llmbook.extension"],
 }
