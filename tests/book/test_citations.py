@@ -108,10 +108,10 @@ PAGES = {
 CONFIG = """\
 site_name: t
 use_directory_urls: false
-theme: {name: mkdocs, language: zh}
 nav: [{首页: index.md}, {第二页: two.md}, {文献: references.md}]
 plugins:
   - llmbook:
+      language: zh
       offline_check: false
       numbers_strict: true
 markdown_extensions: [llmbook.extension, pymdownx.superfences, admonition]

@@ -47,6 +47,7 @@ use_directory_urls: false
 nav: [{首页: index.md}, {第二页: two.md}, {第三页: plain.md}]
 plugins:
   - llmbook:
+      language: zh
       offline_check: false
       execute_output_limit: LIMIT
 markdown_extensions: [llmbook.extension, pymdownx.superfences, admonition]

@@ -89,6 +89,8 @@ OPTIONS = {
     "offline_check": False,
     "execute_timeout": 60,
     "demos": ["bookdemos"],  # the book's demos, as mkdocs.yml registers them
+    "language": "zh",  # its language, and its own words (the demos')
+    "locales": str(ROOT / "locales"),
 }
 _NAMES_A_FILE = re.compile(r"(?:^|\s|')(?:docs/\S+|mkdocs\.yml)")
 
