@@ -74,7 +74,9 @@ def _first_page_of_chapter_10(folder: Path) -> Path:
     built = [(BookPage("docs/chapters/ch10-modern-llm.md", url, ""), (site / url).read_text())]
     work = folder / "png"
     work.mkdir()
-    source = book_typst(built, site, work, Store(None), Book("现代 LLM 架构", "", "", load_locale("zh")))
+    source = book_typst(
+        built, site, work, Store(None), Book("现代 LLM 架构", "", "", load_locale("zh"))
+    )
     (work / "book.typ").write_text(source, encoding="utf-8")
     pngs = typst.compile(
         str(work / "book.typ"), root=str(work), font_paths=font_folders(),

@@ -45,7 +45,8 @@ def parts_of(uri: str, text: str, toc: SiteIndex):
         chapter=source.chapter,
         math=math,
         headings=toc.headings,
-        doc=doc,locale=ZH
+        doc=doc,
+        locale=ZH,
     )
 
 

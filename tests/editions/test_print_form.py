@@ -70,7 +70,8 @@ def test_a_demo_is_its_drawing_under_a_caption_with_a_note() -> None:
         '<figure class="llmbook-demo"><figcaption class="llmbook-demo__title">交互：旋转</figcaption>'
         '<div class="llmbook-demo__figure"><svg viewbox="0 0 10 10" aria-label="图">'
         '<line stroke="currentColor"/></svg></div><div class="llmbook-demo__narrow"><svg/></div>'
-        '<div class="llmbook-widget"><label>角度<input type="range"/></label></div></figure>', locale=ZH
+        '<div class="llmbook-widget"><label>角度<input type="range"/></label></div></figure>',
+        locale=ZH,
     )
     soup = BeautifulSoup(printed.html, "html.parser")
     assert [img["src"] for img in soup.select("img")] == ["drawing-1.svg"]

@@ -156,7 +156,9 @@ def test_a_widget_shows_its_text_and_says_why() -> None:
 
 
 def test_latex_is_typeset_and_what_cannot_be_stays_source() -> None:
-    html = display_html(Display(0, {"text/latex": r"Energy $E = mc^2$ and $$\frac{1}{2}$$"}), None, ZH)
+    html = display_html(
+        Display(0, {"text/latex": r"Energy $E = mc^2$ and $$\frac{1}{2}$$"}), None, ZH
+    )
     assert html.startswith('<div class="llmbook-display llmbook-display--latex">Energy <span')
     assert "<msup><mi>c</mi><mn>2</mn></msup>" in html and "llmbook-math--display" in html
     bad = display_html(Display(0, {"text/latex": r"$$\notacommand{x$$"}), None, ZH)
@@ -182,4 +184,6 @@ def test_images_become_files_when_the_site_keeps_them() -> None:
     html = display_html(png, file_url, ZH)
     assert linked == [(b"\x89PNG\r\n\x1a\n", "png")]
     assert '<img src="../assets/llmbook/figures/x.png" alt="&lt;Figure&gt;"' in html
-    assert 'src="data:image/png;base64,iVBORw0KGgo="' in display_html(png, None, ZH)  # no site: inline
+    assert 'src="data:image/png;base64,iVBORw0KGgo="' in display_html(
+        png, None, ZH
+    )  # no site: inline

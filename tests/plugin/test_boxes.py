@@ -98,7 +98,9 @@ def test_interview_hides_each_answer_behind_a_toggle(render):
 
 def test_interview_without_answer_fails():
     with pytest.raises(AuthorError) as caught:
-        parse_directives("x\n\n:::interview 面试常问\n**Q：为什么？**\n:::\n", src="docs/ch.md", locale=ZH)
+        parse_directives(
+            "x\n\n:::interview 面试常问\n**Q：为什么？**\n:::\n", src="docs/ch.md", locale=ZH
+        )
     assert str(caught.value) == (
         "docs/ch.md:3: interview has no :::answer block"
         " Fix: put each question's answer in a :::answer … ::: block below the question"

@@ -11,7 +11,8 @@ from llmbook.errors import AuthorError
 def test_blocks_nest_and_carry_their_lines():
     doc = parse_directives(
         "intro\n\n:::interview 面试常问\n**Q1**\n\n:::answer\nA1\n:::\n:::\nafter\n",
-        src="docs/a.md",locale=ZH
+        src="docs/a.md",
+        locale=ZH,
     )
     (interview,) = doc.blocks()
     assert (interview.name, interview.arg, interview.line, interview.end_line) == (
@@ -35,12 +36,16 @@ def test_nothing_inside_a_fence_is_a_directive(fence):
 
 
 def test_a_shorter_fence_does_not_close_a_longer_one():
-    doc = parse_directives("````\n```\n:::bogus\n```\n````\n:::key 要点\nx\n:::\n", src="d.md", locale=ZH)
+    doc = parse_directives(
+        "````\n```\n:::bogus\n```\n````\n:::key 要点\nx\n:::\n", src="d.md", locale=ZH
+    )
     assert [b.name for b in doc.blocks()] == ["key"]
 
 
 def test_nothing_inside_display_math_is_a_directive():
-    doc = parse_directives("$$\n:::\n:::bogus\n$$\n\n$$ a $$\n:::key t\nx\n:::\n", src="d.md", locale=ZH)
+    doc = parse_directives(
+        "$$\n:::\n:::bogus\n$$\n\n$$ a $$\n:::key t\nx\n:::\n", src="d.md", locale=ZH
+    )
     assert [b.name for b in doc.blocks()] == ["key"]
 
 
@@ -96,7 +101,9 @@ def test_an_unclosed_fence_inside_a_block_is_named():
 
 def test_unclosed_reports_the_innermost_open_block():
     with pytest.raises(AuthorError) as caught:
-        parse_directives(":::interview 面试\nQ\n:::answer\nA\n:::\n:::answer\nB\n", src="d.md", locale=ZH)
+        parse_directives(
+            ":::interview 面试\nQ\n:::answer\nA\n:::\n:::answer\nB\n", src="d.md", locale=ZH
+        )
     assert caught.value.line == 6
 
 

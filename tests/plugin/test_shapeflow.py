@@ -191,7 +191,9 @@ FIX = (
 def test_a_line_that_does_not_add_up_fails_with_its_line(line, problem):
     with pytest.raises(AuthorError) as caught:
         parse_directives(
-            f"### shape\n\n:::shapeflow\nx [B, S] → [B, S]\n{line}\n:::\n", src="docs/ch.md", locale=ZH
+            f"### shape\n\n:::shapeflow\nx [B, S] → [B, S]\n{line}\n:::\n",
+            src="docs/ch.md",
+            locale=ZH,
         )
     assert str(caught.value) == f"docs/ch.md:5: shapeflow line does not add up: {problem}{FIX}"
 

@@ -119,7 +119,9 @@ def test_an_untranslated_notebook_runs_once_for_both_editions(tmp_path: Path) ->
     assert "docs/nb.ipynb: results from the cache" in en.stderr
     page = (tmp_path / "site/en/nb.html").read_text(encoding="utf-8")
     assert 'alt="Figure drawn by cell 2; x axis: 步"' in page
-    assert "第 2 个单元格画的图；x 轴：步" in (tmp_path / "site/nb.html").read_text(encoding="utf-8")
+    assert "第 2 个单元格画的图；x 轴：步" in (tmp_path / "site/nb.html").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_the_two_editions_built_in_turn_keep_each_others_caches(tmp_path: Path) -> None:

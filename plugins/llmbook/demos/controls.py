@@ -32,7 +32,6 @@ __all__ = [
 ]
 
 
-
 def _label(text: str, control: str) -> str:
     return (
         f'<label class="llmbook-widget__control"><span>{html.escape(text)}</span>{control}</label>'

@@ -102,9 +102,7 @@ def render_directives(
     if ":::" not in markdown:
         return markdown
     doc = parse_structure(lex(markdown, first), src=src)
-    return render_tree(
-        doc, src=src, stash=stash, site=site, page=page, demos=demos, locale=locale
-    )
+    return render_tree(doc, src=src, stash=stash, site=site, page=page, demos=demos, locale=locale)
 
 
 def apply_line_edits(doc: Document, edits: LineEdits) -> Document:
