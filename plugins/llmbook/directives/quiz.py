@@ -1,7 +1,8 @@
 """`:::quiz` — a multiple-choice question rendered as a widget.
 
-Body: the question (Markdown), options `A.` … (2 to 6, lettered in order), `答案: X`, `解析: …`
-(the explanation may continue on the following lines). Without JavaScript the options are a list and
+Body: the question (Markdown), options `A.` … (2 to 6, lettered in order), the answer line and
+the explanation in the page's language's keywords (`Answer: X`, `答案: X`, `Réponse : X`, then
+`Explanation: …`; the locale's `quiz`), the explanation possibly continuing on the next lines. Without JavaScript the options are a list and
 the answer with its explanation sits in a closed <details>; quiz.js makes the options buttons with
 per-option feedback. The answer key is kept out of Material's search index (`data-search-exclude`).
 """
