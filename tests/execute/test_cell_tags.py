@@ -98,6 +98,77 @@ def test_an_expected_exception_shows_its_traceback_and_the_page_goes_on(run_md) 
     assert "\x1b[" not in html
 
 
+def test_an_expected_syntax_error_is_shown_as_jupyter_shows_it(run_md) -> None:
+    # The handbook's deliberate mistake: a block that does not parse runs none of its lines.
+    page = (
+        "# 页\n\n```python raises-exception\nx = [[1, 2]]\nx[(:, 1)]\n```\n\n"
+        "```python\nprint('下一块')\n```\n"
+    )
+    plan = run_md(page)
+    first = plan.result.blocks[0]
+    assert first.output == "" and plan.result.blocks[1].output == "下一块\n"
+    assert first.error == (
+        "SyntaxError",
+        "invalid syntax (docs/page.md, line 5)",
+        [
+            '  File "docs/page.md", line 5',
+            "    x[(:, 1)]",
+            "       ^",
+            "SyntaxError: invalid syntax",
+        ],
+    )
+    html = render(plan, page)[0]
+    assert (
+        f"{OUT}<pre><code>  File &quot;docs/page.md&quot;, line 5\n    x[(:, 1)]\n       ^\n"
+        f"SyntaxError: invalid syntax</code></pre></div>"
+    ) in html
+    assert f"{OUT}<pre><code>下一块</code></pre></div>" in html
+
+
+def test_a_notebook_cell_that_does_not_parse_on_purpose(run_md) -> None:
+    nb = notebook(
+        ("code", "x[(:, 1)]"),
+        ("code", "if True:\nprint(1)"),
+        ("code", "print('之后')"),
+        tags={0: ["raises-exception"], 1: ["raises-exception"]},
+    )
+    plan = run_md(nb, src="docs/e.ipynb")
+    assert plan.result.blocks[0].error == (
+        "SyntaxError",
+        "invalid syntax (docs/e.ipynb, cell 1, line 1)",
+        [
+            '  File "docs/e.ipynb", cell 1, line 1',
+            "    x[(:, 1)]",
+            "       ^",
+            "SyntaxError: invalid syntax",
+        ],
+    )
+    # The message's own line is the cell's, as in Jupyter.
+    message = "expected an indented block after 'if' statement on line 1"
+    assert plan.result.blocks[1].error == (
+        "IndentationError",
+        f"{message} (docs/e.ipynb, cell 2, line 2)",
+        [
+            '  File "docs/e.ipynb", cell 2, line 2',
+            "    print(1)",
+            "    ^^^^^",
+            f"IndentationError: {message}",
+        ],
+    )
+    assert plan.result.blocks[2].output == "之后\n"
+
+
+def test_a_syntax_error_without_the_tag_still_fails_the_build(run_md) -> None:
+    with pytest.raises(AuthorError) as error:
+        run_md("# 页\n\n```python\nx = [[1, 2]]\nx[(:, 1)]\n```\n")
+    assert str(error.value) == (
+        "docs/page.md:5: SyntaxError: invalid syntax Fix: correct the code; a block that only "
+        "quotes code can be marked `python norun`, one that shows an error on purpose "
+        "`python raises-exception` (a notebook cell: the same tags), or the whole page "
+        "`execute: false` in its front matter"
+    )
+
+
 def test_skip_execution_shows_the_code_and_does_not_run_it(run_md) -> None:
     page = "```python skip-execution\nraise SystemExit\n```\n"
     plan = run_md(page)

@@ -115,6 +115,8 @@ def test_cell_tags_in_a_real_build(tmp_path: Path) -> None:
         ("code", "print(secret * 7)", ["hide-input"]),
         ("code", "print('前')\nraise ValueError('故意的')", ["raises-exception"]),
         ("code", "print(secret)", ["remove-output"]),
+        ("code", "x[(:, 1)]", ["raises-exception"]),  # does not parse, on purpose
+        ("code", "print('之后')", []),
     ]
     cells = [
         {
@@ -143,6 +145,11 @@ def test_cell_tags_in_a_real_build(tmp_path: Path) -> None:
         "前\nTraceback (most recent call last):\n  File &quot;docs/nb.ipynb&quot;, cell 4, line 2"
         in html
     )
+    assert (
+        "<pre><code>  File &quot;docs/nb.ipynb&quot;, cell 6, line 1\n    x[(:, 1)]\n"
+        "       ^\nSyntaxError: invalid syntax</code></pre>"
+    ) in html
+    assert "<pre><code>之后</code></pre>" in html
     executed = json.loads((tmp_path / "site" / "nb.ipynb").read_text(encoding="utf-8"))
     assert [c["metadata"].get("tags") for c in executed["cells"]][2:4] == [
         ["hide-input"],
@@ -153,5 +160,10 @@ def test_cell_tags_in_a_real_build(tmp_path: Path) -> None:
         "error",
         "ValueError",
         "故意的",
+    )
+    syntax = executed["cells"][5]["outputs"][-1]
+    assert (syntax["ename"], syntax["evalue"]) == (
+        "SyntaxError",
+        "invalid syntax (docs/nb.ipynb, cell 6, line 1)",
     )
     assert executed["metadata"]["kernelspec"]["name"] == "python3"

@@ -190,7 +190,9 @@ def _run_block(
         body, last = split_last(tree) if shown else (tree, None)
         code = compile(body, page.src, "exec")
         tail = compile(last, page.src, "eval") if last is not None else None
-    except SyntaxError as error:
+    except SyntaxError as error:  # IndentationError too
+        if block.raises:  # shown as Jupyter shows it; none of the block ran
+            return BlockResult("", error=_expected_syntax_error(page, error))
         raise AuthorError(
             page.src, error.lineno or block.code_line, f"SyntaxError: {error.msg}", _FIX_BLOCK
         ) from None
@@ -235,6 +237,21 @@ def _expected_error(page: PageSource, error: BaseException) -> tuple[str, str, l
     last = traceback.format_exception_only(type(error), error)
     lines = ["Traceback (most recent call last):", *frames, *"".join(last).rstrip("\n").split("\n")]
     return type(error).__name__, str(error), [_cell_lines(page, line) for line in lines]
+
+
+def _expected_syntax_error(page: PageSource, error: SyntaxError) -> tuple[str, str, list[str]]:
+    """A `raises-exception` block that does not parse, as Jupyter keeps it: no traceback, the
+    file and line, the line's code, the caret and the message, every line named as the author
+    sees it (a notebook's `on line 2` is the cell's line, as it is in Jupyter)."""
+    where = describe_line(page.src, error.lineno) if error.lineno else None
+    error.msg = re.sub(
+        r"\bon line (\d+)",
+        lambda m: "on " + re.sub(r".*, ", "", describe_line(page.src, int(m.group(1)))),
+        error.msg or "",
+    )
+    lines = "".join(traceback.format_exception_only(type(error), error)).rstrip("\n").split("\n")
+    value = f"{error.msg} ({page.src}, {where})" if where else error.msg
+    return type(error).__name__, value, [_cell_lines(page, line) for line in lines]
 
 
 def _cell_lines(page: PageSource, text: str) -> str:
