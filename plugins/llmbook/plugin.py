@@ -25,6 +25,7 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils import get_relative_url
 
 from llmbook.annotations import annotated
 from llmbook.assets import add_asset_files, register_assets
@@ -226,10 +227,12 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
         if isinstance(page.file, NotebookFile):
-            name = quote(Path(page.file.src_uri).name)
+            # The download is written where the notebook is in docs/ (BuildOutputs.write): linked
+            # from the page's URL, which is `x/` or `x.html` as `use_directory_urls` says.
+            href = quote(get_relative_url(page.file.src_uri, page.url))
             assert self.site is not None
             text = self.site.locale.ui("notebook_download")
-            html = f'<p class="llmbook-download"><a href="{name}" download>{text}</a></p>\n' + html
+            html = f'<p class="llmbook-download"><a href="{href}" download>{text}</a></p>\n' + html
         translations = self.site.translations if self.site is not None else None
         if translations is not None and page.file.abs_src_path:
             src = self._display_path(page.file.abs_src_path, config)
