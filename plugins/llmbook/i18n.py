@@ -223,16 +223,11 @@ def load_locale(language: str, book_folder: Path | None = None) -> Locale:
     code = language.strip()
     if not code:
         raise LocaleError("no language given")
-    layers: list[tuple[Path, dict[str, Any]]] = []
-    for candidate in dict.fromkeys((code.split("-")[0].split("_")[0], code)):
-        path = SHIPPED / f"{candidate}.yml"
-        if path.is_file():
-            layers.append((path, _read(path)))
-    if book_folder is not None:
-        for candidate in dict.fromkeys((code.split("-")[0].split("_")[0], code)):
-            path = Path(book_folder) / f"{candidate}.yml"
-            if path.is_file():
-                layers.append((path, _read(path)))
+    # the base language's file, then the language's own (`pt`, `pt-BR`), the book's over llmbook's
+    names = dict.fromkeys((code.split("-")[0].split("_")[0], code))
+    folders = [SHIPPED] if book_folder is None else [SHIPPED, Path(book_folder)]
+    paths = [folder / f"{name}.yml" for folder in folders for name in names]
+    layers = [(path, _read(path)) for path in paths if path.is_file()]
     if not layers:
         where = f", and {book_folder} has no {code}.yml" if book_folder is not None else ""
         raise LocaleError(
