@@ -62,6 +62,14 @@ class LLMBookConfig(Config):
     # The network for page code (Landlock, seccomp): `none` (default), `pages` (those whose front
     # matter says `execute_network: true`) or `all`.
     execute_network = c.Choice(("none", "pages", "all"), default="none")
+    # Threads of a page's torch and BLAS (OpenMP) libraries: 1 by default, so float sums reduce
+    # in one order on any machine and pages running side by side do not fight over cores; a
+    # page's front matter `execute_threads: N` asks for its own (Jupyter's numbers, bit for bit).
+    execute_threads = c.Type(int, default=1)
+    # A block that raises (not tagged `raises-exception`) shows its error as Jupyter does and is
+    # a warning (`--strict` still fails); off, it fails the build. A page's front matter or a
+    # notebook's `llmbook` metadata can say `execute_allow_errors` for itself.
+    execute_allow_errors = c.Type(bool, default=False)
     # Files or folders in the home folder that page code may read (the rest of it is hidden).
     execute_read = c.ListOfItems(c.Type(str), default=[])
 

@@ -165,7 +165,9 @@ def test_a_syntax_error_without_the_tag_still_fails_the_build(run_md) -> None:
         "docs/page.md:5: SyntaxError: invalid syntax Fix: correct the code; a block that only "
         "quotes code can be marked `python norun`, one that shows an error on purpose "
         "`python raises-exception` (a notebook cell: the same tags), or the whole page "
-        "`execute: false` in its front matter"
+        "`execute: false` in its front matter; to show every raising block's error as Jupyter "
+        "does, set `execute_allow_errors: true` (the page's front matter, a notebook's `llmbook` "
+        "metadata, or the llmbook options in mkdocs.yml)"
     )
 
 

@@ -86,7 +86,8 @@ def test_the_site_directory_outside_the_project_is_protected(tmp_path: Path) -> 
         workers=1, limits=Limits(), seed=0, root=str(tmp_path / "project"), site_dir=str(site)
     )
     (outcome,) = engine.run([page])
-    assert str(outcome.error).startswith("docs/page.md:4: PermissionError: [Errno 13] ")
+    (raised,) = outcome.result.raised
+    assert str(raised.error(page.src)).startswith("docs/page.md:4: PermissionError: [Errno 13] ")
     assert not (site / "index.html").exists()
 
 

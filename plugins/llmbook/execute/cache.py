@@ -15,6 +15,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from llmbook.execute.block_errors import Raised
 from llmbook.execute.collect import PageSource
 from llmbook.execute.display import Display
 from llmbook.execute.figures import Figure
@@ -28,11 +29,12 @@ __all__ = [
     "result_digest",
 ]
 
-_FORMAT = 8  # 2: the files a page used are stored with its result; 3: display outputs;
+_FORMAT = 9  # 2: the files a page used are stored with its result; 3: display outputs;
 # 4: stderr as stream outputs, `clear_output`, display handles (IPython's shell); 5: native
 # output (descriptors 1 and 2), files beside a notebook; 6: the characters cut from an output;
 # 7: an untitled notebook figure's description in every language (`Figure.alts`); 8: no
-# language: such a figure keeps its cell and axes, described when a page renders
+# language: such a figure keeps its cell and axes, described when a page renders; 9: the page
+# runs on past a raising block, its errors kept (`RunResult.raised`), the threads in the key
 NAMESPACE = "results"
 
 
@@ -45,12 +47,14 @@ def page_key(
     show_last: bool = False,
     ipython: bool = True,
     output_limit: int = 100_000,
+    threads: int = 1,
 ) -> str:
     """The key of a page's results; `env`: the variables passed to it by name, whose values
     the code may read (kept only as part of the key's digest); `output_limit`: where a block's
     output was cut (`execute_output_limit`)."""
     parts = {
         "output_limit": output_limit,
+        "threads": threads,  # float sums differ in their last digits with the thread count
         "env": sorted((env or {}).items()),
         "format": _FORMAT,
         "src": page.src,
@@ -124,7 +128,11 @@ class PageCache:
                 for pos, b in data["blocks"].items()
             }
             used = {str(name): str(digest) for name, digest in data["used"].items()}
-            return RunResult(blocks, list(data["values"]), used)
+            raised = [
+                Raised(int(line), str(problem), str(fix), bool(allowable))
+                for line, problem, fix, allowable in data.get("raised", [])
+            ]
+            return RunResult(blocks, list(data["values"]), used, raised)
         except (ValueError, KeyError, TypeError, AttributeError):
             return None  # a whole entry of another shape (an older format)
 
@@ -143,6 +151,9 @@ class PageCache:
             },
             "values": result.values,
             "used": result.used,
+            **(
+                {"raised": [list(vars(r).values()) for r in result.raised]} if result.raised else {}
+            ),
         }
         self._store.slot(NAMESPACE, src).put(page_key, data)
 

@@ -76,6 +76,11 @@ class PageSource:
     # front matter `execute_resources: {GPU: 1, memory_gb: 40}`: what the machine running it
     # must have (names as Dask's worker resources; execute/resources.py)
     resources: dict[str, float] = field(default_factory=dict)
+    # front matter `execute_threads: 4`: the threads its code computes with (None: the book's)
+    threads: int | None = None
+    # front matter `execute_allow_errors`: a raising block is a warning, its error shown (None:
+    # as the book says)
+    allow_errors: bool | None = None
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -128,6 +133,32 @@ def _network_flag(meta: dict, src: str) -> bool:
         1,
         f"front matter `execute_network: {quoted(str(value))}` is not true or false",
         "write `execute_network: true` for a page whose code needs the network",
+    )
+
+
+def _threads(meta: dict, src: str) -> int | None:
+    value = meta.get("execute_threads")
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and value > 0):
+        return value
+    raise AuthorError(
+        src,
+        1,
+        f"front matter `execute_threads: {quoted(str(value))}` is not a whole number of threads",
+        "write e.g. `execute_threads: 4` for a page whose numbers must match a run with 4 threads "
+        "(the book's `execute_threads`, 1 by default, otherwise)",
+    )
+
+
+def _allow_errors(meta: dict, src: str) -> bool | None:
+    value = meta.get("execute_allow_errors")
+    if value is None or isinstance(value, bool):
+        return value
+    raise AuthorError(
+        src,
+        1,
+        f"front matter `execute_allow_errors: {quoted(str(value))}` is not true or false",
+        "write `execute_allow_errors: true` to show its raising blocks' errors as Jupyter does "
+        "(each a warning), or `false` to fail the build on them",
     )
 
 
@@ -226,6 +257,8 @@ def collect_page(
     page.env = _env_names(meta, src)
     page.network = _network_flag(meta, src)
     page.resources = _resources(meta, src)
+    page.threads = _threads(meta, src)
+    page.allow_errors = _allow_errors(meta, src)
     _theme_keys(meta, src)
     if not runs:
         page.why_not_run = (

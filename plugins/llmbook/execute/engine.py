@@ -79,6 +79,7 @@ class EngineSpec:
     read: tuple[str, ...] = ()
     show_last: bool = False
     ipython: bool = True
+    threads: int = 1  # `execute_threads`: a page's torch and BLAS threads (run.py)
 
     def engine(self) -> Engine:
         from llmbook.execute.guards import machine_guards
@@ -96,6 +97,7 @@ class EngineSpec:
             read=self.read,
             show_last=self.show_last,
             ipython=self.ipython,
+            threads=self.threads,
         )
 
 
@@ -145,6 +147,7 @@ class Engine:
         read: tuple[str, ...] = (),
         show_last: bool = False,
         ipython: bool = True,
+        threads: int = 1,
     ) -> None:
         self.workers = max(1, workers)
         self.limits = limits
@@ -153,6 +156,7 @@ class Engine:
         self.preamble = preamble
         self.show_last = show_last  # a block's last expression shown (notebooks: always)
         self.ipython = ipython  # blocks run in IPython's shell (display.py), or as plain Python
+        self.threads = threads  # `execute_threads`; a page's `execute_threads` comes first
         protected = (root,) if site_dir is None else (root, site_dir)
         guards = guards or Guards.available()
         # `read`: `execute_read`, what the author lets pages read in the home folders
@@ -182,6 +186,10 @@ class Engine:
         env.setdefault("CUDA_CACHE_PATH", os.path.join(cache, "nv", "ComputeCache"))
         env.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # deterministic cuBLAS (worker.py)
         return env
+
+    def threads_of(self, page: PageSource) -> int:
+        """The threads the page's code computes with: its front matter's, else the book's."""
+        return page.threads or self.threads
 
     def passed_env(self, page: PageSource) -> dict[str, str]:
         """The variables passed by name (`execute_env`): their values key the page's results."""
@@ -230,6 +238,7 @@ class Engine:
             "output_limit": self.limits.output_limit,
             "show_last": self.show_last,
             "ipython": self.ipython,
+            "threads": self.threads_of(page),
             # CUDA reserves address space far past any cap: a page that asks for a GPU has none
             "memory_mb": 0 if page.resources.get("GPU") else self.limits.memory_mb,
             "cells": page.cells,

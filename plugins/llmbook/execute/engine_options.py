@@ -42,6 +42,12 @@ def limits_from_options(options: Mapping[str, Any]) -> Limits:
 def spec_from_options(options: Mapping[str, Any], project: Project) -> EngineSpec:
     """What the build's engine is made from: the llmbook options of mkdocs.yml, read once."""
     root = str(project.root)
+    if int(options["execute_threads"]) < 1:
+        raise LLMBookError(
+            f"mkdocs.yml: `execute_threads: {options['execute_threads']}` is no number of "
+            "threads. Fix: write a whole number from 1 (the default: results the same on every "
+            "machine) to the machine's cores"
+        )
     return EngineSpec(
         workers=int(options["execute_workers"]) or default_workers(),
         limits=limits_from_options(options),
@@ -55,6 +61,7 @@ def spec_from_options(options: Mapping[str, Any], project: Project) -> EngineSpe
         read=read_grants(options["execute_read"], root),
         show_last=bool(options["execute_show_last"]),
         ipython=bool(options["execute_ipython"]),
+        threads=int(options["execute_threads"]),
     )
 
 

@@ -22,6 +22,7 @@ from mkdocs.plugins import get_plugin_logger
 from llmbook.crash import reported_as_internal
 from llmbook.demos import DemoFrames
 from llmbook.errors import AuthorError, location
+from llmbook.execute.block_errors import Raised
 from llmbook.execute.cache import FileHashes, PageCache, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
 from llmbook.execute.cluster import ClusterEngine
@@ -99,6 +100,8 @@ class Executor:
             store, key(llmbook_hash(), self.locale.reading_digest, demos.known_ids())
         )
         self.numbers_strict = bool(plugin_config["numbers_strict"])
+        # a raising block: a warning, its error shown on the page (a page may say otherwise)
+        self.allow_errors = bool(plugin_config["execute_allow_errors"])
         self.coverage: dict[str, Coverage] = {}
         self.counts: dict[str, int] = {}
         self.executed: list[str] = []  # pages actually run (not from the cache), in page order
@@ -129,10 +132,12 @@ class Executor:
                 report.failures.append(outcome.error)
             else:
                 page.result = outcome.result
-                self.cache.store(page.source.src, page.key, page.result)
+                if all(self._allowed(page.source, r) for r in page.result.raised):
+                    self.cache.store(page.source.src, page.key, page.result)
         for page in loaded:
             if page.source.src in sources:
                 self._translated(page, sources[page.source.src])
+            self._report_raised(page, report)
             self._plan_into(report, page)
             self._log_page(page, report.plans.get(page.source.src))
         report.failures.sort(key=lambda e: (e.src, e.line))
@@ -244,6 +249,28 @@ class Executor:
                 loaded.remove(page)
         return waiting
 
+    def _allowed(self, page: PageSource, raised: Raised) -> bool:
+        """Whether a raising block is a warning: its own exception, on a page (or in a book)
+        with `execute_allow_errors`."""
+        allows = page.allow_errors if page.allow_errors is not None else self.allow_errors
+        return allows and raised.allowable
+
+    def _report_raised(self, page: LoadedPage, report: Report) -> None:
+        """What raised while the page ran on: warnings where errors are allowed (the page shows
+        them), else errors, each at its line; a page with errors keeps no results."""
+        if page.result is None or not page.result.raised:
+            return
+        src = page.source.src
+        failing = []
+        for raised in page.result.raised:
+            if self._allowed(page.source, raised):
+                log.warning(f"{location(src, raised.line)}: {raised.problem}")
+            else:
+                failing.append(raised.error(src))
+        if failing:
+            report.failures.extend(failing)
+            page.result = None
+
     def _plan_into(self, report: Report, page: LoadedPage) -> None:
         """The page's plan into the report: checked, or bare (its model for the rest of the
         book) when its code or its checks failed; its errors with the others."""
@@ -295,6 +322,7 @@ class Executor:
             show_last=spec.show_last,
             ipython=spec.ipython,
             output_limit=spec.limits.output_limit,
+            threads=source.threads or spec.threads,
         )
         page.result = self.cache.load(source.src, page.key)
         if page.result is not None and not self._hashes.unchanged(page.result.used):

@@ -167,6 +167,7 @@ def _run(conn, page, options: dict) -> None:  # noqa: ANN001
             output_limit=options["output_limit"],
             show_last=options.get("show_last", False),
             ipython=options.get("ipython", True),
+            threads=options.get("threads", 1),
             native_output=True,  # this process is the page's: its descriptors 1 and 2 too
             on_step=lambda line, kind, pos: conn.send(("step", line, kind, pos)),
         )
