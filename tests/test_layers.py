@@ -77,6 +77,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook.config",
             "llmbook.converted",
             "llmbook.offline",
+            "llmbook.remote_images",
             "llmbook.plugin",
             "llmbook.zensical_config",
             "llmbook.zensical_adapter",

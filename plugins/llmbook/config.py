@@ -111,6 +111,9 @@ class LLMBookConfig(Config):
 
     # Post-build check that no page loads anything from outside the site.
     offline_check = c.Type(bool, default=True)
+    # Images by URL (`<img src="https://…">`, `![x](https://…)`): `fetch` downloads each into the
+    # site (remote_images.py); `keep` leaves them remote, and the offline check allows them.
+    remote_images = c.Choice(("fetch", "keep"), default="fetch")
     # The book's editions beside the site (llmbook/editions/): `pdf`, `epub`; LLMBOOK_EDITIONS
     # (`pdf,epub`) overrides. Written to `editions_dir` (from mkdocs.yml's folder;
     # LLMBOOK_EDITIONS_DIR overrides) and into the site, where `:::editions` links them: named

@@ -19,7 +19,7 @@ from pathlib import Path
 from llmbook.errors import LLMBookError
 from llmbook.store import Store, bytes_digest, llmbook_hash
 
-__all__ = ["ExternalLoad", "check_site", "find_external_loads", "source_line"]
+__all__ = ["ExternalLoad", "check_site", "find_external_loads", "offline_report", "source_line"]
 
 # Anything with a scheme (`https:`, `data:` is fine), protocol-relative `//host`, or a root-absolute
 # `/path` (which points outside the site once it is served from a sub-path or opened from disk).
@@ -248,14 +248,22 @@ def check_site(
     """Fail the build (LLMBookError) when anything in `site_dir` loads a resource from outside it.
     `sources`: {built page relative to site/: (its source as errors name it, its path)}, so the
     report names the source's line that wrote the URL (the author's error), not the built file."""
-    loads = _located(find_external_loads(site_dir, store, edition), sources or {})
-    if loads:
-        listing = "\n".join(f"  {load}" for load in loads[:50])
-        more = f"\n  … and {len(loads) - 50} more" if len(loads) > 50 else ""
-        raise LLMBookError(
-            f"The site loads {len(loads)} resource(s) from outside site/, so it would not work "
-            f"offline or from a sub-path:\n{listing}{more}\n{_fix(loads)}"
-        )
+    report = offline_report(find_external_loads(site_dir, store, edition), sources or {})
+    if report:
+        raise LLMBookError(report)
+
+
+def offline_report(loads: list[ExternalLoad], sources: Mapping[str, tuple[str, Path]]) -> str:
+    """The check's report of `loads`, each at the source line that wrote it; "" when none."""
+    loads = _located(loads, sources)
+    if not loads:
+        return ""
+    listing = "\n".join(f"  {load}" for load in loads[:50])
+    more = f"\n  … and {len(loads) - 50} more" if len(loads) > 50 else ""
+    return (
+        f"The site loads {len(loads)} resource(s) from outside site/, so it would not work "
+        f"offline or from a sub-path:\n{listing}{more}\n{_fix(loads)}"
+    )
 
 
 # Material links Google Fonts unless the theme says not to: the one fix is in mkdocs.yml.

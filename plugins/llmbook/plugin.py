@@ -6,8 +6,9 @@ on_config        makes the build's `Site` and hands it to the `llmbook.extension
 on_files         notebooks become pages; every page's code runs (in parallel worker processes)
                  and the build stops there with one report of every failure and drifted number;
 on_page_markdown names the page the extension renders next;
-on_post_build    writes figures and executed notebooks, reports, runs the offline check, and
-                 logs the store's hits and misses per cache namespace.
+on_post_build    writes figures and executed notebooks, ships remote images (remote_images.py),
+                 runs the offline check, makes the editions, and logs the store's hits and
+                 misses per cache namespace.
 """
 
 from __future__ import annotations
@@ -42,10 +43,10 @@ from llmbook.editions import (
     make_editions,
 )
 from llmbook.errors import LLMBookError
-from llmbook.offline import check_site
 from llmbook.page_ref import PageRef
 from llmbook.preview import Preview
 from llmbook.project import Project
+from llmbook.remote_images import ship_and_check
 from llmbook.search_cache import cache_search, defer_jieba, save_segments, segment_with_jieba
 from llmbook.search_view import search_view
 from llmbook.site import Build, Site
@@ -260,15 +261,23 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             rendered, replayed = len(self.site.rendered), len(self.site.replayed)
             log.info(f"{rendered} pages rendered, {replayed} from the render cache")
             self.site.outputs.write(self.site.report)
+            save_segments()
+            shipped = ship_and_check(
+                config.site_dir,
+                keep=self.config.remote_images == "keep",
+                check=self.config.offline_check,
+                store=self.site.store,
+                sources=self._sources,
+                edition=self.site.project.translating,  # its own slot: builds alternate
+            )
+            if shipped:
+                log.info(shipped)
+            # After the images are shipped: the editions show them from site/.
             shard = self.site.executor.shard
             if self.config.editions and not self.serving and shard is not None:
                 log.info(f"no editions from shard {shard}'s build: it left pages out")
             elif self.config.editions and not self.serving:
                 self._make_editions(config)
-            save_segments()
-            if self.config.offline_check:
-                edition = self.site.project.translating  # its own slot: builds alternate
-                check_site(config.site_dir, self.site.store, self._sources, edition)
         log.info(self.site.store.summary())
 
     def _make_editions(self, config: MkDocsConfig) -> None:

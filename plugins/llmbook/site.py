@@ -275,11 +275,13 @@ class Site:
     def _render_cache(self) -> RenderCache | None:
         if self._rendered_pages is None and self.store.enabled:
             settings = self.index.settings() if self.index is not None else ""
-            # Options that steer only running and checking reach a page through its results.
+            # Options that steer only running and checking reach a page through its results; the
+            # post-build steps (offline_check, remote_images) never reach it.
             shown = {
                 k: v
                 for k, v in dict(self.options).items()
-                if not k.startswith(("execute", "cache")) and k != "offline_check"
+                if not k.startswith(("execute", "cache"))
+                and k not in ("offline_check", "remote_images")
             }
             options = json.dumps(shown, sort_keys=True, default=str)
             self._rendered_pages = RenderCache(

@@ -6,14 +6,16 @@ Every page is either built (its notebook's stored outputs shown, mime type by mi
 Jupyter's reference run stored them, except values listed as varying per run), or refused by the
 build at the cell or line, and for the reason, written in its Case. Three builds in all: one site
 of the pages that build, one of the pages whose code must fail (the build reports every failing
-page at once), one of the pages that load from the internet (the offline check, which runs once
-the pages ran). A page that cannot run in a build at all is in LEFT_OUT with the reason.
+page at once), one of the pages that load from the internet (their images are fetched into the
+site, through a proxy that refuses, so the suite never reaches the internet; the offline check
+names the rest). A page that cannot run in a build at all is in LEFT_OUT with the reason.
 """
 
 from __future__ import annotations
 
 import json
 import shutil
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,17 +147,20 @@ REFUSED = [
         "runs the GitHub CLI (`gh api …`), a program we do not install, over the network",
     ),
 ]
-# Pages that run, but show images, audio or video by URL: the offline check (on by default)
-# fails the build at each, naming the cell and line that wrote the URL.
+# Pages that run, but show images, audio or video by URL: the build fetches the images into the
+# site (`remote_images: fetch`, the default) and fails at each it cannot fetch; the offline check
+# (on by default) names the audio and video; each at the cell and line that wrote the URL.
+NOT_FETCHED = ": no connection: "
 OFFLINE = [
     Case(
         "nbsphinx/installation.ipynb",
-        "cell 2, line 9: <img src> https://anaconda.org/conda-forge/nbsphinx/badges/version.svg",
+        "cell 2, line 9: https://anaconda.org/conda-forge/nbsphinx/badges/version.svg"
+        + NOT_FETCHED,
         "shows its version badges from anaconda.org and badge.fury.io",
     ),
     Case(
         "nbsphinx/markdown-cells.ipynb",
-        "cell 14, line 7: <img src> https://www.python.org/static/img/python-logo-large.png",
+        "cell 14, line 7: https://www.python.org/static/img/python-logo-large.png" + NOT_FETCHED,
         "shows images, audio and video from python.org, jupyter.org and wikimedia.org",
     ),
 ]
@@ -213,7 +218,17 @@ def refused(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Built:
 @pytest.fixture(scope="module")
 def offline(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Built:
     root = tmp_path_factory.mktemp("offline")
-    return build(lay_out(folder, OFFLINE, root), cache=False)
+    return build(lay_out(folder, OFFLINE, root), cache=False, env=refusing_proxy())
+
+
+def refusing_proxy() -> dict[str, str]:
+    """Proxy variables naming a local port nothing listens on: each download is refused at once
+    (no name lookup, no internet), as on a machine offline."""
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        proxy = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    names = ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY")
+    return {**dict.fromkeys(names, proxy), "no_proxy": "", "NO_PROXY": ""}
 
 
 def test_every_page_of_the_corpus_is_built_refused_or_left_out(folder: Path) -> None:
@@ -278,9 +293,10 @@ def test_the_refused_pages_fail_the_build_each_at_its_cell_and_reason(refused: B
     assert "Traceback (most recent call last)" not in refused.stderr
 
 
-def test_pages_that_load_from_the_internet_fail_the_offline_check_at_their_cells(
+def test_pages_that_load_from_the_internet_fail_the_build_at_their_cells(
     offline: Built,
 ) -> None:
     assert offline.returncode == 1
     assert reported(offline, OFFLINE) == ([], [])
-    assert "The site loads 6 resource(s) from outside site/" in offline.stderr
+    assert "The pages show 4 image(s) by URL that could not be fetched" in offline.stderr
+    assert "The site loads 2 resource(s) from outside site/" in offline.stderr  # audio, video

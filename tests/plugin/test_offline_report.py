@@ -1,6 +1,7 @@
 """The offline check's report names where an author wrote what the site loads from outside it:
 `docs/…:LINE` of a Markdown page, `docs/…:cell N, line M` of a notebook (nbsphinx's documentation
-shows badges and logos by URL), with the built file in brackets."""
+shows badges and logos by URL; images are shipped into the site, test_remote_images.py), with the
+built file in brackets."""
 
 from __future__ import annotations
 
@@ -12,7 +13,11 @@ NOTEBOOK = {
         {
             "cell_type": "markdown",
             "metadata": {},
-            "source": ["Two logos:\n", "\n", "![logo](https://example.org/logo.png)\n"],
+            "source": [
+                "Two clips:\n",
+                "\n",
+                '<video src="https://example.org/talk.mp4"></video>\n',
+            ],
         },
     ],
     "metadata": {"kernelspec": {"name": "python3", "language": "python"}},
@@ -27,17 +32,17 @@ CONFIG = {
 }
 
 
-def test_an_image_by_url_is_reported_at_its_line_and_cell(make_site) -> None:
+def test_a_clip_by_url_is_reported_at_its_line_and_cell(make_site) -> None:
     pages = {
-        "index.md": "# Home\n\nText.\n\n![badge](https://example.org/badge.svg)\n",
+        "index.md": '# Home\n\nText.\n\n<audio src="https://example.org/clip.ogg"></audio>\n',
         "sub/nb.ipynb": json.dumps(NOTEBOOK),
     }
     built = make_site(pages, CONFIG)
     assert built.returncode == 1
-    assert "  docs/index.md:5: <img src> https://example.org/badge.svg (index.html)\n" in (
+    assert "  docs/index.md:5: <audio src> https://example.org/clip.ogg (index.html)\n" in (
         built.stderr
     )
-    assert "  docs/sub/nb.ipynb:cell 2, line 3: <img src> https://example.org/logo.png" in (
+    assert "  docs/sub/nb.ipynb:cell 2, line 3: <video src> https://example.org/talk.mp4" in (
         built.stderr
     )
 

@@ -53,7 +53,7 @@ OPTIONS = (
     "execute_file_size_mb, execute_env, execute_network, execute_read, demos, numbers_strict, "
     "language, locales, languages, translations_strict, bibliography, cache, cache_dir, "
     "cache_converted, "
-    "offline_check, editions, editions_dir, editions_skip"
+    "offline_check, remote_images, editions, editions_dir, editions_skip"
 )
 MISSPELT = (
     "site_name: x\nplugins:\n  - search\n  - llmbook:\n      execute: false\n"
