@@ -76,6 +76,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "llmbook.config",
             "llmbook.converted",
+            "llmbook.highlighting",
             "llmbook.offline",
             "llmbook.plugin",
             "llmbook.zensical_config",
