@@ -45,6 +45,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         "text",
         [
             "llmbook.formulas",
+            "llmbook.jupyter_anchors",
             "llmbook.site_index",
             "llmbook.fragments",
             "llmbook.book.syntax",
