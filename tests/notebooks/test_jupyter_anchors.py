@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from llmbook.jupyter_anchors import jupyter_id
+from llmbook.jupyter_anchors import jupyter_id, nbconvert_id
 from sites import build, write_config, write_pages
 
 CONFIG = {
@@ -27,15 +27,18 @@ def notebook(*markdown_cells: str) -> str:
     return json.dumps({"cells": cells, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5})
 
 
+ENCODED = "%E5%A4%A7-O-%E8%AE%B0%E5%8F%B7"  # nbconvert's id of "大 O 记号"
 SORTING = notebook(
     "# Sorting Arrays\n\n## Big O Notation\n\nAs [below](#Sorted-and-unsorted-indices).",
     "## Sorted and unsorted indices\n\nBack to [Big O](#Big-O-Notation).",
     "## What's `np.sort`? (*fast*!)",
     "## intro\n\n## Big O Notation\n\nThe same heading again.",
+    "## 大 O 记号",
 )
 ARRAYS = notebook(
     "# Arrays\n\nSee [Big O](sorting.ipynb#Big-O-Notation) and "
-    "[np.sort](sorting.ipynb#What's-np.sort?-(fast!)).",
+    "[np.sort](<sorting.ipynb#What's-np.sort?-(fast!)>)\n\n[大 O](sorting.ipynb#大-O-记号)\n\n"
+    f"[as nbconvert writes it](sorting.ipynb#{ENCODED})",
 )
 PAGES = {
     "index.md": "# Home\n\n[Indices](sorting.ipynb#Sorted-and-unsorted-indices)\n",
@@ -61,14 +64,18 @@ def _ids(html: str) -> list[str]:
 def test_jupyter_ids_are_nbconverts() -> None:
     assert jupyter_id("Big O Notation") == "Big-O-Notation"
     assert jupyter_id("What's np.sort? (fast!)") == "What's-np.sort?-(fast!)"
-    assert jupyter_id("Über uns") == "Über-uns"
+    assert jupyter_id(" Über uns ") == "Über-uns"
+    assert nbconvert_id("Über uns") == "%C3%9Cber-uns"
+    assert nbconvert_id('a "b" (c)') == "a-%22b%22-(c)"
+    assert nbconvert_id("What's np.sort? (fast!)") == "What's-np.sort?-(fast!)"
 
 
 def test_a_notebooks_headings_hold_jupyters_ids_beside_mkdocs(site) -> None:
     html = site.page("sorting/index.html")
     assert '<h2 id="big-o-notation"><span id="Big-O-Notation"></span>Big O Notation' in html
     ids = _ids(html)
-    for wanted in ("Sorted-and-unsorted-indices", "What's-np.sort?-(fast!)", "intro"):
+    ids_made = ["Sorted-and-unsorted-indices", "What's-np.sort?-(fast!)", "intro", "大-O-记号"]
+    for wanted in [*ids_made, ENCODED]:
         assert ids.count(wanted) == 1, wanted
     # A repeated heading: its Jupyter id is the first one's, as in Jupyter.
     assert ids.count("Big-O-Notation") == 1
