@@ -45,6 +45,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         "text",
         [
             "llmbook.formulas",
+            "llmbook.jupyter_anchors",
             "llmbook.site_index",
             "llmbook.fragments",
             "llmbook.book.syntax",
@@ -76,6 +77,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "llmbook.config",
             "llmbook.converted",
+            "llmbook.highlighting",
             "llmbook.offline",
             "llmbook.remote_images",
             "llmbook.plugin",

@@ -4,7 +4,8 @@ Python-Markdown (MkDocs, Zensical) can host it. Sites list it by its entry modul
 
 A preprocessor runs the page pipeline (`Site.render_page`) on the raw Markdown, before every other
 preprocessor; finished HTML goes into Python-Markdown's own `htmlStash`, so it comes back after
-conversion, in headings and the table of contents too. The build context (`Site`) comes from the
+conversion, in headings and the table of contents too. On a notebook's page a treeprocessor gives
+headings Jupyter's anchors as well (`jupyter_anchors.py`). The build context (`Site`) comes from the
 engine adapter: the MkDocs plugin hands it over; under Zensical, `context(md)` makes it on the
 first page. An engine that reads the page's file itself (Zensical) may be handed the Markdown to
 render in its place (a translation's, in a translating build): a preprocessor that runs before
@@ -20,6 +21,7 @@ from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
 from llmbook.errors import LLMBookError
+from llmbook.jupyter_anchors import JupyterAnchors
 from llmbook.stash import Stash
 
 __all__ = ["OUTSIDE_A_BUILD", "LLMBookExtension"]
@@ -54,7 +56,11 @@ class LLMBookExtension(Extension):
             md.preprocessors.register(_TextPreprocessor(md, self), "llmbook_text", 1000)
         # After normalize_whitespace (30: it strips the STX/ETX of stash placeholders), before
         # superfences' fences (25) and html_block (20).
-        md.preprocessors.register(_PagePreprocessor(md, self), "llmbook", 28)
+        anchors = JupyterAnchors(md)
+        md.preprocessors.register(_PagePreprocessor(md, self, anchors), "llmbook", 28)
+        # As the toc's and MkDocs' anchor collection's: after the toc (listed before llmbook by
+        # both engines), before the collection, which must see the ids it adds.
+        md.treeprocessors.register(anchors, "llmbook_jupyter_anchors", 5)
 
     def context(self, md: Markdown) -> tuple[Any, Any, str | None]:
         """(the build's Site, the page being rendered, the Markdown to render in place of the
@@ -80,9 +86,10 @@ class _TextPreprocessor(Preprocessor):
 
 
 class _PagePreprocessor(Preprocessor):
-    def __init__(self, md: Markdown, extension: LLMBookExtension) -> None:
+    def __init__(self, md: Markdown, extension: LLMBookExtension, anchors: JupyterAnchors) -> None:
         super().__init__(md)
         self.extension = extension
+        self.anchors = anchors
 
     def run(self, lines: list[str]) -> list[str]:
         site, page, _ = self.extension.context(self.md)
@@ -91,6 +98,7 @@ class _PagePreprocessor(Preprocessor):
                 # Another tool's Markdown inside this page (mkdocstrings' docstrings): not a page.
                 return lines
             self.extension._rendered = page
+        self.anchors.notebook = page.src.endswith(".ipynb")
         # normalize_whitespace appended two empty lines: the page's own lines come first.
         extra = 0
         while extra < 2 and len(lines) > extra and lines[-1 - extra] == "":

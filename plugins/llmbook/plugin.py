@@ -43,6 +43,7 @@ from llmbook.editions import (
     make_editions,
 )
 from llmbook.errors import LLMBookError
+from llmbook.highlighting import with_highlighter
 from llmbook.page_ref import PageRef
 from llmbook.preview import Preview
 from llmbook.project import Project
@@ -122,6 +123,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         extensions = [e for e in config.markdown_extensions if e != _EXTENSION]
         extensions = [e for e in extensions if not isinstance(e, LLMBookExtension)]
         if self.config.enabled:
+            extensions = with_highlighter(extensions, config.theme.name)
             extensions.append(LLMBookExtension(site=self.site, translate=_plugin_error))
         # In place: a plugin that kept the list (mkdocstrings renders docstrings with its own
         # Markdown, made from it) gets the bound extension too, which leaves that text alone.
