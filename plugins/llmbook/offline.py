@@ -18,6 +18,7 @@ from pathlib import Path
 
 from llmbook.errors import LLMBookError
 from llmbook.store import Store, bytes_digest, llmbook_hash
+from llmbook.store_namespaces import OFFLINE
 
 __all__ = ["ExternalLoad", "check_site", "find_external_loads", "offline_report", "source_line"]
 
@@ -174,7 +175,7 @@ def find_external_loads(
 
     root = Path(site_dir)
     # one slot per edition: the book's own, and each translating build's (`site/en/`)
-    slot = (store or Store(None)).slot("offline", f"site files {edition}".rstrip())
+    slot = (store or Store(None)).slot(OFFLINE, f"site files {edition}".rstrip())
     known = slot.get(llmbook_hash())
     if not isinstance(known, dict):
         known = {}
