@@ -34,7 +34,13 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "benchmarks")]
 from compare_mkdocs_jupyter import QUIET, VENV  # noqa: E402
 from notebooks.errors_corpus import ENV, PINS  # noqa: E402
 from notebooks.jupyter_corpus import fetch  # noqa: E402
-from notebooks.outputs import Output, cells_shown, outputs, page_misses  # noqa: E402
+from notebooks.outputs import (  # noqa: E402
+    Output,
+    cells_shown,
+    code_sources,
+    outputs,
+    page_misses,
+)
 from notebooks.test_errors_corpus import (  # noqa: E402
     ALLOWING,
     CASES,
@@ -102,7 +108,8 @@ def compare(corpus: Path, work: Path, venv: Path) -> dict:
     allowed_named = named(builds["llmbook"][1])
     notebooks = []
     for case in CASES:
-        stored = outputs(json.loads((corpus / EXAMPLES / case.page).read_text(encoding="utf-8")))
+        notebook = json.loads((corpus / EXAMPLES / case.page).read_text(encoding="utf-8"))
+        stored, sources = outputs(notebook), code_sources(notebook)
         row = {
             "notebook": case.page,
             "cells with stored outputs": len({o.cell for o in stored}),
@@ -112,7 +119,7 @@ def compare(corpus: Path, work: Path, venv: Path) -> dict:
         }
         for tool in ("llmbook", "mkdocs-jupyter"):
             page = _page(builds[tool][1].site, case.page)
-            row[f"shown by {tool}"] = len(cells_shown(page, stored)) if page else None
+            row[f"shown by {tool}"] = len(cells_shown(page, stored, sources)) if page else None
         row["errors shown"] = _errors_shown(builds["llmbook"][1].site, case.page)
         notebooks.append(row)
     times = {

@@ -16,7 +16,7 @@ picture in whatever format the tool drew it).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from xml.etree import ElementTree
 
@@ -27,6 +27,7 @@ __all__ = [
     "PRIORITY",
     "Output",
     "cells_shown",
+    "code_sources",
     "differences",
     "outputs",
     "page_misses",
@@ -184,15 +185,29 @@ def page_misses(page: str, reference: list[Output]) -> list[str]:
     return misses
 
 
-def cells_shown(page: str, reference: list[Output]) -> set[int]:
+def code_sources(notebook: dict) -> dict[int, str]:
+    """{cell number: its code} of a notebook's code cells (cells_shown's landmarks)."""
+    return {
+        number: "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        for number, cell in enumerate(notebook["cells"], start=1)
+        if cell.get("cell_type") == "code"
+    }
+
+
+def cells_shown(
+    page: str, reference: list[Output], sources: Mapping[int, str] | None = None
+) -> set[int]:
     """The cells whose every reference output the page's article shows: texts found in order,
     as page_misses finds them but blind to spaces and ANSI colours (a highlighter's or a
     traceback's elements split a line differently in each tool), and the k-th picture or
     formula shown when the article holds at least k (SVG, PNG and JPEG alike: tools draw a
-    figure in different formats)."""
+    figure in different formats). With the cells' `sources` (code_sources), a cell's text is
+    looked for after its code and before the next cell's, where both tools show it: a text a
+    later cell also shows is not taken from there, which would pass over the cells between."""
     soup = BeautifulSoup(page, "html.parser")
     article = soup.find("article") or soup
     text = _bare(article.get_text())
+    windows = _cell_windows(text, sources or {})
     # an icon is marked decorative (mkdocs-jupyter's copy button): no picture of an output
     pictures = len([e for e in article.find_all(["svg", "img"]) if e.get("aria-hidden") != "true"])
     # MathML (ours), or the LaTeX nbconvert leaves to MathJax in its text/latex output
@@ -211,12 +226,28 @@ def cells_shown(page: str, reference: list[Output]) -> set[int]:
                 missed.add(output.cell)
             continue
         expected = _bare(expected)
-        at = text.find(expected, start)
+        begin, end = windows.get(output.cell, (start, len(text)))
+        at = text.find(expected, max(start, begin), end)
         if at < 0:
             missed.add(output.cell)
         else:
             start = at + len(expected)
     return {o.cell for o in reference} - missed
+
+
+def _cell_windows(text: str, sources: Mapping[int, str]) -> dict[int, tuple[int, int]]:
+    """{cell: (where its code ends, where the next found cell's code begins)} in `text`, for
+    the cells whose code is found, in order."""
+    found: list[tuple[int, int, int]] = []  # (cell, code start, code end)
+    at = 0
+    for cell, code in sorted(sources.items()):
+        bare = _bare(code)
+        where = text.find(bare, at) if bare else -1
+        if where >= 0:
+            found.append((cell, where, where + len(bare)))
+            at = where + len(bare)
+    ends = [start for _, start, _ in found[1:]] + [len(text)] * bool(found)
+    return {cell: (end, next_start) for (cell, _, end), next_start in zip(found, ends, strict=True)}
 
 
 def _bare(text: str) -> str:

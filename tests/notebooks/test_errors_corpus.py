@@ -9,9 +9,8 @@ built as a plain Material site: a public collection whose cells raise today.
 
 A Case's raising cells are those that raise in Jupyter: found with nbclient (IPython 9.18,
 ipykernel 7.4, the packages of this suite, no network, no scipy, PyQt4, vincent or python2).
-Where llmbook's run differs by design (its guards, no kernel, no stdin) the Case says so; where it
-waits for a feature llmbook lacks, the notebook's tests are expected failures naming it (strict:
-the day one passes, the mark must go). A notebook that cannot run in a build is in LEFT_OUT.
+Where llmbook's run differs by design (its guards, no kernel, no stdin) the Case says so. A
+notebook that cannot run in a build is in LEFT_OUT.
 """
 
 from __future__ import annotations
@@ -29,16 +28,11 @@ from sites import Built, build, write_config
 
 from .errors_corpus import PINS
 from .jupyter_corpus import corpus
-from .outputs import Output, cells_shown, outputs, page_misses
+from .outputs import Output, cells_shown, code_sources, outputs, page_misses
 
 pytestmark = pytest.mark.slow
 
 EXAMPLES = "ipython/examples"  # the collection's folder in the corpus: docs/ of the site
-PROMPTS = "IPython's input transformers: `>>>` and `In [1]:` prompts stripped from pasted code"
-AUTOMAGIC = "automagic: a line magic without its `%` (`ls nbpackage`)"
-FUTURE = "IPython's statement-by-statement run: `from __future__` after other statements"
-HISTORY = "IPython's input history variables (`_i`, `_ii`, `In[11]`)"
-CWD_IMPORT = "the working folder on sys.path: `import mod` of a module %%writefile wrote"
 
 
 @dataclass(frozen=True)
@@ -46,8 +40,6 @@ class Case:
     page: str  # under docs/, as under the sdist's examples/
     raises: tuple[tuple[int, str], ...] = ()  # (cell, exception name): raising in Jupyter
     mkdocs_jupyter: int = 0  # cells whose stored outputs mkdocs-jupyter's page shows whole
-    waits_for: tuple[str, ...] = ()  # llmbook features its cells need to raise as in Jupyter
-    shows_fewer: bool = False  # without them, the page shows fewer than mkdocs-jupyter's
 
     @property
     def cells(self) -> list[str]:
@@ -82,8 +74,6 @@ CASES = [
             (84, "UsageError"),
         ),
         mkdocs_jupyter=19,
-        waits_for=(PROMPTS, HISTORY, CWD_IMPORT),
-        shows_fewer=True,
     ),
     Case(KERNEL + "Capturing Output.ipynb", mkdocs_jupyter=8),
     # `%%ruby` and `%%script python2` print "Couldn't find program" where the program is not
@@ -97,7 +87,6 @@ CASES = [
         # (Jupyter writes it there); 38 imports it
         ((36, "PermissionError"), (38, "ImportError")),
         mkdocs_jupyter=4,
-        waits_for=(AUTOMAGIC,),
     ),
     Case(KERNEL + "Index.ipynb", mkdocs_jupyter=1),
     Case(KERNEL + "Plotting in the Notebook.ipynb", mkdocs_jupyter=2),
@@ -117,8 +106,6 @@ CASES = [
         KERNEL + "SymPy.ipynb",
         ((28, "AttributeError"), (29, "AttributeError"), (31, "AttributeError")),  # sympy.numbers
         mkdocs_jupyter=19,
-        waits_for=(FUTURE,),
-        shows_fewer=True,
     ),
     Case(
         KERNEL + "Terminal Usage.ipynb",
@@ -144,7 +131,6 @@ CASES = [
         KERNEL + "Working With External Code.ipynb",
         ((10, "URLError"),),  # %load of a URL, offline
         mkdocs_jupyter=2,
-        waits_for=(PROMPTS,),
     ),
     Case(KERNEL + "nbpackage/mynotebook.ipynb"),
     Case(KERNEL + "nbpackage/nbs/other.ipynb"),
@@ -177,8 +163,10 @@ STRICT = {**ALLOWING, "plugins": ["llmbook"]}
 # The programs a page finds: the interpreter's folder, /usr/bin and /bin, so every machine runs
 # the notebooks alike (a pyenv shim for `python2` in ~/.pyenv fails where none is found passes).
 PATH = os.pathsep.join((str(Path(sys.executable).parent), "/usr/bin", "/bin"))
-# A report's line for a raising cell: `docs/x.ipynb:cell 9, line 1: ImportError: …`.
-CELL = re.compile(r"(docs/.+?\.ipynb):cell (\d+), line ")
+# A report's line for a raising cell: `docs/x.ipynb:cell 9, line 1: ImportError: …`, or where
+# the raising line is in a function another cell defined, `docs/x.ipynb:cell 26, line 42: …
+# (python block at cell 28)`.
+CELL = re.compile(r"(docs/.+?\.ipynb):cell (\d+), line \d+: (?:.*\(python block at cell (\d+)\)$)?")
 
 
 @pytest.fixture(scope="module")
@@ -213,21 +201,8 @@ def strict(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Built:
     return build(lay_out(folder, STRICT, root), cache=False, env={"PATH": PATH})
 
 
-def waiting(case: Case, *, wait: bool) -> list[pytest.MarkDecorator]:
-    if not wait:
-        return []
-    return [pytest.mark.xfail(strict=True, reason="needs " + "; ".join(case.waits_for))]
-
-
-def each(cases: list[Case], *, shown: bool = False) -> list:
-    """The cases as parameters, those waiting for a feature marked (for the outputs: those
-    whose page shows fewer for it)."""
-    return [
-        pytest.param(
-            c, id=c.page, marks=waiting(c, wait=c.shows_fewer if shown else bool(c.waits_for))
-        )
-        for c in cases
-    ]
+def each(cases: list[Case]) -> list:
+    return [pytest.param(c, id=c.page) for c in cases]
 
 
 def named(built: Built) -> dict[str, list[str]]:
@@ -235,7 +210,7 @@ def named(built: Built) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for line in built.stderr.splitlines():
         if match := CELL.search(line):
-            found.setdefault(match[1], []).append(f"{match[1]}:cell {match[2]}")
+            found.setdefault(match[1], []).append(f"{match[1]}:cell {match[3] or match[2]}")
     return found
 
 
@@ -283,15 +258,11 @@ def test_the_strict_build_names_every_raising_cell(case: Case, strict: Built) ->
     assert named(strict).get(f"docs/{case.page}", []) == case.cells
 
 
-@pytest.mark.parametrize("case", each(CASES, shown=True))
+@pytest.mark.parametrize("case", each(CASES))
 def test_the_page_shows_stored_outputs_as_often_as_mkdocs_jupyter(
     case: Case, folder: Path, allowing: Built
 ) -> None:
-    stored = stored_outputs(folder, case)
+    notebook = json.loads((folder / EXAMPLES / case.page).read_text(encoding="utf-8"))
     page = (allowing.site / case.page).with_suffix(".html").read_text(encoding="utf-8")
-    assert len(cells_shown(page, stored)) >= case.mkdocs_jupyter
-
-
-def stored_outputs(folder: Path, case: Case) -> list[Output]:
-    """The outputs the notebook stored, as IPython 8.39's sdist ships it."""
-    return outputs(json.loads((folder / EXAMPLES / case.page).read_text(encoding="utf-8")))
+    shown = cells_shown(page, outputs(notebook), code_sources(notebook))
+    assert len(shown) >= case.mkdocs_jupyter

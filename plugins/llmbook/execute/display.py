@@ -69,6 +69,11 @@ class Displays:
         self._waiting_clear = False
         self.count += 1
 
+    def count_unparsed(self) -> None:
+        """A block that does not compile still takes its execution count, as in IPython: the
+        next result is `Out[n + 1]`."""
+        self.count += 1
+
     def publish(
         self,
         data: dict,

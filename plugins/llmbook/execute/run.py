@@ -12,12 +12,11 @@ import ast
 import builtins
 import io
 import linecache
-import warnings
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, redirect_stdout
+from collections.abc import Callable
+from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
-from llmbook.errors import AuthorError, location, quoted, quoted_lines
+from llmbook.errors import AuthorError, quoted, quoted_lines
 from llmbook.execute.block_errors import (
     FIX_BLOCK,
     Raised,
@@ -31,7 +30,8 @@ from llmbook.execute.display import Display, Displays, display_context, split_la
 from llmbook.execute.figures import Figure, figure_context, take_figures
 from llmbook.execute.fonts import MissingGlyph
 from llmbook.execute.numbers import to_plain
-from llmbook.execute.shell import transform_magics
+from llmbook.execute.page_process import located_warnings, set_threads, torch_module
+from llmbook.execute.shell import automagic, remember_input, transform_magics
 from llmbook.execute.streams import captured
 
 __all__ = ["BlockResult", "RunResult", "run_blocks", "steps"]
@@ -94,7 +94,7 @@ def run_blocks(
     """
     namespace = _fresh_namespace(page, seed, preamble, path)
     result = RunResult(values=[None] * len(page.bound))
-    _set_threads(threads)
+    set_threads(threads)
     linecache.cache[page.src] = (
         0,
         None,
@@ -106,7 +106,7 @@ def run_blocks(
     with (
         figure_context(),
         display_context(namespace, shell=ipython) as displays,
-        _located_warnings(page.src),
+        located_warnings(page.src),
     ):
         for line, kind, pos in steps(page):
             on_step(line, kind, pos)
@@ -124,41 +124,6 @@ def run_blocks(
                 raising.add(binding.line, binding.expr, error, allowable=False)
     result.raised = raising.found
     return result
-
-
-def _set_threads(threads: int) -> None:
-    """torch's and the BLAS libraries' threads. One by default: reductions then sum in one
-    order on every machine (byte-identical pages), and small tensors run faster without a
-    thread pool fighting the other pages' processes."""
-    torch = _torch()
-    if torch is not None:
-        torch.set_num_threads(threads)
-        torch.use_deterministic_algorithms(True)
-    if threads != 1:
-        try:  # NumPy's BLAS read OMP_NUM_THREADS=1 when it loaded (worker.py)
-            from threadpoolctl import threadpool_limits
-        except ImportError:
-            return
-        threadpool_limits(threads)
-
-
-@contextmanager
-def _located_warnings(src: str) -> Iterator[None]:
-    """A warning raised by the page's code names the line as the author sees it
-    (`docs/x.ipynb:cell 2, line 2: UserWarning: …`), not the line of the page as run."""
-    plain = warnings.formatwarning
-
-    def formatted(message, category, filename, lineno, line=None) -> str:  # noqa: ANN001
-        text = plain(message, category, filename, lineno, line)
-        if filename != src:
-            return text
-        return location(src, lineno) + text[len(f"{filename}:{lineno}") :]
-
-    warnings.formatwarning = formatted
-    try:
-        yield
-    finally:
-        warnings.formatwarning = plain
 
 
 def _fresh_namespace(
@@ -186,22 +151,10 @@ def _fresh_namespace(
     # The seeds after the preamble: every page starts from the same random state, whatever it did.
     random.seed(seed)
     numpy.random.seed(seed)
-    torch = _torch()
+    torch = torch_module()
     if torch is not None:
         torch.manual_seed(seed)
     return namespace
-
-
-def _torch():  # noqa: ANN202 (the torch module, or None)
-    """torch where it is installed (a book that computes with it), else None: the plugin runs
-    pure-Python and NumPy pages without it, and never imports it when it is absent."""
-    from importlib.util import find_spec
-
-    if find_spec("torch") is None:
-        return None
-    import torch
-
-    return torch
 
 
 def _run_block(
@@ -219,8 +172,9 @@ def _run_block(
     # `%magic`, `!cmd`: get_ipython() calls
     source = transform_magics(block.code) if displays.shell is not None else block.code
     try:
-        code, tail = _compiled(page, block, source, show_last)
+        code, tail = _compiled(page, block, source, show_last, displays.shell)
     except SyntaxError as error:  # IndentationError too: none of the block ran
+        displays.count_unparsed()
         if not block.raises:
             problem = f"{type(error).__name__}: {error.msg}"
             line = error.lineno or block.code_line
@@ -232,6 +186,8 @@ def _run_block(
     shown_error = None
     try:
         with captured(displays, output_limit, native=native) as buffer:
+            if displays.shell is not None:
+                remember_input(displays.shell, displays.count, source, block.code)
             exec(code, namespace)
             if tail is not None:
                 displays.show_result(eval(tail, namespace))
@@ -249,21 +205,44 @@ def _run_block(
     return BlockResult(buffer.getvalue()[cleared:], figures, buffer.cut, shown_error, shown)
 
 
-def _compiled(page: PageSource, block: CodeBlock, source: str, show_last: bool) -> tuple:
+def _compiled(
+    page: PageSource, block: CodeBlock, source: str, show_last: bool, shell: object
+) -> tuple:
     """(the block's code, its last expression's or None), placed at the block's lines;
-    SyntaxError as Python raises it, AuthorError for a NUL byte."""
+    SyntaxError as Python raises it, AuthorError for a NUL byte. As IPython runs a cell, a
+    line magic without its `%` is called (automagic), and `from __future__` may come late."""
     try:
-        tree = ast.parse("\n" * (block.code_line - 1) + source, page.src)
+        tree = _parsed(page, block, source, shell)
     except ValueError:  # Python 3.11's word for a NUL byte in source code
         line = block.code_line + block.code[: block.code.find("\0")].count("\n")
         raise AuthorError(
             page.src, line, "the code contains a NUL byte (\\0)", "delete the invisible character"
         ) from None
+    # IPython runs a cell statement by statement: a `from __future__` import after others is
+    # the first of its own. Here it goes first, where Python takes it.
+    tree.body.sort(key=lambda node: not _future_import(node))
     # Jupyter's way: a last expression ending in `;` shows nothing.
     shown = show_last and not block.code.rstrip().endswith(";")
     body, last = split_last(tree) if shown else (tree, None)
     tail = compile(last, page.src, "eval") if last is not None else None
     return compile(body, page.src, "exec"), tail
+
+
+def _parsed(page: PageSource, block: CodeBlock, source: str, shell: object) -> ast.Module:
+    padding = "\n" * (block.code_line - 1)
+    try:
+        return ast.parse(padding + source, page.src)
+    except SyntaxError as error:
+        if shell is None:
+            raise
+        try:  # IPython's automagic: `ls data`, `cd ..`
+            return ast.parse(padding + automagic(shell, source), page.src)
+        except SyntaxError:
+            raise error from None
+
+
+def _future_import(node: ast.stmt) -> bool:
+    return isinstance(node, ast.ImportFrom) and node.module == "__future__"
 
 
 def _figures(page: PageSource, block: CodeBlock) -> list[Figure]:

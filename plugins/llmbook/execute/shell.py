@@ -13,11 +13,14 @@ import re
 
 from llmbook.execute.figures import show_again
 
-__all__ = ["page_shell", "transform_magics"]
+__all__ = ["automagic", "page_shell", "remember_input", "transform_magics"]
 
 # A line IPython would read differently from Python: `%magic`, `!cmd`, `x = !cmd`,
-# `y = %magic`, `obj?`. Plain Python never has one, so other blocks skip the transformers.
-_IPYTHON_SYNTAX = re.compile(r"^[ \t]*[%!]|=[ \t]*[%!]|\?[ \t]*$", re.MULTILINE)
+# `y = %magic`, `obj?`, a pasted prompt (`>>> `, `In [1]: `). Plain Python never has one, so
+# other blocks skip the transformers.
+_IPYTHON_SYNTAX = re.compile(
+    r"^[ \t]*[%!]|=[ \t]*[%!]|\?[ \t]*$|^[ \t]*>>>(?: |$)|^In \[\d*\]: ", re.MULTILINE
+)
 _transformer = None
 
 
@@ -39,6 +42,20 @@ def transform_magics(code: str) -> str:
     python = _transformer.transform_cell(code)
     missing = code.count("\n") - python.count("\n")
     return python + "\n" * max(0, missing)
+
+
+def automagic(shell: object, code: str) -> str:
+    """`code` with IPython's prefilter applied: a line magic written without its `%` (`ls
+    data`, `cd ..`) as its call, as IPython's automagic reads it where the name is not a
+    variable. Only for a block that is not Python as written (the caller tries it first)."""
+    lines = shell.prefilter_manager.prefilter_lines(code)  # type: ignore[attr-defined]
+    return lines + "\n" * max(0, code.count("\n") - lines.count("\n"))
+
+
+def remember_input(shell: object, count: int, source: str, raw: str) -> None:
+    """The block's code in the shell's history, as a kernel keeps each cell's: `In[count]`,
+    `_i`, `_ii`, `_iii`, `_i<count>`."""
+    shell.history_manager.store_inputs(count, source, raw)  # type: ignore[attr-defined]
 
 
 def _raise(*args: object, **kwargs: object) -> None:

@@ -75,6 +75,7 @@ def main(conn, page, options: dict) -> None:  # noqa: ANN001 (a Connection and a
     tempfile.tempdir = None  # the forkserver's own, cached: read TMPDIR of the page's environment
     os.chdir(options["workdir"])
     sys.path.insert(0, os.path.dirname(options["path"]))  # modules beside the page, as a script
+    sys.path.insert(1, "")  # and those the page writes where it runs, as in a Jupyter kernel
     sys.dont_write_bytecode = True  # no __pycache__ written into the project by the page's imports
     _limit_memory(options["memory_mb"])
     sandbox.limit_file_size(confinement.file_size_mb)
