@@ -54,14 +54,14 @@ def tests(session: nox.Session) -> None:
     # collection order, slow files first (tests/conftest.py), not xdist's most-tests-first.
     # Tests that assert wall-clock limits run afterwards, alone. `nox -s tests -- -n 0`: one
     # process.
-    # Jupyter's test notebooks (tests/notebooks/jupyter_corpus.py) and three tutorial collections
-    # (tests/notebooks/tutorial_corpus.py), downloaded once, kept here.
-    corpus = str(session.cache_dir / "jupyter-corpus")
-    tutorials = str(session.cache_dir / "tutorial-corpus")
+    # Jupyter's test notebooks (tests/notebooks/jupyter_corpus.py), three tutorial collections
+    # (tests/notebooks/tutorial_corpus.py) and IPython's examples (tests/notebooks/errors_corpus.py),
+    # downloaded once, kept here.
     env = {
         "LLMBOOK_CACHE": "0",
-        "LLMBOOK_JUPYTER_CORPUS": corpus,
-        "LLMBOOK_TUTORIAL_CORPUS": tutorials,
+        "LLMBOOK_JUPYTER_CORPUS": str(session.cache_dir / "jupyter-corpus"),
+        "LLMBOOK_TUTORIAL_CORPUS": str(session.cache_dir / "tutorial-corpus"),
+        "LLMBOOK_ERRORS_CORPUS": str(session.cache_dir / "errors-corpus"),
     }
     parallel = ("-n", "2", "--dist", "loadfile", "--no-loadscope-reorder")
     session.run("pytest", *parallel, "-m", "not timing", *session.posargs, env=env)

@@ -22,6 +22,8 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "llmbook",
             "llmbook.store",
+            "llmbook.store_namespaces",
+            "llmbook.store_builds",
             "llmbook.errors",
             "llmbook.i18n",
             "llmbook.crash",

@@ -202,6 +202,9 @@ def test_the_workflow_requires_the_sandbox_on_pull_requests_and_keeps_the_cache(
     assert "'required'" in build_job["env"]["LLMBOOK_SANDBOX"]
     uses = {step.get("uses", "").split("@")[0]: step for step in build_job["steps"]}
     assert uses["actions/cache"]["with"]["path"] == ".llmbook-cache"
+    # actions/cache saves at the job's end: the cache is pruned after the build, before that.
+    runs = [step.get("run") for step in build_job["steps"]]
+    assert runs.index("llmbook cache prune") == runs.index("mkdocs build --strict") + 1
     assert "actions/upload-pages-artifact" in uses and "actions/upload-artifact" in uses
     deploy = workflow["jobs"]["deploy"]["steps"][0]["uses"]
     assert deploy.startswith("actions/deploy-pages@")

@@ -196,7 +196,8 @@ def test_one_switch_and_one_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def test_the_store_is_a_leaf() -> None:
-    """Every layer may use it: importing it imports nothing of llmbook's but itself."""
+    """Every layer may use it: importing it imports nothing of llmbook's but itself and its
+    table of namespaces."""
     code = "import sys, llmbook.store; print(sorted(m for m in sys.modules if 'llmbook.' in m))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "['llmbook.store']"
+    assert done.stdout.strip() == "['llmbook.store', 'llmbook.store_namespaces']"

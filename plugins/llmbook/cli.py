@@ -4,6 +4,9 @@ llmbook new DIR [--language L]       a new book that builds with `mkdocs build -
                                      en (the default) or another language llmbook ships words for
 llmbook update-numbers [PATH ...]    rewrite drifted [[… = number]] to the computed values
 llmbook zensical-config CONFIG [-o OUT]   CONFIG merged over what it INHERITs, for Zensical
+llmbook cache info [-f CONFIG]       the cache's namespaces: entries, bytes, read by the last build
+llmbook cache prune [-f CONFIG] [--keep-builds N]   remove the entries the last build (the last N
+                                     builds) of each config file did not read
 """
 
 from __future__ import annotations
@@ -41,7 +44,10 @@ def main(argv: list[str] | None = None) -> int:
     flat.add_argument(
         "-o", "--output", type=Path, help="default: CONFIG's name + .zensical.yml, beside it"
     )
+    _cache_commands(commands)
     args = parser.parse_args(argv)
+    if args.command == "cache":
+        return _cache(args.config_file, args.action, getattr(args, "keep_builds", 1))
     if args.command == "new":
         return _new(args.folder, args.language)
     if args.command == "zensical-config":
@@ -49,6 +55,54 @@ def main(argv: list[str] | None = None) -> int:
     from llmbook.execute.update import main as update_numbers
 
     return update_numbers(args.paths)
+
+
+def _cache_commands(commands: argparse._SubParsersAction) -> None:
+    cache = commands.add_parser("cache", help="see and prune the build's cache (cache_dir)")
+    actions = cache.add_subparsers(dest="action", required=True)
+    info = actions.add_parser("info", help="each namespace's entries and bytes")
+    prune = actions.add_parser(
+        "prune", help="remove the entries the last build of each config file did not read"
+    )
+    prune.add_argument(
+        "--keep-builds",
+        type=int,
+        default=1,
+        metavar="N",
+        help="keep what any of the last N builds of each config file read (default 1)",
+    )
+    for action in (info, prune):
+        action.add_argument(
+            "-f", "--config-file", type=Path, default=Path("mkdocs.yml"), help="the book's config"
+        )
+
+
+def _cache(config_file: Path, action: str, keep_builds: int) -> int:
+    """`llmbook cache info|prune`: the cache folder as the build finds it (`cache_dir` in
+    CONFIG's llmbook options, env LLMBOOK_CACHE_DIR over it)."""
+    from llmbook.project import read_mkdocs_yml
+    from llmbook.store import cache_folder
+    from llmbook.store_builds import cache_info, prune
+
+    if not config_file.is_file():
+        print(f"llmbook cache {action}: {config_file} is missing. Fix: run it in the "
+              "book's folder, or name its config with -f", file=sys.stderr)  # fmt: skip
+        return 2
+    options: dict = {}
+    for plugin in read_mkdocs_yml(config_file.resolve()).get("plugins") or []:
+        if isinstance(plugin, dict) and "llmbook" in plugin:
+            options = dict(plugin["llmbook"] or {})
+    folder = cache_folder(str(options.get("cache_dir") or ".llmbook-cache"))
+    root = config_file.resolve().parent / folder  # an absolute folder stays itself
+    if action == "info":
+        print(cache_info(root))
+        return 0
+    if keep_builds < 1:
+        print(f"llmbook cache prune: --keep-builds {keep_builds}: keep 1 build or more",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    print(prune(root, keep_builds).report(root, keep_builds))
+    return 0
 
 
 def _zensical_config(config: Path, output: Path | None) -> int:

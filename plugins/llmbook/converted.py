@@ -31,11 +31,12 @@ from mkdocs.structure.toc import get_toc
 
 from llmbook.render_cache import Deps, edition_slot
 from llmbook.store import Store, key, version
+from llmbook.store_namespaces import CONVERTED
 
 __all__ = ["ConvertedPages", "unsafe_parts"]
 
 _FORMAT = 3  # 2: entries in the store, what the render depended on as `deps`; 3: its demos
-NAMESPACE = "converted"
+NAMESPACE = CONVERTED
 _LIBRARIES = ("pygments", "mkdocs-material")
 
 # Extensions whose output depends on the page's Markdown and the site's settings only.
@@ -121,6 +122,7 @@ class ConvertedPages:
         if entry is not None and deps is not None and still_valid(deps):
             # An instance attribute: MkDocs calls `page.render(config, files)` next.
             page.render = functools.partial(self._replay, page, entry)  # type: ignore[method-assign]
+            self._store.use_again(entry.get("uses", []))  # its rendered page, formulas, demos
             return True
         page.render = functools.partial(self._convert, page, src, page_key, made)  # type: ignore[method-assign]
         return False
@@ -152,7 +154,8 @@ class ConvertedPages:
         for logger in loggers:
             logger.addHandler(warned)
         try:
-            Page.render(page, config, files)
+            with self._store.recording() as uses:
+                Page.render(page, config, files)
         finally:
             for logger in loggers:
                 logger.removeHandler(warned)
@@ -168,6 +171,7 @@ class ConvertedPages:
                 target.src_uri: anchors for target, anchors in (page.links_to_anchors or {}).items()
             },
             "deps": vars(deps),
+            "uses": sorted(uses),
         }
         self._store.slot(NAMESPACE, edition_slot(src, self._edition)).put(page_key, entry)
 

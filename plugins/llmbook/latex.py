@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from latex2mathml.converter import convert
 
 from llmbook.store import Store, key, llmbook_hash, version
+from llmbook.store_namespaces import FORMULAS
 
 __all__ = ["FormulaError", "kept_mathml", "latex_to_mathml"]
 
@@ -66,7 +67,7 @@ def kept_mathml(latex: str, *, display: bool, store: Store | None = None) -> str
     converts only its new formulas. A formula that does not convert is never kept."""
     if store is None or not store.enabled:
         return latex_to_mathml(latex, display=display)
-    memo = store.memo("formulas", key(latex, display, version("latex2mathml"), llmbook_hash()))
+    memo = store.memo(FORMULAS, key(latex, display, version("latex2mathml"), llmbook_hash()))
     kept = memo.get()
     if kept is None:
         kept = latex_to_mathml(latex, display=display)

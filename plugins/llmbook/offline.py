@@ -20,6 +20,7 @@ from llmbook.errors import LLMBookError
 from llmbook.missing_files import find_missing, missing_report, source_line
 from llmbook.project import read_mkdocs_yml
 from llmbook.store import Store, bytes_digest, llmbook_hash
+from llmbook.store_namespaces import OFFLINE
 
 __all__ = [
     "ExternalLoad",
@@ -209,7 +210,7 @@ def site_urls(
 
     root = Path(site_dir)
     # one slot per edition: the book's own, and each translating build's (`site/en/`)
-    slot = (store or Store(None)).slot("offline", f"site files {edition}".rstrip())
+    slot = (store or Store(None)).slot(OFFLINE, f"site files {edition}".rstrip())
     known = slot.get(llmbook_hash())
     if not isinstance(known, dict):
         known = {}

@@ -52,6 +52,7 @@ from llmbook.search_cache import cache_search, defer_jieba, save_segments, segme
 from llmbook.search_view import search_view
 from llmbook.site import Build, Site
 from llmbook.site_index import SiteIndex
+from llmbook.store_builds import record_build
 from llmbook.translate.book import Translations
 
 __all__ = ["LLMBookPlugin", "NotebookFile"]
@@ -282,6 +283,8 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             elif self.config.editions and not self.serving:
                 self._make_editions(config)
         log.info(self.site.store.summary())
+        if not self.serving:  # what `llmbook cache prune` keeps (a preview reads only part)
+            record_build(self.site.store, os.path.basename(self._config_file(config)))
 
     def _other_editions(self) -> tuple[str, ...]:
         """The translated editions' folders under this build's site/ (`en`): other builds write

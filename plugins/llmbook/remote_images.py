@@ -27,6 +27,7 @@ from llmbook.errors import LLMBookError
 from llmbook.missing_files import source_line
 from llmbook.offline import ExternalLoad, is_external, site_report, site_urls
 from llmbook.store import Store, bytes_digest, key
+from llmbook.store_namespaces import REMOTE_IMAGES
 
 __all__ = [
     "FETCH_FIX",
@@ -38,7 +39,7 @@ __all__ = [
     "ship_remote_images",
 ]
 
-NAMESPACE = "remote-images"
+NAMESPACE = REMOTE_IMAGES
 FOLDER = "assets/external"  # under site/, as Material's privacy plugin names it
 TIMEOUT_S = 5  # per connection and read: a build does not hang on a host that does not answer
 LIMIT_MB = 10  # an image that large is a file to ship under docs/, not to fetch on every build

@@ -20,6 +20,7 @@ from typing import Any
 from llmbook.execute.cache import result_digest
 from llmbook.render_deps import Deps
 from llmbook.store import Store, key, llmbook_hash, version
+from llmbook.store_namespaces import PAGES
 
 __all__ = [
     "Deps",
@@ -33,7 +34,7 @@ __all__ = [
 
 _FORMAT = 6  # 2: entries in the store, what the page depended on as `deps`; 3: references;
 # 4: glossary terms; 5: citations; 6: the demos shown (no package of a book in the key)
-NAMESPACE = "pages"
+NAMESPACE = PAGES
 _LIBRARIES = ("markdown", "pymdown-extensions", "latex2mathml", "mkdocs", "matplotlib")
 
 
@@ -45,6 +46,7 @@ class Rendered:
     base: int  # how many items the stash held before the page put its own
     pieces: list[str] = field(default_factory=list)  # the HTML the page stashed, in order
     deps: Deps = field(default_factory=Deps)
+    uses: list[str] = field(default_factory=list)  # the store entries its render read
 
 
 class RenderCache:
@@ -76,6 +78,7 @@ class RenderCache:
                 int(data["base"]),
                 [str(piece) for piece in data["pieces"]],
                 Deps.from_json(data["deps"]),
+                [str(name) for name in data.get("uses", [])],
             )
         except (KeyError, TypeError, ValueError):
             return None  # a miss, or a whole entry of another shape

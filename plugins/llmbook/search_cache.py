@@ -22,10 +22,11 @@ from importlib.util import find_spec
 from typing import Any
 
 from llmbook.store import Store, file_digest, key, version
+from llmbook.store_namespaces import SEARCH
 
 __all__ = ["Segments", "cache_search", "defer_jieba", "save_segments", "segment_with_jieba"]
 
-_NAMESPACE = "search"
+_NAMESPACE = SEARCH
 _FORMAT = 1
 
 

@@ -217,10 +217,15 @@ class Site:
         if entry is not None and self.replay_extras(page.src, entry.deps):
             self.replayed.append(page.src)
             self.page_deps[page.src] = entry.deps
+            self.store.use_again(entry.uses)  # its formulas, demo frames: still needed
             return replay(entry, stash.put)
         entry = Rendered("", len(stash))
         recording = Stash(lambda html: (entry.pieces.append(html), stash.put(html))[1], stash.count)
-        entry.markdown = self.render(self.model(markdown, page), page, recording, deps=entry.deps)
+        with self.store.recording() as uses:
+            entry.markdown = self.render(
+                self.model(markdown, page), page, recording, deps=entry.deps
+            )
+        entry.uses = sorted(uses)
         cache.store(page.src, key, entry)
         self.page_deps[page.src] = entry.deps
         self.rendered.append(page.src)

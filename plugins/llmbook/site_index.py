@@ -21,6 +21,7 @@ from llmbook.lexer import lex
 from llmbook.nav import NavPage, nav_pages
 from llmbook.page_ref import PageRef
 from llmbook.store import Store, key, version
+from llmbook.store_namespaces import OUTLINES
 
 __all__ = ["SiteIndex", "Target"]
 
@@ -121,7 +122,7 @@ class SiteIndex:
             return _outline(text, toc_key, _Opaque(toc))
         versions = [version("markdown"), version("pymdown-extensions")]
         # Keyed by the lines that make headings: a prose edit finds its page's outline kept.
-        memo = self.store.memo("outlines", key(_OUTLINE_FORMAT, toc_key, versions, _skeleton(text)))
+        memo = self.store.memo(OUTLINES, key(_OUTLINE_FORMAT, toc_key, versions, _skeleton(text)))
         data = memo.get()
         if isinstance(data, list) and len(data) == 2 and isinstance(data[1], list):
             return str(data[0]), data[1]

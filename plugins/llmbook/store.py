@@ -11,22 +11,28 @@ SHA-256 of the payload), then the payload. Writes are atomic (a temp file and a 
 verify the header and the payload digest, so a torn, truncated, tampered or foreign file is a miss
 and is written again, never served. The store counts hits and misses per namespace; the build
 logs them in one line (`Store.summary`). `Store(None)` is the store switched off: every read
-misses, nothing is written. This module imports nothing from llmbook: every layer may use it.
+misses, nothing is written. A namespace is one declared in store_namespaces.py (any other is
+a bug of ours). The store remembers the entries a build read or wrote (`Store.used`), which
+store_builds.py records when the build finishes, for `llmbook cache prune`. This module imports
+only store_namespaces from llmbook: every layer may use it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import os
 import pickle
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from llmbook.store_namespaces import NAMESPACES
 
 __all__ = [
     "Entry",
@@ -198,6 +204,7 @@ class Slot:
 
     def get(self, key: str) -> Any | None:
         """The value stored for `key`; None (a miss) for any other key or a broken file."""
+        self._store.use(self.path)
         entry = read_entry(self.path) if self.path is not None else None
         hit = entry is not None and entry.key == key and entry.codec == self.codec
         self._store.count(self.namespace, hit=hit)
@@ -207,6 +214,7 @@ class Slot:
         return entry.value if hit else None  # type: ignore[union-attr]
 
     def put(self, key: str, value: Any) -> None:
+        self._store.use(self.path)
         if self.path is not None:
             _write_entry(self.path, key, self.codec, value)
 
@@ -231,6 +239,9 @@ class Store:
         self.root = Path(root) if root is not None else None
         self.counts: dict[str, list[int]] = {}  # namespace → [hits, misses] of this build
         self.damaged: dict[str, int] = {}  # namespace → entries found broken (read as misses)
+        # The entries this build read or wrote, as "namespace/file": what it needs kept.
+        self.used: set[str] = set()
+        self._recordings: list[set[str]] = []  # open `recording` blocks
 
     @property
     def enabled(self) -> bool:
@@ -248,11 +259,38 @@ class Store:
 
     def _file(self, namespace: str, name: str, codec: str) -> Path | None:
         """The one path recipe: `root/namespace/<hash of the name>.<codec>`."""
+        if namespace not in NAMESPACES:
+            raise ValueError(
+                f"unknown store namespace {namespace!r}: declare it in llmbook/store_namespaces.py"
+            )
         if codec not in _CODECS:
             raise ValueError(f"unknown codec {codec!r}: one of {', '.join(_CODECS)}")
         if self.root is None:
             return None
         return self.root / namespace / f"{key(name)[:32]}.{codec}"
+
+    def use(self, path: Path | None) -> None:
+        """Remember that this build needs the entry at `path` (a set: threads may add to it)."""
+        if path is not None:
+            self.use_again([f"{path.parent.name}/{path.name}"])
+
+    def use_again(self, names: Iterable[str]) -> None:
+        """Mark entries ("namespace/file") needed: those a replayed entry was made from (a
+        page's formulas and demo frames under its kept conversion), so prune keeps them."""
+        for name in names:
+            self.used.add(name)
+            for seen in self._recordings:
+                seen.add(name)
+
+    @contextlib.contextmanager
+    def recording(self) -> Iterator[set[str]]:
+        """The entries used inside the block: what an entry made there stands on."""
+        seen: set[str] = set()
+        self._recordings.append(seen)
+        try:
+            yield seen
+        finally:
+            self._recordings.remove(seen)
 
     def count(self, namespace: str, *, hit: bool) -> None:
         if self.root is not None:

@@ -4,6 +4,7 @@ the bibliography page listing where each entry is cited, uncited entries in the 
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 
@@ -185,7 +186,7 @@ def test_numbers_in_a_prose_citation_are_not_the_pages(tmp_path: Path) -> None:
 
 
 def test_a_warm_build_renders_again_the_pages_an_edited_entry_shows(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setenv("LLMBOOK_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("LLMBOOK_CACHE", raising=False)
@@ -214,9 +215,12 @@ def test_a_warm_build_renders_again_the_pages_an_edited_entry_shows(
     )
     (docs / "plain.md").write_text("# 第四页\n\n见 [@touvron2023llama]。\n", encoding="utf-8")
     assert rendered() == ["docs/plain.md", "docs/references.md"]
-    # A line added above every entry moves them in the file, not on the pages that cite them.
+    # A comment added above every entry moves them in the file, not on any page: none renders.
     bib.write_text("% the book's references\n" + bib.read_text(encoding="utf-8"), "utf-8")
-    assert rendered() == ["docs/references.md"]
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="mkdocs.plugins.llmbook"):
+        assert rendered() == []
+    assert "llmbook: 0 pages rendered, 4 from the render cache" in caplog.messages
 
 
 def test_zensical_renders_the_same_citations(tmp_path: Path) -> None:

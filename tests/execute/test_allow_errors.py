@@ -180,3 +180,13 @@ def test_a_site_with_allowed_errors_shows_them_and_strict_fails_on_the_warnings(
     strict = make_site({}, config, cache=False, strict=True)
     assert strict.returncode == 1
     assert "Aborted with 1 warnings in strict mode!" in strict.stdout
+
+
+def test_a_page_killed_later_still_names_what_raised_before(make_executor) -> None:
+    page = "```python\n1 / 0\n```\n\n```python\nwhile True:\n    pass\n```\n"
+    first, second = _failures(make_executor, page, execute_timeout=1)
+    assert first.startswith("docs/page.md:2: ZeroDivisionError: division by zero")
+    assert second == (
+        "docs/page.md:5: block timed out after 1 s Fix: make it faster, or raise "
+        "`execute_timeout` (seconds) in mkdocs.yml"
+    )

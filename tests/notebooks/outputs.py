@@ -4,10 +4,13 @@
     ours = outputs(json.loads(downloaded_notebook))   # what the build ran and kept
     assert differences(reference, ours) == []
     assert page_misses(page_html, reference) == []
+    shown = cells_shown(page_html, reference)   # any tool's page: the cells it shows whole
 
 `differences` compares the two runs cell by cell (stream text, error name and value, each mime
 type's value); `page_misses` says which of the reference outputs the built page does not show
-(the richest mime type a page can show, in the order of nbconvert's HTML exporter).
+(the richest mime type a page can show, in the order of nbconvert's HTML exporter);
+`cells_shown` counts by the same reading, cell by cell, on the page of any tool (a figure is a
+picture in whatever format the tool drew it).
 """
 
 from __future__ import annotations
@@ -20,7 +23,15 @@ from xml.etree import ElementTree
 import markdown
 from bs4 import BeautifulSoup
 
-__all__ = ["PRIORITY", "Output", "differences", "outputs", "page_misses", "shown_mime"]
+__all__ = [
+    "PRIORITY",
+    "Output",
+    "cells_shown",
+    "differences",
+    "outputs",
+    "page_misses",
+    "shown_mime",
+]
 
 # nbconvert's HTMLExporter.display_data_priority: the first type a bundle has is the one shown.
 PRIORITY = (
@@ -38,6 +49,11 @@ PRIORITY = (
 _NOT_STATIC = {"application/vnd.jupyter.widget-view+json", "application/javascript"}
 # Drawn by a library whose version decides every byte: compared by presence.
 _BINARY = {"image/png", "image/jpeg", "application/pdf"}
+# The attribute nbconvert's HTML marks an output's mime type with.
+_MIME_ATTRIBUTE = "data-mime-type"
+# A terminal's colours (a traceback's), and any run of spaces.
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_SPACE = re.compile(r"\s+")
 # A default repr's address differs in every process.
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
@@ -166,6 +182,45 @@ def page_misses(page: str, reference: list[Output]) -> list[str]:
         if shown[kind] < counts[kind]
     ]
     return misses
+
+
+def cells_shown(page: str, reference: list[Output]) -> set[int]:
+    """The cells whose every reference output the page's article shows: texts found in order,
+    as page_misses finds them but blind to spaces and ANSI colours (a highlighter's or a
+    traceback's elements split a line differently in each tool), and the k-th picture or
+    formula shown when the article holds at least k (SVG, PNG and JPEG alike: tools draw a
+    figure in different formats)."""
+    soup = BeautifulSoup(page, "html.parser")
+    article = soup.find("article") or soup
+    text = _bare(article.get_text())
+    # an icon is marked decorative (mkdocs-jupyter's copy button): no picture of an output
+    pictures = len([e for e in article.find_all(["svg", "img"]) if e.get("aria-hidden") != "true"])
+    # MathML (ours), or the LaTeX nbconvert leaves to MathJax in its text/latex output
+    formulas = len(article.find_all("math")) + len(
+        article.find_all(attrs={_MIME_ATTRIBUTE: "text/latex"})
+    )
+    seen = {"picture": 0, "math": 0}
+    missed: set[int] = set()
+    start = 0
+    for output in reference:
+        expected = _expected_text(output)
+        if expected is None:
+            kind = "math" if _picture(output) == "math" else "picture"
+            seen[kind] += 1
+            if seen[kind] > (formulas if kind == "math" else pictures):
+                missed.add(output.cell)
+            continue
+        expected = _bare(expected)
+        at = text.find(expected, start)
+        if at < 0:
+            missed.add(output.cell)
+        else:
+            start = at + len(expected)
+    return {o.cell for o in reference} - missed
+
+
+def _bare(text: str) -> str:
+    return _SPACE.sub("", _ANSI.sub("", text))
 
 
 def _ends(suffix: str) -> re.Pattern[str]:

@@ -37,6 +37,7 @@ from llmbook.render_deps import Deps
 from llmbook.site_index import SiteIndex
 from llmbook.stash import Stash
 from llmbook.store import Store, key, llmbook_hash
+from llmbook.store_namespaces import PARTS
 
 __all__ = ["Apparatus", "Example"]
 
@@ -72,7 +73,7 @@ def _page_parts(
     page = plan.page
     parts_key = key(page.text, page.first, src, uri, page.chapter, math, plan.doc is not None,
                     settings, llmbook_hash(), locale.reading_digest)  # fmt: skip
-    memo = store.memo("parts", parts_key, codec="pickle")
+    memo = store.memo(PARTS, parts_key, codec="pickle")
     kept = memo.get()
     if kept is None:
         kept = read()

@@ -4,7 +4,9 @@ labelled author–year as the book writes it (`Shazeer, 2020`, `Zhang & Sennrich
 Nothing is fetched: every field comes from the file.
 
 A file is parsed once per content: its entries are kept in the store's "bibliography" namespace
-under a key of the text, so a warm build neither imports pybtex nor parses the file.
+under a key of the text, so a warm build neither imports pybtex nor parses the file. The pages
+that cite or list entries depend on what the entries show, not on the file: a comment or an
+entry moved in it renders no page again.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 from llmbook.errors import AuthorError
 from llmbook.i18n import Locale
 from llmbook.store import Store, key, llmbook_hash, version
+from llmbook.store_namespaces import BIBLIOGRAPHY
 
 __all__ = ["Bibliography", "Entry", "load_bibliography"]
 
@@ -83,7 +86,7 @@ class Entry:
 class Bibliography:
     src: str  # "docs/references.bib"
     entries: dict[str, Entry]
-    digest: str  # of the whole file: what the bibliography page's list depends on
+    digest: str  # of what the entries show (`_entries_digest`): what the list depends on
 
     def nearest(self, key: str) -> list[str]:
         """Up to three keys spelled most like `key`."""
@@ -107,19 +110,24 @@ def load_bibliography(path: Path, src: str, store: Store | None = None) -> Bibli
     """Read the .bib file at `path` (`src`: its path for messages), or take its entries from the
     `store` when this text was read before; AuthorError at its line when it is no valid BibTeX."""
     text = path.read_text(encoding="utf-8")
-    digest = key(text)[:16]
     memo = None
     if store is not None and store.enabled:
-        memo = store.memo("bibliography", key(text, src, llmbook_hash(), version("pybtex")))
+        memo = store.memo(BIBLIOGRAPHY, key(text, src, llmbook_hash(), version("pybtex")))
         kept = memo.get()
         if kept is not None:
             entries = {e["key"]: Entry(**{**e, "family": tuple(e["family"]),
                                          "names": tuple(e["names"])}) for e in kept}  # fmt: skip
-            return Bibliography(src, entries, digest)
+            return Bibliography(src, entries, _entries_digest(entries))
     entries = _disambiguated(_parsed(text, src))
     if memo is not None:
         memo.put([asdict(entry) for entry in entries.values()])
-    return Bibliography(src, entries, digest)
+    return Bibliography(src, entries, _entries_digest(entries))
+
+
+def _entries_digest(entries: dict[str, Entry]) -> str:
+    """What the entries show, as one hash: a comment, blank lines or an entry moved in the file
+    change nothing a page shows, so they render no page again."""
+    return key(sorted(entry.digest() for entry in entries.values()))[:16]
 
 
 def _parsed(text: str, src: str) -> dict[str, Entry]:

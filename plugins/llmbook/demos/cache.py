@@ -27,11 +27,12 @@ from llmbook.demos.catalog import DemoCatalog
 from llmbook.i18n import Locale
 from llmbook.project import Project
 from llmbook.store import Store, file_digest, key, package_hash
+from llmbook.store_namespaces import DEMOS
 
 __all__ = ["DemoFrames", "frame_key", "shared_paths", "sources_digest"]
 
 _FORMAT = 3  # 2: entries in the store; 3: keyed on the demo's packages, not on one by name
-NAMESPACE = "demos"
+NAMESPACE = DEMOS
 # The plugin's modules every frame is drawn with, besides the book's own.
 _SHARED = (
     "llmbook.demos.base",

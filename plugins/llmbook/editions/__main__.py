@@ -22,6 +22,7 @@ from llmbook.i18n import options_locale
 from llmbook.nav import nav_pages
 from llmbook.project import read_mkdocs_yml
 from llmbook.store import open_store
+from llmbook.store_builds import record_build
 
 
 def _built(uri: str, directory_urls: bool) -> str:
@@ -80,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             kept = built
         make_editions(args.kinds, kept, site_dir=site_dir, out_dir=out, store=store, book=book,
                       log=print, languages=options.get("languages") or ())  # fmt: skip
+        record_build(store, f"{config_file.name} (llmbook.editions)")  # kept by cache prune
     except LLMBookError as error:
         print(f"Error: {error}", file=sys.stderr)
         return 1

@@ -14,6 +14,7 @@ import subprocess
 from typing import Any
 
 from llmbook.store import Store, key
+from llmbook.store_namespaces import EDITIONS
 
 __all__ = ["pandoc_version", "page_typst", "run_pandoc"]
 
@@ -93,7 +94,7 @@ def _template_calls(node: Any) -> Any:
 
 def page_typst(html: str, store: Store) -> str:
     """The Typst of one page's print-form HTML."""
-    memo = store.memo("editions", key("typst", _RECIPE, pandoc_version(), html))
+    memo = store.memo(EDITIONS, key("typst", _RECIPE, pandoc_version(), html))
     made = memo.get()
     if made is not None:
         return made

@@ -19,6 +19,7 @@ from llmbook.editions.print_form import PrintPage, fragment_html, parse_fragment
 from llmbook.errors import LLMBookError
 from llmbook.i18n import Locale
 from llmbook.store import Memo, Store, file_digest, key, write_atomic
+from llmbook.store_namespaces import EDITIONS
 
 __all__ = [
     "Book",
@@ -145,4 +146,4 @@ def edition_memo(store: Store, kind: str, source: str, work: Path, tool: str) ->
     """Where a whole edition is kept: keyed by its source, every file beside it (the images)
     and the tool's version; an unchanged book is not laid out again."""
     files = sorted((p.name, file_digest(p)) for p in work.iterdir() if p.is_file())
-    return store.memo("editions", key(kind, _RECIPE, tool, source, files), codec="bytes")
+    return store.memo(EDITIONS, key(kind, _RECIPE, tool, source, files), codec="bytes")

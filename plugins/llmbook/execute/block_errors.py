@@ -14,6 +14,7 @@ import errno
 import os
 import re
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from llmbook.errors import AuthorError, describe_line, quoted_lines
@@ -70,8 +71,9 @@ class RaisingBlocks:
     """The page's raising blocks in order; each later one is marked when it uses a name that
     an earlier one was to define (its failure may follow from that one)."""
 
-    def __init__(self, page: PageSource) -> None:
+    def __init__(self, page: PageSource, on_raised: Callable[[Raised], None]) -> None:
         self.page = page
+        self.on_raised = on_raised  # told at once: a page killed later keeps what it found
         self.found: list[Raised] = []
         self._defined: list[tuple[int, frozenset[str]]] = []  # (block line, names it binds)
 
@@ -91,6 +93,7 @@ class RaisingBlocks:
                 )
                 break
         self.found.append(Raised(error.line, problem, error.fix or "", allowable))
+        self.on_raised(self.found[-1])
         self._defined.append((line, _bound_names(tree, code)))
 
 

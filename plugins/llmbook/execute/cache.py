@@ -21,6 +21,7 @@ from llmbook.execute.display import Display
 from llmbook.execute.figures import Figure
 from llmbook.execute.run import BlockResult, RunResult
 from llmbook.store import Store, file_digest, file_stamp, key, version
+from llmbook.store_namespaces import RESULTS
 
 __all__ = [
     "FileHashes",
@@ -35,7 +36,7 @@ _FORMAT = 9  # 2: the files a page used are stored with its result; 3: display o
 # 7: an untitled notebook figure's description in every language (`Figure.alts`); 8: no
 # language: such a figure keeps its cell and axes, described when a page renders; 9: the page
 # runs on past a raising block, its errors kept (`RunResult.raised`), the threads in the key
-NAMESPACE = "results"
+NAMESPACE = RESULTS
 
 
 def page_key(

@@ -19,10 +19,11 @@ import threading
 import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 
 from llmbook.errors import AuthorError
+from llmbook.execute.block_errors import Raised
 from llmbook.execute.collect import PageSource
 from llmbook.execute.environment import page_environment
 from llmbook.execute.guards import Guards
@@ -60,6 +61,8 @@ class PageOutcome:
     result: RunResult | None = None
     error: AuthorError | None = None
     where: str = ""  # the cluster worker that ran the page (cluster.py); "" for this machine
+    # with `error` (a crash, a timeout): what raised before it, each reported with it
+    raised: list[Raised] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -266,6 +269,7 @@ class Engine:
         limits = self.limits
         start = step_start = time.monotonic()
         step: tuple[int | None, int, int] = (None, 0, 0)
+        raised: list[Raised] = []  # what raised so far, kept if the page is killed later
         first_line = page.blocks[0].line if page.blocks else 1
         watched = [receiver, process.sentinel]
         while True:
@@ -283,11 +287,14 @@ class Engine:
                 if message[0] == "step":
                     step, step_start = message[1:], time.monotonic()
                     continue
+                if message[0] == "raised":
+                    raised.append(message[1])
+                    continue
                 if message[0] == "done":
                     return PageOutcome(result=message[1])
                 _, line, problem, fix = message  # no line: where the page had got to
                 where = line or step[0] or first_line
-                return PageOutcome(error=AuthorError(page.src, where, problem, fix))
+                return PageOutcome(error=AuthorError(page.src, where, problem, fix), raised=raised)
             line, kind, pos = step
             if process.sentinel in ready:
                 if receiver in watched and receiver.poll(0):
@@ -304,7 +311,8 @@ class Engine:
                         "a page must not end or crash its own process (os._exit, a segfault); "
                         "if it ran out of memory, make it smaller or raise `execute_memory_mb` "
                         "in mkdocs.yml",
-                    )
+                    ),
+                    raised=raised,
                 )
             end_descendants(process.pid)  # first: killed, it would leave them to init
             process.kill()
@@ -320,7 +328,9 @@ class Engine:
                 what = "block" if kind == 0 or line is None else f"[[{page.bound[pos].body}]]"
                 why = f"{what} timed out after {limits.block_timeout:g} s"
                 fix = "make it faster, or raise `execute_timeout` (seconds) in mkdocs.yml"
-            return PageOutcome(error=AuthorError(page.src, line or first_line, why, fix))
+            return PageOutcome(
+                error=AuthorError(page.src, line or first_line, why, fix), raised=raised
+            )
 
 
 def default_workers() -> int:

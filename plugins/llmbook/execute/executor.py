@@ -22,7 +22,6 @@ from mkdocs.plugins import get_plugin_logger
 from llmbook.crash import reported_as_internal
 from llmbook.demos import DemoFrames
 from llmbook.errors import AuthorError, location
-from llmbook.execute.block_errors import Raised
 from llmbook.execute.cache import FileHashes, PageCache, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
 from llmbook.execute.cluster import ClusterEngine
@@ -35,7 +34,7 @@ from llmbook.execute.load import LoadedPage
 from llmbook.execute.mode import Strict
 from llmbook.execute.pages import docs_relative, page_selector
 from llmbook.execute.plan import Plan
-from llmbook.execute.report import BuildFailed, Report
+from llmbook.execute.report import BuildFailed, RaisingPolicy, Report
 from llmbook.execute.resources import local_check
 from llmbook.execute.run import RunResult
 from llmbook.execute.shard import read_shard, shard_number
@@ -100,8 +99,8 @@ class Executor:
             store, key(llmbook_hash(), self.locale.reading_digest, demos.known_ids())
         )
         self.numbers_strict = bool(plugin_config["numbers_strict"])
-        # a raising block: a warning, its error shown on the page (a page may say otherwise)
-        self.allow_errors = bool(plugin_config["execute_allow_errors"])
+        # a raising block: an error, or a warning with its error shown on the page
+        self.raising = RaisingPolicy(bool(plugin_config["execute_allow_errors"]), log)
         self.coverage: dict[str, Coverage] = {}
         self.counts: dict[str, int] = {}
         self.executed: list[str] = []  # pages actually run (not from the cache), in page order
@@ -129,10 +128,11 @@ class Executor:
                 self.placed[page.source.src] = outcome.where
             if outcome.error is not None:
                 page.result = None
+                report.failures += self.raising.errors(page.source, outcome.raised)
                 report.failures.append(outcome.error)
             else:
                 page.result = outcome.result
-                if all(self._allowed(page.source, r) for r in page.result.raised):
+                if all(self.raising.allowed(page.source, r) for r in page.result.raised):
                     self.cache.store(page.source.src, page.key, page.result)
         for page in loaded:
             if page.source.src in sources:
@@ -249,24 +249,12 @@ class Executor:
                 loaded.remove(page)
         return waiting
 
-    def _allowed(self, page: PageSource, raised: Raised) -> bool:
-        """Whether a raising block is a warning: its own exception, on a page (or in a book)
-        with `execute_allow_errors`."""
-        allows = page.allow_errors if page.allow_errors is not None else self.allow_errors
-        return allows and raised.allowable
-
     def _report_raised(self, page: LoadedPage, report: Report) -> None:
         """What raised while the page ran on: warnings where errors are allowed (the page shows
         them), else errors, each at its line; a page with errors keeps no results."""
         if page.result is None or not page.result.raised:
             return
-        src = page.source.src
-        failing = []
-        for raised in page.result.raised:
-            if self._allowed(page.source, raised):
-                log.warning(f"{location(src, raised.line)}: {raised.problem}")
-            else:
-                failing.append(raised.error(src))
+        failing = self.raising.errors(page.source, page.result.raised)
         if failing:
             report.failures.extend(failing)
             page.result = None

@@ -28,6 +28,7 @@ from llmbook.errors import AuthorError
 from llmbook.execute.tags import TAGS, read_tags
 from llmbook.lexer import engine_text, fences
 from llmbook.store import Store, key, version
+from llmbook.store_namespaces import NOTEBOOKS
 
 __all__ = ["Notebook", "cell_line", "executed_notebook", "read_notebook"]
 
@@ -199,7 +200,7 @@ def executed_notebook(
     if store is None or not store.enabled:
         return _executed(notebook, outputs)
     parts = [notebook.data, sorted(outputs.items()), version("nbformat")]
-    memo = store.memo("notebooks", key(parts), codec="text")
+    memo = store.memo(NOTEBOOKS, key(parts), codec="text")
     text = memo.get()  # verified: a torn or foreign entry is a miss, never a download
     if text is None:
         text = _executed(notebook, outputs)

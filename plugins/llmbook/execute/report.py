@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from llmbook.errors import AuthorError, LLMBookError
+from llmbook.errors import AuthorError, LLMBookError, location
+from llmbook.execute.block_errors import Raised
+from llmbook.execute.collect import PageSource
 from llmbook.execute.notebook import Notebook
 from llmbook.execute.plan import Plan
 
-__all__ = ["FIX_DRIFT", "BuildFailed", "DriftError", "Report", "in_page_order"]
+__all__ = ["FIX_DRIFT", "BuildFailed", "DriftError", "RaisingPolicy", "Report", "in_page_order"]
 
 FIX_DRIFT = (
     "Fix: correct the written values, or run `python -m llmbook update-numbers` to rewrite them "
@@ -83,3 +86,26 @@ class Report:
             raise BuildFailed(self.failures, self.mismatches)
         if self.mismatches:
             raise DriftError(self.mismatches)
+
+
+class RaisingPolicy:
+    """What a block that raised is to the build: an error, or under `execute_allow_errors`
+    (the book's, or the page's own) a warning, its error shown on the page."""
+
+    def __init__(self, allow_errors: bool, log: logging.Logger | logging.LoggerAdapter) -> None:
+        self.allow_errors = allow_errors
+        self.log = log
+
+    def allowed(self, page: PageSource, raised: Raised) -> bool:
+        allows = page.allow_errors if page.allow_errors is not None else self.allow_errors
+        return allows and raised.allowable
+
+    def errors(self, page: PageSource, found: list[Raised]) -> list[AuthorError]:
+        """The errors of `found`; those allowed are logged as warnings instead."""
+        failing = []
+        for raised in found:
+            if self.allowed(page, raised):
+                self.log.warning(f"{location(page.src, raised.line)}: {raised.problem}")
+            else:
+                failing.append(raised.error(page.src))
+        return failing

@@ -79,13 +79,14 @@ def run_blocks(
     native_output: bool = False,
     threads: int = 1,
     on_step: Callable[[int, int, int], None] = lambda line, kind, pos: None,
+    on_raised: Callable[[Raised], None] = lambda raised: None,
 ) -> RunResult:
     """Execute the page to its end: a block that raises shows its error and the page runs on,
     each failure kept in `raised` (file, line, exception, last frames).
 
     `preamble` (the `execute_preamble` option) runs first in the page's namespace; `path` is the
     page's file, its `__file__`. `on_step(line, kind, position)` is called before each step, so
-    the parent knows what ran last. With `show_last` (always on a notebook), a block's last bare
+    the parent knows what ran last; `on_raised(raised)` as each failure is found. With `show_last` (always on a notebook), a block's last bare
     expression is displayed, as Jupyter's `Out`. With `ipython`, blocks run in IPython's shell
     (magics, `display()`); without, as plain Python. With `native_output` (a page's own
     process), what file descriptors 1 and 2 receive is the blocks' output too. `threads`
@@ -101,7 +102,7 @@ def run_blocks(
         page.src,
     )
     last = show_last or page.cells is not None
-    raising = RaisingBlocks(page)
+    raising = RaisingBlocks(page, on_raised)
     with (
         figure_context(),
         display_context(namespace, shell=ipython) as displays,

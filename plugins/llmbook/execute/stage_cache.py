@@ -21,11 +21,12 @@ from llmbook.errors import register_line_map
 from llmbook.execute.load import LoadedPage, load_page
 from llmbook.execute.plan import Plan
 from llmbook.store import Slot, Store, bytes_digest, key
+from llmbook.store_namespaces import STAGES
 
 __all__ = ["StageCache"]
 
 _FORMAT = 2  # 2: entries in the store
-NAMESPACE = "stages"
+NAMESPACE = STAGES
 
 
 class StageCache:

@@ -147,7 +147,8 @@ def _guard(confinement, options: dict) -> None:  # noqa: ANN001 (a sandbox.Confi
 
 
 def _run(conn, page, options: dict) -> None:  # noqa: ANN001
-    """Run `page` and send ("step", line, kind, pos) messages, then ("done", result) or ("fail", …)."""
+    """Run `page` and send ("step", line, kind, pos) and ("raised", Raised) messages, then
+    ("done", result) or ("fail", …)."""
     from llmbook.errors import AuthorError, register_line_map
     from llmbook.execute.deps import UseRecorder
     from llmbook.execute.run import run_blocks
@@ -170,6 +171,7 @@ def _run(conn, page, options: dict) -> None:  # noqa: ANN001
             threads=options.get("threads", 1),
             native_output=True,  # this process is the page's: its descriptors 1 and 2 too
             on_step=lambda line, kind, pos: conn.send(("step", line, kind, pos)),
+            on_raised=lambda raised: conn.send(("raised", raised)),
         )
     except AuthorError as error:
         conn.send(("fail", error.line, error.problem, error.fix))

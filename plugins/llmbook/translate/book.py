@@ -25,6 +25,7 @@ from llmbook.execute.run import RunResult
 from llmbook.i18n import Locale
 from llmbook.project import Project
 from llmbook.store import Store, bytes_digest, key, llmbook_hash
+from llmbook.store_namespaces import TRANSLATIONS
 from llmbook.translate.correspond import Correspondence, correspond
 from llmbook.translate.fingerprint import Fingerprint, fingerprint
 from llmbook.translate.layout import Languages
@@ -181,7 +182,7 @@ class Translations:
         entry = key(
             "stale", source.lexed.text, source.lexed.first, bytes_digest(raw), llmbook_hash()
         )
-        memo = self.store.memo("translations", entry, codec="pickle")
+        memo = self.store.memo(TRANSLATIONS, entry, codec="pickle")
         kept = memo.get()
         if kept is None:
             record, line = read_record(self.project.root / src, src)
@@ -201,7 +202,7 @@ class Translations:
                 continue
             digests = [bytes_digest(p.read_bytes()) for p in (source, path)]
             memo = self.store.memo(
-                "translations", key("glossary", *digests, llmbook_hash()), codec="pickle"
+                TRANSLATIONS, key("glossary", *digests, llmbook_hash()), codec="pickle"
             )
             found = memo.get()
             if found is None:
