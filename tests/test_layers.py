@@ -80,6 +80,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook.config",
             "llmbook.converted",
             "llmbook.highlighting",
+            "llmbook.missing_files",
             "llmbook.offline",
             "llmbook.remote_images",
             "llmbook.plugin",

@@ -3,24 +3,36 @@
 A page, stylesheet or script may *link* anywhere (a reader clicks an `<a href>` on purpose), but
 everything fetched to display the page (scripts, styles, images, fonts, frames, preloads, CSS
 `url()` and `@import`, module imports) must be a relative path inside `site/`, so the site works
-from `file://`, from any sub-path of a static host and from an unpacked zip.
+from `file://`, from any sub-path of a static host and from an unpacked zip. The same scan finds
+each relative link or load into the site that reaches no file (missing_files.py).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from pathlib import Path
 
 from llmbook.errors import LLMBookError
+from llmbook.missing_files import find_missing, missing_report, source_line
+from llmbook.project import read_mkdocs_yml
 from llmbook.store import Store, bytes_digest, llmbook_hash
 from llmbook.store_namespaces import OFFLINE
 
-__all__ = ["ExternalLoad", "check_site", "find_external_loads", "offline_report", "source_line"]
+__all__ = [
+    "ExternalLoad",
+    "check_site",
+    "find_external_loads",
+    "is_external",
+    "offline_report",
+    "other_editions",
+    "site_report",
+    "site_urls",
+    "source_line",
+]
 
 # Anything with a scheme (`https:`, `data:` is fine), protocol-relative `//host`, or a root-absolute
 # `/path` (which points outside the site once it is served from a sub-path or opened from disk).
@@ -43,6 +55,10 @@ _LOADING_ATTRIBUTES = {
     "use": ("href", "xlink:href"),  # SVG
     "feimage": ("href", "xlink:href"),
 }
+# Attributes that only link (a reader follows them on purpose): they may point anywhere, so they
+# are scanned only to check that one into the site reaches a file.
+_LINKING_ATTRIBUTES = {"a": ("href",), "area": ("href",)}
+_LINKS = {f"<{tag} {name}>" for tag, names in _LINKING_ATTRIBUTES.items() for name in names}
 # <link rel=…> kinds that load (a plain `rel="canonical"` or `alternate` does not).
 _LOADING_RELS = {
     "stylesheet",
@@ -66,7 +82,7 @@ _SCRIPT_BODY = re.compile(r"(<script\b[^>]*>).*?</script\s*>", re.I | re.S)
 _STYLE_BLOCK = re.compile(r"<style\b[^>]*>.*?</style\s*>", re.I | re.S)
 _ATTRS = r"""(?:"[^"]*"|'[^']*'|[^'">])*"""
 _LOADING_TAG = re.compile(
-    rf"<(?:{'|'.join(_LOADING_ATTRIBUTES)}|link)\b{_ATTRS}>|<[a-zA-Z][\w:-]*\s{_ATTRS}\bstyle\s*={_ATTRS}>",
+    rf"<(?:{'|'.join([*_LOADING_ATTRIBUTES, *_LINKING_ATTRIBUTES])}|link)\b{_ATTRS}>|<[a-zA-Z][\w:-]*\s{_ATTRS}\bstyle\s*={_ATTRS}>",
     re.I,
 )
 _JS_IMPORT = re.compile(
@@ -76,7 +92,8 @@ _JS_IMPORT = re.compile(
 
 @dataclass(frozen=True)
 class ExternalLoad:
-    """One resource a built file loads from outside the site."""
+    """One URL a built file loads (or links), as the scan found it: from outside the site, one
+    the check reports."""
 
     file: str  # relative to site/
     url: str
@@ -107,6 +124,9 @@ class _PageScanner(HTMLParser):
         for name in _LOADING_ATTRIBUTES.get(tag, ()):
             for url in _urls(values.get(name, ""), srcset=name == "srcset"):
                 self.found.append((url, f"<{tag} {name}>"))
+        for name in _LINKING_ATTRIBUTES.get(tag, ()):
+            if values.get(name):
+                self.found.append((values[name], f"<{tag} {name}>"))
         if tag == "link":
             rels = set(values.get("rel", "").lower().split())
             if rels & _LOADING_RELS and values.get("href"):
@@ -167,7 +187,22 @@ def _candidates(suffix: str, text: str) -> list[tuple[str, str]]:
 def find_external_loads(
     site_dir: str | os.PathLike[str], store: Store | None = None, edition: str = ""
 ) -> list[ExternalLoad]:
-    """Every resource that a page, stylesheet or script of `site_dir` loads from outside it.
+    """Every resource that a page, stylesheet or script of `site_dir` loads from outside it."""
+    return [url for url in site_urls(site_dir, store, edition) if is_external(url)]
+
+
+def is_external(url: ExternalLoad) -> bool:
+    """Whether the scan's `url` is a load from outside the site (a link may point anywhere)."""
+    # MkDocs writes 404.html with root-absolute URLs on purpose: a host serves it for any
+    # missing path, at any depth. It is never opened from disk.
+    lenient = url.file == "404.html"
+    return url.how not in _LINKS and _external(url.url, root_absolute_ok=lenient)
+
+
+def site_urls(
+    site_dir: str | os.PathLike[str], store: Store | None = None, edition: str = ""
+) -> list[ExternalLoad]:
+    """Every URL that a page, stylesheet or script of `site_dir` loads, and each page's links.
 
     With a `store`, what each file loads is kept in its "offline" namespace (one slot, keyed on
     llmbook's files) by the file's content hash: a file that did not change since the last check
@@ -180,7 +215,7 @@ def find_external_loads(
     if not isinstance(known, dict):
         known = {}
     seen: dict[str, list] = {}
-    loads: list[ExternalLoad] = []
+    urls: list[ExternalLoad] = []
     for path in sorted(root.rglob("*")):
         suffix = path.suffix.lower()
         if suffix not in {".html", ".htm", ".css", ".js", ".mjs", ".svg"} or not path.is_file():
@@ -192,40 +227,10 @@ def find_external_loads(
         if found is None:
             found = _candidates(suffix, raw.decode("utf-8", errors="replace"))
         candidates = seen[digest] = [tuple(c) for c in found]
-        # MkDocs writes 404.html with root-absolute URLs on purpose: a host serves it for any
-        # missing path, at any depth. It is never opened from disk.
-        lenient = rel == "404.html"
-        loads.extend(
-            ExternalLoad(rel, url, how)
-            for url, how in candidates
-            if _external(url, root_absolute_ok=lenient)
-        )
+        urls.extend(ExternalLoad(rel, url, how) for url, how in candidates)
     if seen.keys() != known.keys():
         slot.put(llmbook_hash(), seen)
-    return loads
-
-
-def source_line(source: Path, url: str) -> str | None:
-    """Where a page's source writes `url`: the line of a Markdown page, `cell N, line M` of a
-    notebook (cells counted from 1, as the build's errors count them); None when it does not."""
-    text = source.read_text(encoding="utf-8", errors="replace")
-    if source.suffix != ".ipynb":
-        return _line_of(text, url)
-    try:
-        cells = json.loads(text).get("cells", [])
-    except (ValueError, AttributeError):
-        return None
-    for number, cell in enumerate(cells, start=1):
-        written = cell.get("source", "") if isinstance(cell, dict) else ""
-        line = _line_of("".join(written) if isinstance(written, list) else str(written), url)
-        if line:
-            return f"cell {number}, line {line}"
-    return None
-
-
-def _line_of(text: str, url: str) -> str | None:
-    at = text.find(url)
-    return str(text.count("\n", 0, at) + 1) if at >= 0 else None
+    return urls
 
 
 def _located(
@@ -245,13 +250,32 @@ def check_site(
     store: Store | None = None,
     sources: Mapping[str, tuple[str, Path]] | None = None,
     edition: str = "",
+    elsewhere: Collection[str] = (),
 ) -> None:
-    """Fail the build (LLMBookError) when anything in `site_dir` loads a resource from outside it.
-    `sources`: {built page relative to site/: (its source as errors name it, its path)}, so the
-    report names the source's line that wrote the URL (the author's error), not the built file."""
-    report = offline_report(find_external_loads(site_dir, store, edition), sources or {})
+    """Fail the build (LLMBookError) when anything in `site_dir` loads a resource from outside it,
+    or a relative URL into it reaches no file (but for one into a folder of `elsewhere`: the
+    other editions', which other builds write). `sources`: {built page relative to site/: (its
+    source as errors name it, its path)}, so the report names the source's line that wrote the
+    URL (the author's error), not the built file."""
+    urls = site_urls(site_dir, store, edition)
+    loads = [url for url in urls if is_external(url)]
+    report = site_report(site_dir, urls, loads, sources or {}, elsewhere)
     if report:
         raise LLMBookError(report)
+
+
+def site_report(
+    site_dir: str | os.PathLike[str],
+    urls: list[ExternalLoad],
+    loads: list[ExternalLoad],
+    sources: Mapping[str, tuple[str, Path]],
+    elsewhere: Collection[str] = (),
+) -> str:
+    """The check's report: `loads` from outside the site, then each of the scan's `urls` into it
+    that reaches no file; "" when there are neither."""
+    found = ((url.file, url.url, url.how) for url in urls)
+    missing = missing_report(find_missing(Path(site_dir), found, elsewhere), sources)
+    return "\n".join(part for part in (offline_report(loads, sources), missing) if part)
 
 
 def offline_report(loads: list[ExternalLoad], sources: Mapping[str, tuple[str, Path]]) -> str:
@@ -286,11 +310,23 @@ def _fix(loads: list[ExternalLoad]) -> str:
     return _FIX_FONTS if len(fonts) == len(loads) else f"{_FIX_FONTS}\n{_FIX_FILES}"
 
 
+def other_editions(config_file: str | Path = "mkdocs.yml") -> list[str]:
+    """The folders of the translated editions (`en` of `languages: [zh, en]`), as mkdocs.yml's
+    llmbook options name them: each is another build's, written after the book's own."""
+    for entry in read_mkdocs_yml(Path(config_file)).get("plugins") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("llmbook"), dict):
+            languages = entry["llmbook"].get("languages") or []
+            return [str(language) for language in languages[1:]]
+    return []
+
+
 if __name__ == "__main__":  # `python -m llmbook.offline site`: the check for engines without hooks
     import sys
 
     try:
-        check_site(sys.argv[1] if len(sys.argv) > 1 else "site")
+        check_site(sys.argv[1] if len(sys.argv) > 1 else "site", elsewhere=other_editions())
     except LLMBookError as error:
         sys.exit(str(error))
-    print("offline check: nothing is loaded from outside the site")
+    print(
+        "offline check: nothing is loaded from outside the site; every link into it reaches a file"
+    )

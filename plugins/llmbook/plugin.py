@@ -272,6 +272,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
                 store=self.site.store,
                 sources=self._sources,
                 edition=self.site.project.translating,  # its own slot: builds alternate
+                elsewhere=self._other_editions(),
             )
             if shipped:
                 log.info(shipped)
@@ -284,6 +285,14 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         log.info(self.site.store.summary())
         if not self.serving:  # what `llmbook cache prune` keeps (a preview reads only part)
             record_build(self.site.store, os.path.basename(self._config_file(config)))
+
+    def _other_editions(self) -> tuple[str, ...]:
+        """The translated editions' folders under this build's site/ (`en`): other builds write
+        them, after this one; a translating build's own site has none."""
+        translations = self.site.translations if self.site is not None else None
+        if translations is None or translations.languages.translating:
+            return ()
+        return translations.languages.all[1:]
 
     def _make_editions(self, config: MkDocsConfig) -> None:
         """The PDF and EPUB editions, into `editions_dir` and the site's root (`:::editions`)."""

@@ -16,7 +16,7 @@ import posixpath
 import re
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http.client import HTTPException
@@ -24,7 +24,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from llmbook.errors import LLMBookError
-from llmbook.offline import ExternalLoad, find_external_loads, offline_report, source_line
+from llmbook.missing_files import source_line
+from llmbook.offline import ExternalLoad, is_external, site_report, site_urls
 from llmbook.store import Store, bytes_digest, key
 from llmbook.store_namespaces import REMOTE_IMAGES
 
@@ -97,15 +98,18 @@ def ship_and_check(
     store: Store,
     sources: Mapping[str, tuple[str, Path]],
     edition: str = "",
+    elsewhere: Collection[str] = (),
 ) -> str:
     """The remote images shipped (or kept: `keep`), then the offline check (`check`): one
-    LLMBookError for every image not fetched and everything else loaded from outside. Returns
+    LLMBookError for every image not fetched, everything else loaded from outside and every
+    relative URL into the site (but into a folder of `elsewhere`) that reaches no file. Returns
     the log's line ("" where there is nothing to say)."""
     if keep and not check:
         return ""
-    loads = find_external_loads(site_dir, store, edition)
+    urls = site_urls(site_dir, store, edition)
+    loads = [url for url in urls if is_external(url)]
     shipped = ship_remote_images(site_dir, loads, keep=keep, store=store, sources=sources)
-    report = offline_report(shipped.remaining, sources) if check else ""
+    report = site_report(site_dir, urls, shipped.remaining, sources, elsewhere) if check else ""
     problems = [text for text in (shipped.failures(), report) if text]
     if problems:
         raise LLMBookError("\n".join(problems))

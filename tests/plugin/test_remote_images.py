@@ -89,6 +89,7 @@ def test_a_remote_image_is_shipped_in_the_site_and_fetched_once(make_site, serve
         "index.md": "# Home\n",
         "sub/page.md": f"# Page\n\n![logo]({logo})\n\n<img srcset='{logo} 2x, ../x.png 1x'>\n",
         "sub/nb.ipynb": notebook(["# Notebook\n"], [f'<img src="{server.url("logo.png?v=2")}">']),
+        "x.png": PNG,  # the srcset's local image: it must reach a file too
     }
     first = make_site(pages, CONFIG, cache=True)
     assert first.returncode == 0, first.stderr[-3000:]  # the offline check passes
