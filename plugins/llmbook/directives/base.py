@@ -28,14 +28,10 @@ __all__ = [
     "Context",
     "Directive",
     "GlossaryView",
+    "Lookup",
     "escape",
-    "get_directive",
-    "known_names",
     "refuse_body",
-    "register",
 ]
-
-_REGISTRY: dict[str, Directive] = {}
 
 REQUIRED, OPTIONAL, FORBIDDEN = "required", "optional", "forbidden"
 
@@ -106,19 +102,11 @@ def refuse_body(node: Block, ctx: Context, problem: str, fix: str) -> None:
         raise ctx.error(written[0], problem, fix)
 
 
-def register(cls: type[Directive]) -> type[Directive]:
-    if not cls.NAME or cls.NAME in _REGISTRY:
-        raise RuntimeError(f"directive {cls.NAME!r} is empty or registered twice")
-    _REGISTRY[cls.NAME] = cls()
-    return cls
+class Lookup(Protocol):
+    """What a page's directives see of the build's registry (`registry.Registry`)."""
 
-
-def get_directive(name: str) -> Directive | None:
-    return _REGISTRY.get(name)
-
-
-def known_names() -> list[str]:
-    return sorted(_REGISTRY)
+    def get(self, name: str) -> Directive | None:
+        """The directive called `name` (None: the build knows none)."""
 
 
 class GlossaryView(Protocol):
@@ -139,6 +127,7 @@ class Context:
     doc: Document
     # the site's language (`theme.language`): the words directives write and read (i18n.py)
     locale: Locale
+    directives: Lookup  # the build's registry (registry.py): every directive a page may use
     stash: Stash | None = None
     site: SiteIndex | None = None
     page: PageRef | None = None  # None: a standalone text (tests, a showcase without a site)
@@ -194,7 +183,7 @@ class Context:
             if isinstance(child, Text):
                 out.extend(child.lines)
             else:
-                directive = get_directive(child.name)
+                directive = self.directives.get(child.name)
                 assert directive is not None
                 out.extend(directive.render(child, self))
         return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from llmbook.directives.base import REQUIRED, Context, Directive, escape, register
+from llmbook.directives.base import REQUIRED, Context, Directive, escape
 from llmbook.directives.nodes import Block
 from llmbook.errors import quoted
 
@@ -25,7 +25,6 @@ def card_number(node: Block, ctx: Context) -> tuple[int, str]:
     return int(match.group("number")), match.group("title")
 
 
-@register
 class Card(Directive):
     NAME = "card"
     FLOW = True

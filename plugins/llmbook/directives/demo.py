@@ -4,14 +4,13 @@ with it."""
 from __future__ import annotations
 
 from llmbook.demos import DemoError
-from llmbook.directives.base import REQUIRED, Context, Directive, register
+from llmbook.directives.base import REQUIRED, Context, Directive
 from llmbook.directives.nodes import Block
 from llmbook.errors import quoted
 
 __all__ = ["DemoDirective"]
 
 
-@register
 class DemoDirective(Directive):
     NAME = "demo"
     ARGUMENT = REQUIRED

@@ -9,14 +9,12 @@ from llmbook.directives.base import (
     Directive,
     escape,
     refuse_body,
-    register,
 )
 from llmbook.directives.nodes import Block
 
 __all__ = ["Editions"]
 
 
-@register
 class Editions(Directive):
     NAME = "editions"
     ARGUMENT = FORBIDDEN

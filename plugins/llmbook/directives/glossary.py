@@ -9,14 +9,12 @@ from llmbook.directives.base import (
     Directive,
     escape,
     refuse_body,
-    register,
 )
 from llmbook.directives.nodes import Block
 
 __all__ = ["GlossaryList"]
 
 
-@register
 class GlossaryList(Directive):
     NAME = "glossary"
     ARGUMENT = FORBIDDEN

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, refuse_body, register
+from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, refuse_body
 from llmbook.directives.nodes import Block
 
 __all__ = ["Progress"]
 
 
-@register
 class Progress(Directive):
     NAME = "progress"
     ARGUMENT = FORBIDDEN

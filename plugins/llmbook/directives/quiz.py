@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, register
+from llmbook.directives.base import FORBIDDEN, Context, Directive, escape
 from llmbook.directives.nodes import Block
 from llmbook.errors import quoted
 
@@ -129,7 +129,6 @@ def _check(node: Block, data: QuizData, answer_line: int, ctx: Context) -> None:
         )
 
 
-@register
 class Quiz(Directive):
     NAME = "quiz"
     ARGUMENT = FORBIDDEN

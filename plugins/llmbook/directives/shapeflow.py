@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, register
+from llmbook.directives.base import FORBIDDEN, Context, Directive, escape
 from llmbook.directives.nodes import Block
 from llmbook.directives.shapes import (
     Dim,
@@ -265,7 +265,6 @@ def _check_grouping(q: list[Dim], kv: list[Dim], n_text: str, quoted: str, flow:
     flow.checked = True
 
 
-@register
 class Shapeflow(Directive):
     NAME = "shapeflow"
     ARGUMENT = FORBIDDEN

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, register
+from llmbook.directives.base import FORBIDDEN, Context, Directive
 from llmbook.directives.nodes import Block
 from llmbook.directives.tab_set import render_tab_set
 
@@ -26,7 +26,6 @@ def check_only_blocks(node: Block, child: str, ctx: Context) -> None:
         )
 
 
-@register
 class Tabs(Directive):
     NAME = "tabs"
     ARGUMENT = FORBIDDEN
