@@ -18,6 +18,7 @@ from llmbook.directives import (
 )
 from llmbook.directives.box import BoxTypeError
 from llmbook.errors import AuthorError
+from llmbook.i18n import load_locale, shipped_languages
 from rendering import render_markdown
 
 BOXES = {"theorem": {"icon": "abstract", "title": "定理"}, "recap": {"collapse": "closed"}}
@@ -108,3 +109,19 @@ def test_a_box_type_may_not_take_a_shipped_name():
         "llmbook option box_types: quiz: :::quiz is one of llmbook's own directives. "
         "Fix: give the box type another name (taken: answer, background,"
     )
+
+
+@pytest.mark.parametrize("language", shipped_languages())
+def test_every_directives_words_are_in_every_shipped_locale(language):
+    locale = load_locale(language)
+    for directive in shipped():
+        for word in directive.WORDS:
+            assert locale.ui(word), f"{language}: {directive.NAME} needs the word {word}"
+
+
+def test_a_directive_declares_its_print_classes_and_marks():
+    quiz = shipped().get("quiz")
+    assert quiz.CLASSES == ("llmbook-quiz",)
+    assert quiz.marks("B. 乙", opener=False, locale=ZH) == [("answer", "option B")]
+    assert quiz.marks("答案: B", opener=False, locale=ZH) == [("answer", "answer B")]
+    assert shipped().get("key").marks("B. 乙", opener=False, locale=ZH) == []

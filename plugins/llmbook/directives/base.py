@@ -1,8 +1,12 @@
-"""The directive base class, the registry, and the per-page context every directive renders with.
+"""The directive base class and the per-page context every directive renders with.
 
-A directive declares `NAME`, its argument rule and where it may stand, then overrides `validate`
-(raise AuthorError on bad input; runs on the original source, so lines are true) and `render`
-(return the Markdown lines that replace the block). Finished HTML goes through the page's stash.
+A directive is the unit of extension, whole in its module. It declares `NAME`, its argument rule
+and where it may stand, its typed `OPTIONS` (options.py), the classes of its web form
+(`CLASSES`), what a translation must keep of it (`MARKS`) and the locale keys of its words
+(`WORDS`); it overrides `validate` (raise AuthorError on bad input; runs on the original source,
+so lines are true), `render` (the Markdown lines that replace the block; finished HTML goes
+through the page's stash), `print_form` (what paper shows of its web form: printing.py) and
+`marks` (a translation's marks, read by translate/fingerprint.py).
 """
 
 from __future__ import annotations
@@ -20,7 +24,10 @@ from llmbook.i18n import Locale
 from llmbook.page_ref import PageRef
 
 if TYPE_CHECKING:
+    from bs4 import BeautifulSoup
+
     from llmbook.demos.cache import DemoFrames
+    from llmbook.directives.printing import PrintPage
     from llmbook.site_index import SiteIndex
     from llmbook.stash import Stash
 
@@ -51,6 +58,12 @@ class Directive:
     # Its body is free Markdown (no structure of its own to parse), so the live preview may put an
     # error box among its lines.
     FLOW: ClassVar[bool] = False
+    # The classes its web form writes that its print form selects: no other module names them.
+    CLASSES: ClassVar[tuple[str, ...]] = ()
+    # What a translation must keep of it: mark kind → how messages name it (see `marks`).
+    MARKS: ClassVar[dict[str, str]] = {}
+    # The locale keys (`ui`) of the words it writes on the web and in print.
+    WORDS: ClassVar[tuple[str, ...]] = ()
 
     def example(self, ctx: Context) -> str:
         """An opener line fix messages quote (`:::key What to remember`), in the page's words."""
@@ -93,6 +106,16 @@ class Directive:
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         raise NotImplementedError
+
+    def print_form(self, soup: BeautifulSoup, page: PrintPage) -> None:
+        """Its web form on a built page (`soup`) made what paper and an e-reader show; it may add
+        to the page's end (`page.add_end`). Default: printed as the web shows it (boxes and
+        folds print as boxes)."""
+
+    def marks(self, text: str, *, opener: bool, locale: Locale) -> list[tuple[str, str]]:
+        """(kind, value) a translation must keep of one line of its body, or of its opener line
+        (`opener`); a kind is a key of `MARKS`."""
+        return []
 
 
 def refuse_body(node: Block, ctx: Context, problem: str, fix: str) -> None:

@@ -12,11 +12,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from llmbook.directives.base import FORBIDDEN, OPTIONAL, REQUIRED, Context, Directive
 from llmbook.directives.nodes import Block
+from llmbook.directives.printing import new_tag
 from llmbook.errors import LLMBookError
+
+if TYPE_CHECKING:
+    from bs4 import BeautifulSoup
+
+    from llmbook.directives.printing import PrintPage
 
 __all__ = [
     "BOX_TYPES",
@@ -63,6 +69,8 @@ class BoxDirective(Directive):
     FLOW = True
     DEFAULT_TITLE: ClassVar[str] = ""  # the locale key of the title shown when none is written
     TITLE: ClassVar[str] = ""  # a configured box's title, in the book's words
+    # the locale key of a label it prints with, as text after what it folds (no box); "": a box
+    PRINT_LABEL: ClassVar[str] = ""
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         if node.arg:
@@ -78,6 +86,20 @@ class BoxDirective(Directive):
             box_close(self.COLLAPSE),
             ctx.children(node),
         )
+
+    def print_form(self, soup: BeautifulSoup, page: PrintPage) -> None:
+        """A box with a print label reads on in the text, its label first; others print as the
+        editions print every box."""
+        if not self.PRINT_LABEL:
+            return
+        for tag in reversed(soup.select(f"details.llmbook-{self.NAME}")):
+            summary = tag.find("summary", recursive=False)
+            if summary is not None:
+                summary.extract()
+            first = tag.find("p")
+            if first is not None:
+                first.insert(0, new_tag(soup, "strong", page.ui(self.PRINT_LABEL)))
+            tag.unwrap()
 
 
 @dataclass(frozen=True)
@@ -96,6 +118,7 @@ class BoxType:
     default_title: str = ""  # the locale key of the title shown when none is written
     parents: tuple[str, ...] | None = None
     title: str = ""  # a configured box's title when none is written (the book's own words)
+    print_label: str = ""  # the locale key of its print label (`BoxDirective.PRINT_LABEL`)
 
     def __post_init__(self) -> None:
         if self.collapse not in (None, "open", "closed"):
@@ -163,6 +186,7 @@ BOX_TYPES: tuple[BoxType, ...] = (
         argument=FORBIDDEN,
         default_title="box_answer",
         parents=("interview",),
+        print_label="print_answer",
     ),
 )
 
@@ -179,6 +203,9 @@ def box_classes(rows: Iterable[BoxType]) -> list[type[BoxDirective]]:
             "ARGUMENT": row.argument,
             "DEFAULT_TITLE": row.default_title,
             "TITLE": row.title,
+            "PRINT_LABEL": row.print_label,
+            "CLASSES": (f"llmbook-{row.name}",),
+            "WORDS": tuple(k for k in (row.default_title, row.print_label) if k),
             "PARENTS": row.parents,
         }
         classes.append(type(f"{row.name.title()}Box", (BoxDirective,), attributes))

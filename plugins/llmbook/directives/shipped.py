@@ -7,13 +7,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from llmbook.directives.base import Directive
-from llmbook.directives.bibliography import Bibliography
 from llmbook.directives.box import BOX_TYPES, BoxTypeError, box_classes, configured_boxes
 from llmbook.directives.card import Card
 from llmbook.directives.chain import Chain
 from llmbook.directives.demo import DemoDirective
-from llmbook.directives.editions import Editions
-from llmbook.directives.glossary import GlossaryList
 from llmbook.directives.interview import Interview
 from llmbook.directives.progress import Progress
 from llmbook.directives.quiz import Quiz
@@ -21,6 +18,7 @@ from llmbook.directives.registry import Registry
 from llmbook.directives.related import Related
 from llmbook.directives.shapeflow import Shapeflow
 from llmbook.directives.showcase import Showcase
+from llmbook.directives.site_list import Bibliography, Editions, GlossaryList
 from llmbook.directives.step import Step
 from llmbook.directives.tab import Tab
 from llmbook.directives.tabs import Tabs
