@@ -15,9 +15,10 @@ import html
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from llmbook.directives.nodes import Block, Document, Text
+from llmbook.directives.options import Validator, split_options
 from llmbook.errors import AuthorError, quoted
 from llmbook.fragments import FragmentRenderer
 from llmbook.i18n import Locale
@@ -64,6 +65,11 @@ class Directive:
     MARKS: ClassVar[dict[str, str]] = {}
     # The locale keys (`ui`) of the words it writes on the web and in print.
     WORDS: ClassVar[tuple[str, ...]] = ()
+    # Its typed options, written in braces after its title (options.py): name → (default,
+    # validator); empty: braces are part of the title.
+    OPTIONS: ClassVar[dict[str, tuple[Any, Validator]]] = {}
+    # The kind of the book's numbered parts it is ("exercise": `练习 10-1`), or "".
+    NUMBERED: ClassVar[str] = ""
 
     def example(self, ctx: Context) -> str:
         """An opener line fix messages quote (`:::key What to remember`), in the page's words."""
@@ -99,7 +105,35 @@ class Directive:
                     f":::{child.name} cannot stand inside :::{self.NAME} (it holds {allowed})",
                     f"move :::{child.name} out of the :::{self.NAME} block",
                 )
+        if self.OPTIONS:
+            node.options = self.options(node, ctx)
         self.validate(node, ctx)
+
+    def options(self, node: Block, ctx: Context) -> dict[str, Any]:
+        """Its options' values, each default unless written; an unknown or invalid one is an
+        author error at the opener's line."""
+        values = {name: default for name, (default, _) in self.OPTIONS.items()}
+        for name, text in split_options(node.arg)[1]:
+            if name not in self.OPTIONS:
+                raise ctx.error(
+                    node.line,
+                    f":::{self.NAME} has no option {quoted(name)}",
+                    f"write one of {', '.join(self.OPTIONS)} in its braces, e.g. "
+                    f'"{self.example(ctx)}"',
+                )
+            try:
+                values[name] = self.OPTIONS[name][1](text)
+            except ValueError as error:
+                raise ctx.error(
+                    node.line,
+                    f":::{self.NAME} option {name} {quoted(repr(text))} is invalid: {error}",
+                    f'write it as in "{self.example(ctx)}"',
+                ) from None
+        return values
+
+    def title(self, node: Block) -> str:
+        """Its argument without the braces of its options."""
+        return split_options(node.arg)[0] if self.OPTIONS else node.arg
 
     def validate(self, node: Block, ctx: Context) -> None:
         """Directive-specific checks; raise `ctx.error(...)`."""

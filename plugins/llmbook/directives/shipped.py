@@ -11,6 +11,7 @@ from llmbook.directives.box import BOX_TYPES, BoxTypeError, box_classes, configu
 from llmbook.directives.card import Card
 from llmbook.directives.chain import Chain
 from llmbook.directives.demo import DemoDirective
+from llmbook.directives.exercise import Exercise, Solution
 from llmbook.directives.interview import Interview
 from llmbook.directives.progress import Progress
 from llmbook.directives.quiz import Quiz
@@ -27,8 +28,9 @@ from llmbook.directives.walkthrough import Walkthrough
 __all__ = ["SHIPPED", "book_directives", "shipped"]
 
 SHIPPED: tuple[type[Directive], ...] = (
-    Bibliography, *box_classes(BOX_TYPES), Card, Chain, DemoDirective, Editions, GlossaryList,
-    Interview, Progress, Quiz, Related, Shapeflow, Showcase, Step, Tab, Tabs, Walkthrough,
+    Bibliography, *box_classes(BOX_TYPES), Card, Chain, DemoDirective, Editions, Exercise,
+    GlossaryList, Interview, Progress, Quiz, Related, Shapeflow, Showcase, Solution, Step, Tab,
+    Tabs, Walkthrough,
 )  # fmt: skip
 
 
