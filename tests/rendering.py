@@ -33,15 +33,17 @@ def render_markdown(
     convert: bool = True,
     language: str = BOOK_LANGUAGE,
     demos: Sequence[str] = (),
+    options: dict[str, Any] | None = None,
 ) -> str:
     """The page's HTML: `plan` is the executor's plan of it, `index` the site index for
     `:::related`, `page` where it stands in the site, `demos` the modules registering the demos
-    it may show (the `demos` option). `convert=False`: the Markdown the extension hands on to
-    Python-Markdown, its HTML put back."""
-    options = LLMBookConfig()
-    options.load_dict({"cache": False, "language": language, "demos": list(demos)})
-    options.validate()
-    site = Site.create(options, Project.at("."))
+    it may show (the `demos` option), `options` more llmbook options. `convert=False`: the
+    Markdown the extension hands on to Python-Markdown, its HTML put back."""
+    given = {"cache": False, "language": language, "demos": list(demos), **(options or {})}
+    llmbook = LLMBookConfig()
+    llmbook.load_dict(given)
+    llmbook.validate()
+    site = Site.create(llmbook, Project.at("."))
     site.index = index
     if plan is not None:
         site.report.plans[src] = plan

@@ -78,6 +78,10 @@ class LLMBookConfig(Config):
     # and optionally `DEPENDS` (what its demos compute with) and `ASSETS` (their scripts and
     # styles, shipped into the site): llmbook/demos/catalog.py. Empty: the book has no demos.
     demos = c.ListOfItems(c.Type(str), default=[])
+    # The book's own box types, as pymdownx's admonition `types`: name → {icon: a Material
+    # admonition type, title: shown when the box has none, collapse: open or closed}; each is a
+    # directive `:::NAME` of this build (directives/box.py). A name llmbook uses is refused.
+    box_types = c.Type(dict, default={})
 
     # Every number of a page must be checked, cited or marked illustrative (a page can ask for it
     # with `numbers: strict` in its front matter); otherwise unaccounted ones are only reported.

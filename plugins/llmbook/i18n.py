@@ -37,7 +37,7 @@ SHIPPED = Path(__file__).parent / "locales"
 DEFAULT_LANGUAGE = "en"
 # The one locale every other is checked against: its keys are the ones a locale must have.
 _SCHEMA = "en"
-_KINDS = ("section", "chapter", "lesson", "figure", "table", "equation")
+_KINDS = ("section", "chapter", "lesson", "figure", "table", "exercise", "equation")
 
 
 class LocaleError(LLMBookError):
@@ -48,7 +48,7 @@ class LocaleError(LLMBookError):
 class ReferenceForm:
     """How a language writes a reference to one kind of numbered part."""
 
-    kind: str  # "section", "chapter", "lesson", "figure", "table", "equation"
+    kind: str  # "section", "chapter", "lesson", "figure", "table", "exercise", "equation"
     write: str  # "Section {number}"
     write_whole: str  # for a section number without a dot (`第 {number} 节`)
     match: tuple[str, ...]  # patterns, the number in the group `number`

@@ -15,6 +15,7 @@ from typing import Any
 from mkdocs.plugins import get_plugin_logger
 
 from llmbook.directives.nodes import Block
+from llmbook.directives.registry import Registry
 from llmbook.edits import LineEdits
 from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.mode import Forgiving, recover
@@ -121,6 +122,7 @@ def place_boxes(
     errors: list[PageError],
     put: Callable[[str], str],
     locale: Locale,
+    directives: Registry,
 ) -> None:
     """Put each error's box after its line. A line inside fenced code moves to the fence's end;
     inside a directive whose body has its own structure (a quiz, a shape flow), the box stands
@@ -129,21 +131,19 @@ def place_boxes(
     for number, error in enumerate(errors, start=1):
         if error.line not in lines:
             continue  # front matter or past the end: listed at the top only
-        line = _outside_structured(doc, edits.lexed.fence_end(error.line))
+        line = _outside_structured(doc, edits.lexed.fence_end(error.line), directives)
         edits.after(line, put(_box(error, number, locale)))
 
 
-def _outside_structured(node: Block, line: int) -> int:
+def _outside_structured(node: Block, line: int, directives: Registry) -> int:
     """`line`, or the opener line of the outermost directive around it that is not free Markdown
     (whatever follows an opener's line stands before its block)."""
-    from llmbook.directives import get_directive
-
     for block in node.blocks():
         if block.line < line <= block.end_line:
-            directive = get_directive(block.name)
+            directive = directives.get(block.name)
             if line == block.end_line:  # its closing `:::` holds no text
                 return block.line
             if directive is None or not directive.FLOW:
                 return block.line
-            return _outside_structured(block, line)
+            return _outside_structured(block, line, directives)
     return line

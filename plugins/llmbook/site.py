@@ -334,7 +334,9 @@ class Site:
         if plan is not None and plan.doc is not None and not plain and lexed is plan.page.lexed:
             doc = plan.doc  # the tree the check stage parsed
         else:
-            doc = parse_structure(lexed, src=page.src, plain=plain)
+            doc = parse_structure(
+                lexed, src=page.src, plain=plain, directives=self.executor.directives
+            )
         edits = LineEdits(lexed)
         if plan is not None:  # numbers where collect found them; formulas write their own
             plan.put_numbers(
@@ -363,7 +365,7 @@ class Site:
             )
             made = {**made, "editions": links}
         if errors:
-            place_boxes(doc, edits, errors, stash.put, self.locale)
+            place_boxes(doc, edits, errors, stash.put, self.locale, self.executor.directives)
         index, demos = self._recorders(deps)
         rendered = render_tree(
             apply_line_edits(doc, edits),
@@ -376,6 +378,7 @@ class Site:
             glossary=glossary,
             made=made,
             locale=self.locale,
+            directives=self.executor.directives,
         )
         if self.translations is None:
             return rendered

@@ -169,6 +169,8 @@ REFERENCES = [
     ("ff_llama3", _llama_ffn(4096, 1024, 1.3)),
     ("ff_llama70", _llama_ffn(8192, 4096, 1.3)),
     ("ff_param_ratio", 3 * 11008 / (8 * 4096) - 1),
+    # exercise 10-1: LLaMA-2-70B's cache (80 layers, 8 KV heads of 128, S 4096, FP16) at batch 8
+    ("kv70_gb * cfg70.num_groups", 2 * 80 * 8 * 128 * 4096 * 2 * 8 / 1e9),
 ]
 
 
@@ -212,3 +214,11 @@ def test_every_shown_block_runs_on_its_own(start, code, monkeypatch):
     namespace: dict = {"__name__": "__main__"}
     with figure_context():
         exec(compile(code, f"{PAGE.name}:{start}", "exec"), namespace)
+
+
+def test_the_chapter_and_its_translation_hold_the_gqa_exercise_with_its_solution():
+    english = PAGE.with_name("ch10-modern-llm.en.md").read_text(encoding="utf-8")
+    for text in (TEXT, english):
+        exercises = re.findall(r"^:::exercise (.+) \{#(ex-[\w-]+)\}$", text, flags=re.M)
+        assert [label for _, label in exercises] == ["ex-gqa-batch"]
+        assert text.count("\n:::solution\n") == 1

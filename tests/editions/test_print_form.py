@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from book_locales import EN, ZH
 from bs4 import BeautifulSoup
+from llmbook.directives import shipped
 from llmbook.editions import edition_kinds
 from llmbook.editions.article import book_articles, page_key
 from llmbook.editions.links import edition_links, edition_name
@@ -23,7 +27,7 @@ QUIZ = """<div class="admonition question llmbook-quiz" data-answer="{answer}"><
 
 
 def _soup(html: str) -> BeautifulSoup:
-    return BeautifulSoup(print_form(html, locale=ZH).html, "html.parser")
+    return BeautifulSoup(print_form(html, locale=ZH, directives=shipped()).html, "html.parser")
 
 
 def test_a_quiz_keeps_its_options_and_its_answer_goes_to_the_key() -> None:
@@ -72,6 +76,7 @@ def test_a_demo_is_its_drawing_under_a_caption_with_a_note() -> None:
         '<line stroke="currentColor"/></svg></div><div class="llmbook-demo__narrow"><svg/></div>'
         '<div class="llmbook-widget"><label>角度<input type="range"/></label></div></figure>',
         locale=ZH,
+        directives=shipped(),
     )
     soup = BeautifulSoup(printed.html, "html.parser")
     assert [img["src"] for img in soup.select("img")] == ["drawing-1.svg"]
@@ -130,8 +135,8 @@ def test_edition_kinds_and_links(monkeypatch) -> None:
         "`editions`, or LLMBOOK_EDITIONS=pdf,epub)"
     )
     assert edition_links(["pdf", "epub"], "chapters/x.html", ZH) == (
-        '<p class="llmbook-editions">下载本书：<a href="../llmbook.pdf" download>PDF 版（A4，可打印）'
-        '</a> · <a href="../llmbook.epub" download>EPUB 版（电子书阅读器）</a></p>'
+        '<a href="../llmbook.pdf" download>PDF 版（A4，可打印）'
+        '</a> · <a href="../llmbook.epub" download>EPUB 版（电子书阅读器）</a>'
     )
 
 
@@ -143,8 +148,8 @@ def test_each_language_has_its_own_edition_files() -> None:
     assert edition_name("epub", "zh", ["zh", "en"]) == "llmbook.epub"
     assert edition_name("pdf", "en", ["zh", "en"]) == "llmbook.en.pdf"
     assert edition_links(["pdf", "epub"], "index.html", EN, ["zh", "en"]) == (
-        '<p class="llmbook-editions">Download the book: <a href="llmbook.en.pdf" download>'
-        'PDF (A4, printable)</a> · <a href="llmbook.en.epub" download>EPUB (e-readers)</a></p>'
+        '<a href="llmbook.en.pdf" download>'
+        'PDF (A4, printable)</a> · <a href="llmbook.en.epub" download>EPUB (e-readers)</a>'
     )
 
 
@@ -162,7 +167,7 @@ def test_english_print_forms_and_no_language_switcher() -> None:
     html = QUIZ.format(answer="B", question="Which?", why="Because.")
     html += '<nav class="llmbook-languages"><a href="../index.html">中文</a> · English</nav>'
     html += '<span class="llmbook-card__number">1</span>'
-    soup = BeautifulSoup(print_form(html, locale=EN).html, "html.parser")
+    soup = BeautifulSoup(print_form(html, locale=EN, directives=shipped()).html, "html.parser")
     assert [b.p.get_text() for b in soup.select("div.llmbook-box")] == [
         "Quiz 1", "Answers to the quizzes",
     ]  # fmt: skip
@@ -207,6 +212,45 @@ def test_an_english_book_prints_its_answers_in_english() -> None:
         '<details class="llmbook-quiz__answer"><summary>Answer and explanation</summary>'
         '<div class="llmbook-quiz__explanation"><p>Because.</p></div></details></div>'
     )
-    html = print_form(quiz, locale=EN).html
+    html = print_form(quiz, locale=EN, directives=shipped()).html
     assert "Quiz 1" in html and "Answers to the quizzes" in html and "Quiz 1: B" in html
     assert "小测验" not in html and "第 1 题" not in html
+
+
+EDITIONS = Path(__file__).resolve().parents[2] / "plugins" / "llmbook" / "editions"
+
+
+def _naming(name: str, classes: tuple[str, ...]) -> re.Pattern[str]:
+    """How code names a directive: `:::name`, its `llmbook-name` class and the classes its web
+    form writes (a word `quiz` in prose, a store's namespace "editions", is no name)."""
+    forms = [f":::{name}\\b", f"llmbook-{name}(?![a-z0-9-])"]
+    forms += [re.escape(c) + "(?![a-z0-9_-])" for c in classes]
+    return re.compile("|".join(forms))
+
+
+def editions_naming_directives(folder: Path) -> list[str]:
+    """`module: name` for each module of `folder` that names a shipped directive."""
+    found = []
+    for module in sorted(folder.glob("*.py")):
+        text = module.read_text(encoding="utf-8")
+        for directive in shipped():
+            if _naming(directive.NAME, directive.CLASSES).search(text):
+                found.append(f"{module.name}: {directive.NAME}")
+    return found
+
+
+def test_no_module_of_the_editions_names_a_directive() -> None:
+    assert editions_naming_directives(EDITIONS) == []
+
+
+def test_a_module_that_names_a_directive_is_found(tmp_path) -> None:
+    (tmp_path / "a.py").write_text('soup.select(".llmbook-quiz")\n', encoding="utf-8")
+    (tmp_path / "b.py").write_text('soup.select("div.tabbed-set")\n', encoding="utf-8")
+    (tmp_path / "c.py").write_text('"""Boxes print as boxes; a quiz word in prose."""\n')
+    assert editions_naming_directives(tmp_path) == ["a.py: quiz", "b.py: tabs"]
+
+
+def test_every_directive_adds_to_the_page_end_in_rank_order() -> None:
+    html = QUIZ.format(answer="A", question="哪个？", why="甲。")
+    soup = _soup(html + "<p>正文</p>")
+    assert soup.find_all(recursive=False)[-1]["class"] == ["llmbook-box", "llmbook-answer-key"]

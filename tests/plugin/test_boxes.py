@@ -6,9 +6,8 @@ import re
 
 import pytest
 from book_locales import ZH
-from llmbook.directives import parse_directives
-from llmbook.directives.base import get_directive
-from llmbook.directives.box import BOX_TYPES, BoxDirective, BoxType, register_boxes
+from llmbook.directives import DuplicateDirective, Registry, parse_directives, shipped
+from llmbook.directives.box import BOX_TYPES, BoxDirective, BoxType, box_classes
 from llmbook.errors import AuthorError
 
 
@@ -125,7 +124,7 @@ def test_chain_without_numbered_steps_fails():
 
 def test_every_row_of_the_box_table_is_a_registered_directive():
     for row in BOX_TYPES:
-        directive = get_directive(row.name)
+        directive = shipped().get(row.name)
         assert isinstance(directive, BoxDirective), row.name
         assert (directive.KIND, directive.COLLAPSE, directive.ARGUMENT) == (
             row.kind,
@@ -137,9 +136,10 @@ def test_every_row_of_the_box_table_is_a_registered_directive():
 
 def test_a_box_row_whose_name_is_taken_is_a_programming_error():
     taken = BoxType("key", "note", "a second key box")
-    with pytest.raises(RuntimeError, match="directive 'key' is empty or registered twice"):
-        register_boxes([taken])
-    assert get_directive("key").KIND == "success"  # the first registration stands
+    with pytest.raises(DuplicateDirective, match="directive 'key' is registered twice"):
+        shipped().extended(box_classes([taken]))
+    assert shipped().get("key").KIND == "success"  # the shipped registry is unchanged
+    assert Registry(box_classes([taken])).get("key").KIND == "note"
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import re
 
 from book_locales import ZH
 from directive_helpers import ROOT, render_page
-from llmbook.directives import known_names, parse_directives
+from llmbook.directives import parse_directives, shipped
 
 GUIDE = ROOT / "docs" / "guide" / "authoring.md"
 
@@ -20,7 +20,7 @@ def _examples() -> str:
 
 def test_the_guide_shows_every_directive():
     used = set(re.findall(r"^:::(\w+)", _examples(), re.M))
-    assert used == set(known_names()) - {"showcase"}
+    assert used == set(shipped().names()) - {"showcase"}
 
 
 def test_the_guide_validates_and_renders(fake_demos):

@@ -51,7 +51,7 @@ OPTIONS = (
     "execute_output_limit, execute_memory_mb, execute_seed, execute_shard, execute_show_last, "
     "execute_ipython, execute_cluster, execute_cluster_wait, execute_preamble, execute_sandbox, "
     "execute_file_size_mb, execute_env, execute_network, execute_threads, execute_allow_errors, "
-    "execute_read, demos, numbers_strict, "
+    "execute_read, demos, box_types, numbers_strict, "
     "language, locales, languages, translations_strict, bibliography, cache, cache_dir, "
     "cache_converted, "
     "offline_check, remote_images, editions, editions_dir, editions_skip"

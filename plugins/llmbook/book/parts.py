@@ -1,9 +1,11 @@
 """What one page numbers, read from its model: its chapter, its numbered sections, its labelled
-figures, tables and equations, and the references it makes.
+figures, tables and equations, the directives that are numbered parts (`Directive.NUMBERED`:
+`:::exercise`), and the references it makes.
 
 The author writes section numbers (`## 10.2 MHA → MQA → GQA`); they are checked to run in sequence
 and to match the page's chapter. Figures, tables and equations are numbered by the build, per
-chapter, in page order: `图 10-3`, `表 10-2`, `式 (10.4)` (on a page without a chapter: `图 3`).
+chapter, in page order: `图 10-3`, `表 10-2`, `练习 10-1`, `式 (10.4)` (on a page without a chapter:
+`图 3`).
 """
 
 from __future__ import annotations
@@ -14,17 +16,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from llmbook.book.syntax import CAPTION, CAPTION_ID, EQUATION_LABEL, Reference, find_references
+from llmbook.directives.options import split_options
+from llmbook.directives.parser import OPENER
+from llmbook.directives.shipped import shipped
 from llmbook.errors import AuthorError
 from llmbook.i18n import Locale
 from llmbook.lexer import Lexed
 
-__all__ = ["ATTRS", "HEADING", "SECTION_NUMBER", "Part", "PageParts", "page_parts"]
+__all__ = ["ATTRS", "HEADING", "NUMBERED", "SECTION_NUMBER", "Part", "PageParts", "page_parts"]
 
 # An ATX heading (its closing `#`s, after a space, are not its title), and a title's section number
 HEADING = re.compile(r"^ {0,3}(?P<marks>#{1,6})\s+(?P<title>.*?)(?:\s+#+)?\s*$")
 SECTION_NUMBER = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?(?=\s)")
 ATTRS = re.compile(r"\s*\{[^}]*\}\s*$")  # a heading's `{#id .class}` (attr_list)
 _CAPTION_END = re.compile(r"^\s*///\s*$")
+# The directives that are numbered parts, name → kind (`:::exercise` → "exercise").
+NUMBERED = {d.NAME: d.NUMBERED for d in shipped() if d.NUMBERED}
 
 
 @dataclass(frozen=True)
@@ -75,6 +82,7 @@ def page_parts(
     _read_chapter(parts, lines, chapter, locale)
     _read_sections(parts, lines, lambda: headings(lexed.text))
     _read_captions(parts, lines)
+    _read_numbered_directives(parts, lines)
     _read_equations(parts, lines)
     for number, text in lines:
         parts.references += find_references(text, number, locale, math.get(number, []))
@@ -207,7 +215,7 @@ def _next_number(previous: list[int], depth: int, first: int, chapter: bool) -> 
 def _prefix(parts: PageParts, kind: str) -> str:
     return (
         f"{parts.chapter}-"
-        if kind in ("figure", "table") and parts.chapter
+        if (kind in ("figure", "table") or kind in NUMBERED.values()) and parts.chapter
         else (f"{parts.chapter}." if parts.chapter else "")
     )
 
@@ -226,6 +234,24 @@ def _read_captions(parts: PageParts, lines: list[tuple[int, str]]) -> None:
         counts[kind] += 1
         number = f"{_prefix(parts, kind)}{counts[kind]}"
         parts.parts.setdefault(label, Part(kind, number, label, title, line, text_line))
+
+
+def _read_numbered_directives(parts: PageParts, lines: list[tuple[int, str]]) -> None:
+    """Directives that are numbered parts (`:::exercise TITLE {#ex-kv}`), per kind in page
+    order; one with an id is a part a reference can name (its number goes on its opener line)."""
+    kinds = NUMBERED
+    counts = dict.fromkeys(kinds.values(), 0)
+    for line, text in lines:
+        opener = OPENER.match(text)
+        kind = kinds.get(opener.group("name")) if opener else None
+        if opener is None or kind is None:
+            continue
+        counts[kind] += 1
+        title, options = split_options(opener.group("arg") or "")
+        label = next((value for name, value in options if name == "id"), "")
+        if label:
+            number = f"{_prefix(parts, kind)}{counts[kind]}"
+            parts.parts.setdefault(label, Part(kind, number, label, title, line, line))
 
 
 def _caption_label(argument: str, after: list[tuple[int, str]]) -> tuple[str | None, str, int]:

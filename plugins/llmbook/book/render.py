@@ -1,5 +1,5 @@
 """What a page's render makes of the book's parts: each labelled caption starts with its number
-(`图 10-3`), each labelled equation shows its number (given to the math stage), each checked
+(`图 10-3`), as does a numbered directive's title (`练习 10-1`), each labelled equation shows its number (given to the math stage), each checked
 reference's link gets its target's title (shown on hover), and what the render read of other
 pages is recorded, so the page renders again when a target's number or title changes."""
 
@@ -10,7 +10,8 @@ from html import escape
 from typing import Any
 
 from llmbook.book.index import BookIndex
-from llmbook.book.parts import PageParts, page_parts
+from llmbook.book.parts import NUMBERED, PageParts, Part, page_parts
+from llmbook.directives.parser import OPENER
 from llmbook.edits import LineEdits
 from llmbook.formulas import math_spans
 from llmbook.i18n import Locale
@@ -46,6 +47,8 @@ def put_parts(
                 f'<span class="caption-prefix">{locale.part_text(part.kind, part.number)}</span>'
             )
             edits.replace(part.text_line, at, at, stash.put(number) + " ")
+        elif part.kind in NUMBERED.values() and part.line not in plain:
+            _number_title(edits, part, stash, locale)
     titled: set[tuple[int, int]] = set()
     for reference in parts.references:
         if reference.href is None or reference.line in plain:
@@ -61,6 +64,17 @@ def put_parts(
             titled.add(where)
             title = escape(target.title.replace("\\", ""), quote=True)
             edits.replace(reference.line, reference.link_end, reference.link_end, f' "{title}"')
+
+
+def _number_title(edits: LineEdits, part: Part, stash: Stash, locale: Locale) -> None:
+    """The part's number at the start of its directive's title (`:::exercise 练习 10-1 …`)."""
+    opener = OPENER.match(edits.text(part.line))
+    if opener is None or opener.start("arg") < 0:
+        return
+    label = escape(locale.part_text(part.kind, part.number))
+    number = f'<span class="llmbook-{part.kind}__number">{label}</span>'
+    at = opener.start("arg")
+    edits.replace(part.line, at, at, stash.put(number) + " ")
 
 
 def still_true(book: BookIndex, page: PageParts | None, read: list[list[str]]) -> bool:

@@ -1,8 +1,12 @@
-"""The directive base class, the registry, and the per-page context every directive renders with.
+"""The directive base class and the per-page context every directive renders with.
 
-A directive declares `NAME`, its argument rule and where it may stand, then overrides `validate`
-(raise AuthorError on bad input; runs on the original source, so lines are true) and `render`
-(return the Markdown lines that replace the block). Finished HTML goes through the page's stash.
+A directive is the unit of extension, whole in its module. It declares `NAME`, its argument rule
+and where it may stand, its typed `OPTIONS` (options.py), the classes of its web form
+(`CLASSES`), what a translation must keep of it (`MARKS`) and the locale keys of its words
+(`WORDS`); it overrides `validate` (raise AuthorError on bad input; runs on the original source,
+so lines are true), `render` (the Markdown lines that replace the block; finished HTML goes
+through the page's stash), `print_form` (what paper shows of its web form: printing.py) and
+`marks` (a translation's marks, read by translate/fingerprint.py).
 """
 
 from __future__ import annotations
@@ -11,16 +15,20 @@ import html
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from llmbook.directives.nodes import Block, Document, Text
+from llmbook.directives.options import Validator, split_options
 from llmbook.errors import AuthorError, quoted
 from llmbook.fragments import FragmentRenderer
 from llmbook.i18n import Locale
 from llmbook.page_ref import PageRef
 
 if TYPE_CHECKING:
+    from bs4 import BeautifulSoup
+
     from llmbook.demos.cache import DemoFrames
+    from llmbook.directives.printing import PrintPage
     from llmbook.site_index import SiteIndex
     from llmbook.stash import Stash
 
@@ -28,14 +36,10 @@ __all__ = [
     "Context",
     "Directive",
     "GlossaryView",
+    "Lookup",
     "escape",
-    "get_directive",
-    "known_names",
     "refuse_body",
-    "register",
 ]
-
-_REGISTRY: dict[str, Directive] = {}
 
 REQUIRED, OPTIONAL, FORBIDDEN = "required", "optional", "forbidden"
 
@@ -55,6 +59,17 @@ class Directive:
     # Its body is free Markdown (no structure of its own to parse), so the live preview may put an
     # error box among its lines.
     FLOW: ClassVar[bool] = False
+    # The classes its web form writes that its print form selects: no other module names them.
+    CLASSES: ClassVar[tuple[str, ...]] = ()
+    # What a translation must keep of it: mark kind → how messages name it (see `marks`).
+    MARKS: ClassVar[dict[str, str]] = {}
+    # The locale keys (`ui`) of the words it writes on the web and in print.
+    WORDS: ClassVar[tuple[str, ...]] = ()
+    # Its typed options, written in braces after its title (options.py): name → (default,
+    # validator); empty: braces are part of the title.
+    OPTIONS: ClassVar[dict[str, tuple[Any, Validator]]] = {}
+    # The kind of the book's numbered parts it is ("exercise": `练习 10-1`), or "".
+    NUMBERED: ClassVar[str] = ""
 
     def example(self, ctx: Context) -> str:
         """An opener line fix messages quote (`:::key What to remember`), in the page's words."""
@@ -90,13 +105,51 @@ class Directive:
                     f":::{child.name} cannot stand inside :::{self.NAME} (it holds {allowed})",
                     f"move :::{child.name} out of the :::{self.NAME} block",
                 )
+        if self.OPTIONS:
+            node.options = self.options(node, ctx)
         self.validate(node, ctx)
+
+    def options(self, node: Block, ctx: Context) -> dict[str, Any]:
+        """Its options' values, each default unless written; an unknown or invalid one is an
+        author error at the opener's line."""
+        values = {name: default for name, (default, _) in self.OPTIONS.items()}
+        for name, text in split_options(node.arg)[1]:
+            if name not in self.OPTIONS:
+                raise ctx.error(
+                    node.line,
+                    f":::{self.NAME} has no option {quoted(name)}",
+                    f"write one of {', '.join(self.OPTIONS)} in its braces, e.g. "
+                    f'"{self.example(ctx)}"',
+                )
+            try:
+                values[name] = self.OPTIONS[name][1](text)
+            except ValueError as error:
+                raise ctx.error(
+                    node.line,
+                    f":::{self.NAME} option {name} {quoted(repr(text))} is invalid: {error}",
+                    f'write it as in "{self.example(ctx)}"',
+                ) from None
+        return values
+
+    def title(self, node: Block) -> str:
+        """Its argument without the braces of its options."""
+        return split_options(node.arg)[0] if self.OPTIONS else node.arg
 
     def validate(self, node: Block, ctx: Context) -> None:
         """Directive-specific checks; raise `ctx.error(...)`."""
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         raise NotImplementedError
+
+    def print_form(self, soup: BeautifulSoup, page: PrintPage) -> None:
+        """Its web form on a built page (`soup`) made what paper and an e-reader show; it may add
+        to the page's end (`page.add_end`). Default: printed as the web shows it (boxes and
+        folds print as boxes)."""
+
+    def marks(self, text: str, *, opener: bool, locale: Locale) -> list[tuple[str, str]]:
+        """(kind, value) a translation must keep of one line of its body, or of its opener line
+        (`opener`); a kind is a key of `MARKS`."""
+        return []
 
 
 def refuse_body(node: Block, ctx: Context, problem: str, fix: str) -> None:
@@ -106,19 +159,11 @@ def refuse_body(node: Block, ctx: Context, problem: str, fix: str) -> None:
         raise ctx.error(written[0], problem, fix)
 
 
-def register(cls: type[Directive]) -> type[Directive]:
-    if not cls.NAME or cls.NAME in _REGISTRY:
-        raise RuntimeError(f"directive {cls.NAME!r} is empty or registered twice")
-    _REGISTRY[cls.NAME] = cls()
-    return cls
+class Lookup(Protocol):
+    """What a page's directives see of the build's registry (`registry.Registry`)."""
 
-
-def get_directive(name: str) -> Directive | None:
-    return _REGISTRY.get(name)
-
-
-def known_names() -> list[str]:
-    return sorted(_REGISTRY)
+    def get(self, name: str) -> Directive | None:
+        """The directive called `name` (None: the build knows none)."""
 
 
 class GlossaryView(Protocol):
@@ -139,6 +184,7 @@ class Context:
     doc: Document
     # the site's language (`theme.language`): the words directives write and read (i18n.py)
     locale: Locale
+    directives: Lookup  # the build's registry (registry.py): every directive a page may use
     stash: Stash | None = None
     site: SiteIndex | None = None
     page: PageRef | None = None  # None: a standalone text (tests, a showcase without a site)
@@ -194,7 +240,7 @@ class Context:
             if isinstance(child, Text):
                 out.extend(child.lines)
             else:
-                directive = get_directive(child.name)
+                directive = self.directives.get(child.name)
                 assert directive is not None
                 out.extend(directive.render(child, self))
         return out

@@ -2,20 +2,46 @@
 
 Material styles both from the type class (note, tip, warning, …), so icons and dark mode apply.
 A box that differs from the others only by data (its type, title, whether it collapses) is a row
-of `BOX_TYPES`, registered from it, as pymdown-extensions' admonition types are; a box with checks
-of its own (`:::interview`, `:::chain`) subclasses `BoxDirective`.
+of `BOX_TYPES`, made a class by `box_classes`, as pymdown-extensions' admonition types are; a book
+adds rows of its own in its configuration (`box_types`, read by `configured_boxes`). A box with
+checks of its own (`:::interview`, `:::chain`) subclasses `BoxDirective`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from llmbook.directives.base import FORBIDDEN, OPTIONAL, REQUIRED, Context, Directive, register
+from llmbook.directives.base import FORBIDDEN, OPTIONAL, REQUIRED, Context, Directive
 from llmbook.directives.nodes import Block
+from llmbook.directives.printing import new_tag
+from llmbook.errors import LLMBookError
 
-__all__ = ["BOX_TYPES", "BoxDirective", "BoxType", "box_close", "box_open", "register_boxes"]
+if TYPE_CHECKING:
+    from bs4 import BeautifulSoup
+
+    from llmbook.directives.printing import PrintPage
+
+__all__ = [
+    "BOX_TYPES",
+    "BoxDirective",
+    "BoxType",
+    "BoxTypeError",
+    "box_classes",
+    "box_close",
+    "box_open",
+    "configured_boxes",
+]
+NAME = re.compile(r"[A-Za-z][\w-]*")  # as the parser reads a directive's name
+# Material's admonition types: each has its colour and icon (a configured box names one as `icon`).
+KINDS = ("note", "abstract", "info", "tip", "success", "question", "warning", "failure", "danger",
+         "bug", "example", "quote")  # fmt: skip
+
+
+class BoxTypeError(LLMBookError):
+    """A row of the `box_types` option that cannot be a box."""
 
 
 def box_open(
@@ -41,14 +67,18 @@ class BoxDirective(Directive):
     KIND: ClassVar[str] = "note"
     COLLAPSE: ClassVar[str | None] = None
     FLOW = True
-    DEFAULT_TITLE: ClassVar[str] = ""
+    DEFAULT_TITLE: ClassVar[str] = ""  # the locale key of the title shown when none is written
+    TITLE: ClassVar[str] = ""  # a configured box's title, in the book's words
+    # the locale key of a label it prints with, as text after what it folds (no box); "": a box
+    PRINT_LABEL: ClassVar[str] = ""
 
     def render(self, node: Block, ctx: Context) -> list[str]:
-        title = (
-            ctx.inline(node.arg)
-            if node.arg
-            else (ctx.ui(self.DEFAULT_TITLE) if self.DEFAULT_TITLE else "")
-        )
+        if node.arg:
+            title = ctx.inline(node.arg)
+        elif self.DEFAULT_TITLE:
+            title = ctx.ui(self.DEFAULT_TITLE)
+        else:
+            title = ctx.inline(self.TITLE)
         extra = f"llmbook-{self.NAME}"
         return ctx.wrap(
             node,
@@ -56,6 +86,20 @@ class BoxDirective(Directive):
             box_close(self.COLLAPSE),
             ctx.children(node),
         )
+
+    def print_form(self, soup: BeautifulSoup, page: PrintPage) -> None:
+        """A box with a print label reads on in the text, its label first; others print as the
+        editions print every box."""
+        if not self.PRINT_LABEL:
+            return
+        for tag in reversed(soup.select(f"details.llmbook-{self.NAME}")):
+            summary = tag.find("summary", recursive=False)
+            if summary is not None:
+                summary.extract()
+            first = tag.find("p")
+            if first is not None:
+                first.insert(0, new_tag(soup, "strong", page.ui(self.PRINT_LABEL)))
+            tag.unwrap()
 
 
 @dataclass(frozen=True)
@@ -71,8 +115,10 @@ class BoxType:
     purpose: str  # what an author uses it for (the table documents the directives)
     collapse: str | None = None
     argument: str = REQUIRED
-    default_title: str = ""  # the strings.py key of the title shown when none is written
+    default_title: str = ""  # the locale key of the title shown when none is written
     parents: tuple[str, ...] | None = None
+    title: str = ""  # a configured box's title when none is written (the book's own words)
+    print_label: str = ""  # the locale key of its print label (`BoxDirective.PRINT_LABEL`)
 
     def __post_init__(self) -> None:
         if self.collapse not in (None, "open", "closed"):
@@ -140,13 +186,14 @@ BOX_TYPES: tuple[BoxType, ...] = (
         argument=FORBIDDEN,
         default_title="box_answer",
         parents=("interview",),
+        print_label="print_answer",
     ),
 )
 
 
-def register_boxes(rows: Iterable[BoxType]) -> list[type[BoxDirective]]:
-    """One `BoxDirective` subclass per row, registered; a name already taken raises RuntimeError."""
-    classes = []
+def box_classes(rows: Iterable[BoxType]) -> list[type[BoxDirective]]:
+    """One `BoxDirective` subclass per row (a registry refuses a name already taken)."""
+    classes: list[type[BoxDirective]] = []
     for row in rows:
         attributes = {
             "__doc__": f"`:::{row.name}` — {row.purpose}.",
@@ -155,11 +202,46 @@ def register_boxes(rows: Iterable[BoxType]) -> list[type[BoxDirective]]:
             "COLLAPSE": row.collapse,
             "ARGUMENT": row.argument,
             "DEFAULT_TITLE": row.default_title,
+            "TITLE": row.title,
+            "PRINT_LABEL": row.print_label,
+            "CLASSES": (f"llmbook-{row.name}",),
+            "WORDS": tuple(k for k in (row.default_title, row.print_label) if k),
             "PARENTS": row.parents,
         }
-        cls = type(f"{row.name.title()}Box", (BoxDirective,), attributes)
-        classes.append(register(cls))
+        classes.append(type(f"{row.name.title()}Box", (BoxDirective,), attributes))
     return classes
 
 
-register_boxes(BOX_TYPES)
+def configured_boxes(option: Mapping[str, Any]) -> list[BoxType]:
+    """The book's own box types, from its `box_types` option: name → {icon, title, collapse}.
+    `icon` is a Material admonition type (its icon and colour); with a `title` the box's own
+    title is optional; `collapse` open or closed makes it fold. BoxTypeError names a bad row."""
+    return [_configured(str(name), row or {}) for name, row in option.items()]
+
+
+def _configured(name: str, row: object) -> BoxType:
+    fix = (
+        f"write it `{name}: {{icon: tip, title: …, collapse: closed}}` (icon one of "
+        f"{', '.join(KINDS)}; collapse open or closed, or left out)"
+    )
+    if not NAME.fullmatch(name):
+        problem = "a directive's name is a letter, then letters, digits, - or _"
+    elif not isinstance(row, dict):
+        problem = f"{row!r} is not a mapping"
+    elif set(row) - {"icon", "title", "collapse"}:
+        problem = f"unknown key {sorted(set(row) - {'icon', 'title', 'collapse'})[0]!r}"
+    elif row.get("icon", "note") not in KINDS:
+        problem = f"icon {row['icon']!r} is no Material admonition type"
+    elif row.get("collapse") not in (None, "open", "closed"):
+        problem = f"collapse {row['collapse']!r} is neither open nor closed"
+    else:
+        title = str(row.get("title") or "")
+        return BoxType(
+            name,
+            row.get("icon", "note"),
+            "a box type of the book's configuration",
+            collapse=row.get("collapse"),
+            argument=OPTIONAL if title else REQUIRED,
+            title=title,
+        )
+    raise BoxTypeError(f"llmbook option box_types: {name}: {problem}. Fix: {fix}")

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from llmbook.directives.base import REQUIRED, Context, Directive, escape, register
+from llmbook.directives.base import REQUIRED, Context, Directive, escape
 from llmbook.directives.nodes import Block
 from llmbook.errors import quoted
+
+if TYPE_CHECKING:
+    from bs4 import BeautifulSoup
+
+    from llmbook.directives.printing import PrintPage
 
 __all__ = ["Card", "card_number"]
 
@@ -25,11 +31,12 @@ def card_number(node: Block, ctx: Context) -> tuple[int, str]:
     return int(match.group("number")), match.group("title")
 
 
-@register
 class Card(Directive):
     NAME = "card"
     FLOW = True
     ARGUMENT = REQUIRED
+    CLASSES = ("llmbook-card__number",)
+    WORDS = ("card_done", "print_card_number")
 
     def validate(self, node: Block, ctx: Context) -> None:
         number, _ = card_number(node, ctx)
@@ -57,3 +64,8 @@ class Card(Directive):
             f' aria-pressed="false" hidden>{ctx.ui("card_done")}</button></footer></section>'
         )
         return ctx.wrap(node, opening, closing, ctx.children(node))
+
+    def print_form(self, soup: BeautifulSoup, page: PrintPage) -> None:
+        """Its number says what it is (its done button goes with every button)."""
+        for tag in soup.select(".llmbook-card__number"):
+            tag.append(page.ui("print_card_number"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from llmbook.directives.base import REQUIRED, Context, register
+from llmbook.directives.base import REQUIRED, Context
 from llmbook.directives.box import BoxDirective
 from llmbook.directives.nodes import Block
 
@@ -13,7 +13,6 @@ __all__ = ["Chain"]
 _ITEM = re.compile(r"^\s{0,3}\d+[.)]\s+\S")
 
 
-@register
 class Chain(BoxDirective):
     NAME = "chain"
     ARGUMENT = REQUIRED

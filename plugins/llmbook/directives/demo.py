@@ -3,19 +3,28 @@ with it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from llmbook.demos import DemoError
-from llmbook.directives.base import REQUIRED, Context, Directive, register
+from llmbook.directives.base import REQUIRED, Context, Directive
 from llmbook.directives.nodes import Block
 from llmbook.errors import quoted
+
+if TYPE_CHECKING:
+    from bs4 import BeautifulSoup
+
+    from llmbook.directives.printing import PrintPage
 
 __all__ = ["DemoDirective"]
 
 
-@register
 class DemoDirective(Directive):
     NAME = "demo"
     ARGUMENT = REQUIRED
     NESTED = ()
+    # its frame's, as demos/base.py writes it
+    CLASSES = ("llmbook-demo", "llmbook-demo__widget", "llmbook-widget", "llmbook-demo__narrow")
+    WORDS = ("print_online",)
 
     def _resolve(self, node: Block, ctx: Context) -> tuple[str, str]:
         # Known IDs come from the book's catalog: validating a page imports no demo (no torch).
@@ -51,3 +60,16 @@ class DemoDirective(Directive):
         except DemoError as error:
             raise ctx.error(node.line, f":::demo {demo_id} {error.problem}", error.fix) from None
         return ctx.single(node, frame)
+
+    def print_form(self, soup: BeautifulSoup, page: PrintPage) -> None:
+        """Its static drawing and caption, with a note that it is interactive online."""
+        for demo in soup.select("figure.llmbook-demo"):
+            # the widget, and the narrow screen's copy of the drawing: paper has the wide one
+            for gone in demo.select(
+                ".llmbook-demo__widget, .llmbook-widget, .llmbook-demo__narrow"
+            ):
+                gone.decompose()
+            caption = demo.find("figcaption")
+            if caption is not None:
+                demo.append(caption.extract())  # under the drawing, as every figure's
+                caption.append(f" {page.ui('print_online')}")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from llmbook.directives.base import REQUIRED, Context, register
+from llmbook.directives.base import REQUIRED, Context
 from llmbook.directives.box import BoxDirective
 from llmbook.directives.nodes import Block
 
 __all__ = ["Interview"]
 
 
-@register
 class Interview(BoxDirective):
     NAME = "interview"
     ARGUMENT = REQUIRED

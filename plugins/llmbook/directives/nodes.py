@@ -31,6 +31,7 @@ class Block:
     children: list[Text | Block] = field(default_factory=list)
     end_line: int = 0  # file line of the closing `:::`
     data: object = None  # what the directive parsed from its body when it was validated
+    options: dict[str, object] = field(default_factory=dict)  # its typed options, once checked
 
     def blocks(self, name: str | None = None) -> list[Block]:
         """Direct child blocks (only those called `name`, when given)."""

@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, refuse_body, register
+from typing import TYPE_CHECKING
+
+from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, refuse_body
 from llmbook.directives.nodes import Block
+
+if TYPE_CHECKING:
+    from bs4 import BeautifulSoup
+
+    from llmbook.directives.printing import PrintPage
 
 __all__ = ["Progress"]
 
 
-@register
 class Progress(Directive):
     NAME = "progress"
     ARGUMENT = FORBIDDEN
     NESTED = ()
+    CLASSES = ("llmbook-progress",)
+    WORDS = ("progress", "progress_done")
+
+    def print_form(self, soup: BeautifulSoup, page: PrintPage) -> None:
+        """Paper keeps no progress: it goes."""
+        for tag in soup.select(".llmbook-progress"):
+            tag.decompose()
 
     def _total(self, ctx: Context) -> int:
         return sum(1 for block in ctx.doc.walk() if block.name == "card")

@@ -11,10 +11,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, register
+from llmbook.directives.base import FORBIDDEN, Context, Directive, escape
 from llmbook.directives.nodes import Block
+from llmbook.directives.printing import PrintPage, new_tag, print_box
 from llmbook.errors import quoted
+from llmbook.i18n import Locale
+
+if TYPE_CHECKING:
+    from bs4 import BeautifulSoup, Tag
 
 __all__ = ["OPTION", "Quiz", "QuizData", "parse_quiz"]
 
@@ -129,11 +135,51 @@ def _check(node: Block, data: QuizData, answer_line: int, ctx: Context) -> None:
         )
 
 
-@register
 class Quiz(Directive):
     NAME = "quiz"
     ARGUMENT = FORBIDDEN
     NESTED = ()
+    CLASSES = ("llmbook-quiz",)
+    MARKS = {"answer": "quiz answer"}
+    WORDS = ("quiz", "quiz_options", "quiz_answer_summary", "quiz_key", "print_quiz",
+             "print_key", "print_key_item")  # fmt: skip
+    KEY_RANK = 10  # its answer key ends the page first
+
+    def marks(self, text: str, *, opener: bool, locale: Locale) -> list[tuple[str, str]]:
+        """Its options' letters and its answer."""
+        option, answer = OPTION.match(text), locale.quiz_answer.match(text)
+        found = [("answer", f"option {option.group('letter')}")] if option and not opener else []
+        if answer and not opener:
+            found.append(("answer", f"answer {answer.group('letter')}"))
+        return found
+
+    def print_form(self, soup: BeautifulSoup, page: PrintPage) -> None:
+        """Question and options stay; each answer and its explanation go to the page's key."""
+        key: list[Tag] = []
+        for number, quiz in enumerate(soup.select(".llmbook-quiz"), start=1):
+            answer = quiz.select_one(".llmbook-quiz__answer")
+            explanation = quiz.select_one(".llmbook-quiz__explanation")
+            item = new_tag(soup, "li")
+            answer_text = page.ui(
+                "print_key_item", number=number, answer=quiz.get("data-answer", "")
+            )
+            item.append(new_tag(soup, "strong", answer_text))
+            if explanation is not None:
+                item.extend(list(explanation.extract().contents))
+            key.append(item)
+            for gone in [answer, quiz.select_one(".llmbook-quiz__feedback")]:
+                if gone is not None:
+                    gone.decompose()
+            title = quiz.find("p", class_="admonition-title")
+            if title is not None:
+                title.string = page.ui("print_quiz", number=number)
+        if key:
+            box = print_box(soup, "success", page.ui("print_key"))
+            box["class"] = ["llmbook-box", "llmbook-answer-key"]
+            answers = new_tag(soup, "ol")
+            answers.extend(key)
+            box.append(answers)
+            page.add_end(self.KEY_RANK, box)
 
     def validate(self, node: Block, ctx: Context) -> None:
         node.data = parse_quiz(node, ctx)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, register
+from llmbook.directives.base import FORBIDDEN, Context, Directive, escape
 from llmbook.directives.nodes import Block
 from llmbook.errors import quoted
 
@@ -13,7 +13,6 @@ __all__ = ["Related"]
 _ITEM_SPLIT = re.compile(r"\s*[,，、]\s*")
 
 
-@register
 class Related(Directive):
     NAME = "related"
     ARGUMENT = FORBIDDEN

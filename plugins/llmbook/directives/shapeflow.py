@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, register
+from llmbook.directives.base import FORBIDDEN, Context, Directive, escape
 from llmbook.directives.nodes import Block
 from llmbook.directives.shapes import (
     Dim,
@@ -33,6 +34,11 @@ from llmbook.directives.shapes import (
 )
 from llmbook.errors import quoted as quote
 from llmbook.i18n import Locale
+
+if TYPE_CHECKING:
+    from bs4 import BeautifulSoup
+
+    from llmbook.directives.printing import PrintPage
 
 __all__ = ["Shapeflow", "check_line"]
 
@@ -265,11 +271,17 @@ def _check_grouping(q: list[Dim], kv: list[Dim], n_text: str, quoted: str, flow:
     flow.checked = True
 
 
-@register
 class Shapeflow(Directive):
     NAME = "shapeflow"
     ARGUMENT = FORBIDDEN
     NESTED = ()
+    CLASSES = ("llmbook-shapeflow__flow", "llmbook-tensor")
+
+    def print_form(self, soup: BeautifulSoup, page: PrintPage) -> None:
+        """Each tensor, operator and arrow apart by a space, as the site's chips are."""
+        for flow in soup.select(".llmbook-shapeflow__flow, .llmbook-tensor"):
+            for child in list(flow.children)[1:]:
+                child.insert_before(" ")
 
     def flows(self, node: Block, ctx: Context) -> list[Flow]:
         names: dict[str, list[Dim]] = {}

@@ -7,7 +7,7 @@ produced by the code it documents and cannot go stale. Errors in the example nam
 
 from __future__ import annotations
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, register
+from llmbook.directives.base import FORBIDDEN, Context, Directive
 from llmbook.directives.nodes import Block
 from llmbook.directives.tree import parse_directives, render_directives
 from llmbook.formulas import render_math_text
@@ -33,7 +33,6 @@ def _example(node: Block, ctx: Context) -> tuple[str, int]:
     return "\n".join(body), numbered[fence.start][0] + 1
 
 
-@register
 class Showcase(Directive):
     NAME = "showcase"
     ARGUMENT = FORBIDDEN
@@ -41,7 +40,14 @@ class Showcase(Directive):
 
     def validate(self, node: Block, ctx: Context) -> None:
         source, first = _example(node, ctx)
-        parse_directives(source, src=ctx.src, first=first, locale=ctx.locale, demos=ctx.demos)
+        parse_directives(
+            source,
+            src=ctx.src,
+            first=first,
+            locale=ctx.locale,
+            directives=ctx.directives,
+            demos=ctx.demos,
+        )
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         source, first = _example(node, ctx)
@@ -64,6 +70,7 @@ class Showcase(Directive):
             page=ctx.page,
             demos=ctx.demos,
             locale=ctx.locale,
+            directives=ctx.directives,
         )
         body = ctx.children(node)
         return [

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from llmbook.directives.base import REQUIRED, Context, Directive, register
+from llmbook.directives.base import REQUIRED, Context, Directive
 from llmbook.directives.nodes import Block
 
 __all__ = ["Tab"]
 
 
-@register
 class Tab(Directive):
     NAME = "tab"
     FLOW = True

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from llmbook.directives.base import FORBIDDEN, Context, Directive, register
+from typing import TYPE_CHECKING
+
+from llmbook.directives.base import FORBIDDEN, Context, Directive
 from llmbook.directives.nodes import Block
+from llmbook.directives.printing import new_tag
 from llmbook.directives.tab_set import render_tab_set
+
+if TYPE_CHECKING:
+    from bs4 import BeautifulSoup
+
+    from llmbook.directives.printing import PrintPage
 
 __all__ = ["Tabs"]
 
@@ -26,14 +34,29 @@ def check_only_blocks(node: Block, child: str, ctx: Context) -> None:
         )
 
 
-@register
 class Tabs(Directive):
     NAME = "tabs"
     ARGUMENT = FORBIDDEN
     NESTED = ("tab",)
+    CLASSES = ("tabbed-set", "tabbed-labels", "tabbed-content", "tabbed-block")
 
     def validate(self, node: Block, ctx: Context) -> None:
         check_only_blocks(node, "tab", ctx)
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         return render_tab_set(node, node.blocks("tab"), ctx)
+
+    def print_form(self, soup: BeautifulSoup, page: PrintPage) -> None:
+        """Every tab shown, under its label."""
+        for tabs in soup.select("div.tabbed-set"):
+            labels = [
+                label.get_text(" ", strip=True) for label in tabs.select(".tabbed-labels label")
+            ]
+            blocks = tabs.select(".tabbed-content > .tabbed-block")
+            shown = new_tag(soup, "div", **{"class": "llmbook-tabs"})
+            for label, block in zip(labels, blocks, strict=True):
+                heading = new_tag(soup, "p", **{"class": "llmbook-tab__label"})
+                heading.append(new_tag(soup, "strong", label))
+                shown.append(heading)
+                shown.extend(list(block.contents))
+            tabs.replace_with(shown)

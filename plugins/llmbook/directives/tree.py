@@ -1,8 +1,8 @@
 """A page's directive tree: parsed once (`parse_structure`), written into by the later stages
 (`apply_line_edits`: formulas, checked numbers, outputs), then every directive validated and
 rendered once (`render_tree`). `parse_directives` / `render_directives` do the same for a
-standalone text (a showcase's example, a test's page). Directives are looked up in the registry
-that importing `llmbook.directives` fills.
+standalone text (a showcase's example, a test's page). Directives are looked up in the build's
+registry (`directives`), which every function here is given.
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from llmbook.directives.base import Context, GlossaryView, get_directive, known_names
+from llmbook.directives.base import Context, GlossaryView
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.directives.parser import OPENER, parse_tree
+from llmbook.directives.registry import Registry
 from llmbook.edits import LineEdits
 from llmbook.lexer import Lexed, lex
 from llmbook.stash import Stash
@@ -39,21 +40,19 @@ def check_tree(ctx: Context, parent: Block | None = None) -> None:
     """Run every directive's checks, outer blocks first."""
     parent = parent if parent is not None else ctx.doc
     for block in parent.blocks():
-        directive = get_directive(block.name)
+        directive = ctx.directives.get(block.name)
         assert directive is not None
         directive.check(block, parent, ctx)
         check_tree(ctx, block)
 
 
-def parse_structure(lexed: Lexed, *, src: str, plain: frozenset[int] = frozenset()) -> Document:
+def parse_structure(
+    lexed: Lexed, *, src: str, directives: Registry, plain: frozenset[int] = frozenset()
+) -> Document:
     """The page's directive tree (structure and names checked, not yet each directive's content);
     lines in `plain` (file lines) are text."""
     return parse_tree(
-        lexed,
-        src=src,
-        known=lambda name: get_directive(name) is not None,
-        names=known_names(),
-        plain=plain,
+        lexed, src=src, known=directives.__contains__, names=directives.names(), plain=plain
     )
 
 
@@ -62,13 +61,14 @@ def checked_structure(
     *,
     src: str,
     locale: Locale,
+    directives: Registry,
     plain: frozenset[int] = frozenset(),
     demos: DemoFrames | None = None,
 ) -> Document:
     """The page's directive tree with every directive validated: the check stage's view, so
     a malformed block is an author error of the build's report before any page renders."""
-    doc = parse_structure(lexed, src=src, plain=plain)
-    check_tree(Context(src=src, doc=doc, locale=locale, demos=demos))
+    doc = parse_structure(lexed, src=src, plain=plain, directives=directives)
+    check_tree(Context(src=src, doc=doc, locale=locale, directives=directives, demos=demos))
     return doc
 
 
@@ -77,13 +77,16 @@ def parse_directives(
     *,
     src: str,
     locale: Locale,
+    directives: Registry,
     first: int = 1,
     demos: DemoFrames | None = None,
 ) -> Document:
     """A standalone text's directive tree (a showcase's example, a test's page, starting on file
     line `first`), every directive validated against the book's `demos`, its words read in
     `locale`; AuthorError (`src:LINE`) otherwise."""
-    return checked_structure(lex(markdown, first), src=src, locale=locale, demos=demos)
+    return checked_structure(
+        lex(markdown, first), src=src, locale=locale, directives=directives, demos=demos
+    )
 
 
 def render_directives(
@@ -96,13 +99,23 @@ def render_directives(
     demos: DemoFrames | None = None,
     first: int = 1,
     locale: Locale,
+    directives: Registry,
 ) -> str:
     """A standalone text (starting on file line `first`) with every directive block replaced by
     Material HTML (via `stash`) around its body."""
     if ":::" not in markdown:
         return markdown
-    doc = parse_structure(lex(markdown, first), src=src)
-    return render_tree(doc, src=src, stash=stash, site=site, page=page, demos=demos, locale=locale)
+    doc = parse_structure(lex(markdown, first), src=src, directives=directives)
+    return render_tree(
+        doc,
+        src=src,
+        stash=stash,
+        site=site,
+        page=page,
+        demos=demos,
+        locale=locale,
+        directives=directives,
+    )
 
 
 def apply_line_edits(doc: Document, edits: LineEdits) -> Document:
@@ -156,6 +169,7 @@ def render_tree(
     glossary: GlossaryView | None = None,
     made: Mapping[str, str] | None = None,
     locale: Locale,
+    directives: Registry,
 ) -> str:
     """The page's Markdown from its parsed tree, as the later stages left its lines: every
     directive validated (keeping what it parsed on its node), then rendered, once. `example`:
@@ -172,6 +186,7 @@ def render_tree(
         example=example,
         glossary=glossary,
         locale=locale,
+        directives=directives,
     )
     check_tree(ctx)
     return "\n".join(ctx.children(doc))

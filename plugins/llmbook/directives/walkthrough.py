@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from llmbook.directives.base import REQUIRED, Context, Directive, register
+from llmbook.directives.base import REQUIRED, Context, Directive
 from llmbook.directives.box import box_close, box_open
 from llmbook.directives.nodes import Block
 from llmbook.directives.tab_set import render_tab_set
@@ -11,7 +11,6 @@ from llmbook.directives.tabs import check_only_blocks
 __all__ = ["Walkthrough"]
 
 
-@register
 class Walkthrough(Directive):
     NAME = "walkthrough"
     ARGUMENT = REQUIRED

@@ -68,8 +68,8 @@ def make_editions(
     log: Callable[[str], None],
     languages: Sequence[str] = (),
 ) -> list[Path]:
-    """Write each edition of `kinds` into `out_dir` and a copy into the site's root, where
-    `:::editions` links it; the paths in `out_dir`. Named by the book's language among the
+    """Write each edition of `kinds` into `out_dir` and a copy into the site's root, where the
+    site's pages link it; the paths in `out_dir`. Named by the book's language among the
     `languages` option's (`links.edition_name`): llmbook.pdf, llmbook.epub in the book's own,
     llmbook.en.pdf in English, so one folder holds every language's."""
     missing = [page.url for page in pages if not (site_dir / page.url).is_file()]

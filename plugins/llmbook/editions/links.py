@@ -23,11 +23,12 @@ def edition_name(kind: str, language: str, languages: Sequence[str] = ()) -> str
 def edition_links(
     kinds: Sequence[str], page_url: str, locale: Locale, languages: Sequence[str] = ()
 ) -> str:
-    """The HTML paragraph of download links, relative to the page at `page_url`."""
+    """The download links (HTML), relative to the page at `page_url`, that the site's list of
+    editions shows."""
     folder = posixpath.dirname(page_url) or "."
     links = [
         f'<a href="{posixpath.relpath(edition_name(kind, locale.code, languages), folder)}" download>'
         f"{locale.ui(f'edition_{kind}')}</a>"
         for kind in kinds
     ]
-    return f'<p class="llmbook-editions">{locale.ui("editions")}{" · ".join(links)}</p>'
+    return " · ".join(links)

@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from llmbook.directives.registry import Registry
     from llmbook.i18n import Locale
 
 __all__ = ["Book", "BookPage"]
@@ -27,9 +28,19 @@ class Book:
     subtitle: str
     date: str
     locale: Locale  # the build's (`theme.language`): the text the editions print, their tag
+    # the build's directives (None: llmbook's own), each of which prints its web form
+    directives: Registry | None = field(default=None, compare=False)
+
+    @property
+    def registry(self) -> Registry:
+        from llmbook.directives.shipped import shipped  # only when an edition is made
+
+        return self.directives if self.directives is not None else shipped()
 
     @classmethod
-    def dated(cls, title: str, subtitle: str, locale: Locale) -> Book:
+    def dated(
+        cls, title: str, subtitle: str, locale: Locale, directives: Registry | None = None
+    ) -> Book:
         """The book as of its build: SOURCE_DATE_EPOCH's day (reproducible builds), else today."""
         epoch = os.environ.get("SOURCE_DATE_EPOCH")
         day = (
@@ -37,7 +48,7 @@ class Book:
             if epoch
             else datetime.now(timezone.utc)
         )
-        return cls(title, subtitle, day.strftime("%Y-%m-%d"), locale)
+        return cls(title, subtitle, day.strftime("%Y-%m-%d"), locale, directives)
 
     @property
     def language_tag(self) -> str:

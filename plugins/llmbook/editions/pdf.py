@@ -17,7 +17,6 @@ from llmbook.editions.model import Book, BookPage
 from llmbook.editions.pandoc import page_typst
 from llmbook.editions.print_form import PrintPage, fragment_html, parse_fragment, print_form
 from llmbook.errors import LLMBookError
-from llmbook.i18n import Locale
 from llmbook.store import Memo, Store, file_digest, key, write_atomic
 from llmbook.store_namespaces import EDITIONS
 
@@ -63,7 +62,7 @@ def book_typst(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, st
     for name, value in template_values(book).items():
         text = text.replace("{{" + name + "}}", value.replace("\\", "\\\\").replace('"', '\\"'))
     parts = [text]
-    printed = printed_pages(built, site_dir, work, book.locale)
+    printed = printed_pages(built, site_dir, work, book)
     check_glyphs((page.src, html) for (page, _), html in zip(built, printed, strict=True))
     for (page, _), html in zip(built, printed, strict=True):
         parts.append(f"// {page.src}\n#pagebreak(weak: true)\n" + page_typst(html, store))
@@ -86,13 +85,16 @@ def template_values(book: Book) -> dict[str, str]:
 
 
 def printed_pages(
-    built: list[tuple[BookPage, str]], site_dir: Path, work: Path, locale: Locale
+    built: list[tuple[BookPage, str]], site_dir: Path, work: Path, book: Book
 ) -> list[str]:
-    """Each built page's article in print form (the words it adds in `locale`), with the book's
-    anchors, its images in `work`."""
+    """Each built page's article in print form (its directives', the words it adds in the
+    book's locale), with the book's anchors, its images in `work`."""
     articles = book_articles(built)
+    directives = book.registry
     return [
-        page_images(print_form(article, locale), page, site_dir, work, f"p{number}")
+        page_images(
+            print_form(article, book.locale, directives), page, site_dir, work, f"p{number}"
+        )
         for number, ((page, _), article) in enumerate(zip(built, articles, strict=True), 1)
     ]
 

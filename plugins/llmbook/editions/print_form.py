@@ -1,59 +1,29 @@
 """A built page's HTML in print form: what paper and an e-reader can show of each directive.
 
 The site's page is the proven one (numbers checked, blocks run, references resolved); this only
-changes how it is shown. Boxes become `<div class="llmbook-box">` with their title first, folds and
-answers are opened, every tab is shown under its label, a quiz keeps its question and options and
-its answer goes to the key at the end of the page, a demo keeps its static drawing and a note,
-widgets' controls, permalinks, tooltips and buttons go. Figures drawn inline (`<svg>`) are set
-aside as files, so every later stage (pandoc, Typst, EPUB) meets an `<img>`.
+changes how it is shown. Boxes become `<div class="llmbook-box">` with their title first, folds are
+opened, controls, permalinks, tooltips and buttons go. Each directive of the build's registry
+prints its own web form and adds to the page's end (`Directive.print_form`): this module names
+none of them. Figures drawn inline (`<svg>`) are set aside as files, so every later stage
+(pandoc, Typst, EPUB) meets an `<img>`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from bs4 import BeautifulSoup, Tag
 
 from llmbook.book.syntax import names_a_part
+from llmbook.directives.printing import PrintPage, new_tag, print_box
+from llmbook.directives.registry import Registry
 from llmbook.i18n import Locale
 
 __all__ = ["PrintPage", "fragment_html", "parse_fragment", "print_form"]
 
 _BOX_KINDS = ("note", "tip", "info", "warning", "danger", "question", "example", "success",
               "abstract", "quote", "bug", "failure")  # fmt: skip
-
-
-@dataclass
-class PrintPage:
-    html: str  # the page's article in print form
-    locale: Locale  # the build's (`theme.language`): the text the print form adds
-    svgs: dict[str, str] = field(default_factory=dict)  # file name → an inline drawing's SVG
-
-    def ui(self, key: str, **fields: object) -> str:
-        return self.locale.ui(key, **fields)
-
-
-def _new(soup: BeautifulSoup, name: str, text: str = "", **attrs: str) -> Tag:
-    tag = soup.new_tag(name, attrs=attrs)
-    if text:
-        tag.string = text
-    return tag
-
-
-def _box(soup: BeautifulSoup, kind: str, title: Tag | str | None) -> Tag:
-    """An empty print box of `kind` whose first child is its title (a paragraph)."""
-    box = _new(soup, "div", **{"class": "llmbook-box", "data-kind": kind})
-    if title is not None:
-        strong = _new(soup, "strong")
-        if isinstance(title, Tag):
-            strong.extend(list(title.contents))
-        else:
-            strong.string = title
-        heading = _new(soup, "p", **{"class": "llmbook-box__title"})
-        heading.append(strong)
-        box.append(heading)
-    return box
+_new, _box = new_tag, print_box
 
 
 def _kind(tag: Tag) -> str:
@@ -69,8 +39,8 @@ def _admonitions(soup: BeautifulSoup, page: PrintPage) -> None:
 
 
 def _folds(soup: BeautifulSoup, page: PrintPage) -> None:
-    """Every `<details>` opened: answers read on after their question, a notebook cell's
-    collapsed code or output as it is, others as boxes."""
+    """Every `<details>` left opened: a notebook cell's collapsed code or output as it is,
+    others as boxes."""
     for tag in reversed(soup.select("details")):
         summary = tag.find("summary", recursive=False)
         if summary is not None:
@@ -78,67 +48,9 @@ def _folds(soup: BeautifulSoup, page: PrintPage) -> None:
         if "llmbook-hide" in tag.get("class", []):  # a cell's collapsed part: printed as is
             tag.unwrap()
             continue
-        if "llmbook-answer" in tag.get("class", []):
-            label = _new(soup, "strong", page.ui("print_answer"))
-            first = tag.find("p")
-            if first is not None:
-                first.insert(0, label)
-            tag.unwrap()
-            continue
         box = _box(soup, _kind(tag), summary)
         box.extend(list(tag.contents))
         tag.replace_with(box)
-
-
-def _quizzes(soup: BeautifulSoup, page: PrintPage) -> None:
-    """Question and options stay; each answer and its explanation go to the page's key."""
-    key: list[Tag] = []
-    for number, quiz in enumerate(soup.select(".llmbook-quiz"), start=1):
-        answer = quiz.select_one(".llmbook-quiz__answer")
-        explanation = quiz.select_one(".llmbook-quiz__explanation")
-        item = _new(soup, "li")
-        answer_text = page.ui("print_key_item", number=number, answer=quiz.get("data-answer", ""))
-        item.append(_new(soup, "strong", answer_text))
-        if explanation is not None:
-            item.extend(list(explanation.extract().contents))
-        key.append(item)
-        for gone in [answer, quiz.select_one(".llmbook-quiz__feedback")]:
-            if gone is not None:
-                gone.decompose()
-        title = quiz.find("p", class_="admonition-title")
-        if title is not None:
-            title.string = page.ui("print_quiz", number=number)
-    if key:
-        box = _box(soup, "success", page.ui("print_key"))
-        box["class"] = ["llmbook-box", "llmbook-answer-key"]
-        answers = _new(soup, "ol")
-        answers.extend(key)
-        box.append(answers)
-        (soup.body or soup).append(box)
-
-
-def _tabs(soup: BeautifulSoup, page: PrintPage) -> None:
-    for tabs in soup.select("div.tabbed-set"):
-        labels = [label.get_text(" ", strip=True) for label in tabs.select(".tabbed-labels label")]
-        blocks = tabs.select(".tabbed-content > .tabbed-block")
-        shown = _new(soup, "div", **{"class": "llmbook-tabs"})
-        for label, block in zip(labels, blocks, strict=True):
-            heading = _new(soup, "p", **{"class": "llmbook-tab__label"})
-            heading.append(_new(soup, "strong", label))
-            shown.append(heading)
-            shown.extend(list(block.contents))
-        tabs.replace_with(shown)
-
-
-def _demos(soup: BeautifulSoup, page: PrintPage) -> None:
-    for demo in soup.select("figure.llmbook-demo"):
-        # the widget, and the narrow screen's copy of the drawing: paper has the wide one
-        for gone in demo.select(".llmbook-demo__widget, .llmbook-widget, .llmbook-demo__narrow"):
-            gone.decompose()
-        caption = demo.find("figcaption")
-        if caption is not None:
-            demo.append(caption.extract())  # under the drawing, as every figure's
-            caption.append(f" {page.ui('print_online')}")
 
 
 def _inline_svgs(soup: BeautifulSoup, page: PrintPage) -> None:
@@ -154,13 +66,11 @@ def _inline_svgs(soup: BeautifulSoup, page: PrintPage) -> None:
 def _plain(soup: BeautifulSoup, page: PrintPage) -> None:
     """What only a browser uses: permalinks, buttons, progress bars, tooltips, controls, the
     language switcher (each language's edition is a book of its own)."""
-    gone = "a.headerlink, button, input, progress, .llmbook-progress, script, nav.llmbook-languages"
+    gone = "a.headerlink, button, input, progress, script, nav.llmbook-languages"
     for tag in soup.select(gone):
         tag.decompose()
     for tag in soup.select("[title]"):
         del tag["title"]
-    for tag in soup.select(".llmbook-card__number"):
-        tag.append(page.ui("print_card_number"))
 
 
 def _code(soup: BeautifulSoup, page: PrintPage) -> None:
@@ -193,25 +103,25 @@ def _equations(soup: BeautifulSoup, page: PrintPage) -> None:
         equation.replace_with(shown)
 
 
-def _shape_flows(soup: BeautifulSoup, page: PrintPage) -> None:
-    """Each tensor, operator and arrow of a shape flow apart by a space, as the site's chips are."""
-    for flow in soup.select(".llmbook-shapeflow__flow, .llmbook-tensor"):
-        for child in list(flow.children)[1:]:
-            child.insert_before(" ")
+Step = Callable[[BeautifulSoup, PrintPage], None]
+# What the editions do themselves, before and after the directives' own print forms.
+BEFORE: list[Step] = [_plain, _code]
+AFTER: list[Step] = [_inline_svgs, _folds, _admonitions, _equations, _references]
 
 
-STEPS: list[Callable[[BeautifulSoup, PrintPage], None]] = [
-    _plain, _code, _quizzes, _demos, _inline_svgs, _tabs, _folds, _admonitions, _equations,
-    _shape_flows, _references,
-]  # fmt: skip
-
-
-def print_form(article_html: str, locale: Locale) -> PrintPage:
-    """The print form of a page's article (its HTML between the site's chrome); `locale`: the
+def print_form(article_html: str, locale: Locale, directives: Registry) -> PrintPage:
+    """The print form of a page's article (its HTML between the site's chrome): each directive
+    of the build's registry prints its own web form and adds to the page's end; `locale`: the
     build's, for the text the print form adds (answer labels, the answer key)."""
     soup = parse_fragment(article_html)
     page = PrintPage("", locale)
-    for step in STEPS:
+    for step in BEFORE:
+        step(soup, page)
+    for directive in directives:
+        directive.print_form(soup, page)
+    for _, tag in sorted(page.ends, key=lambda end: end[0]):
+        (soup.body or soup).append(tag)
+    for step in AFTER:
         step(soup, page)
     page.html = fragment_html(soup)
     return page

@@ -4,12 +4,14 @@ bound number checked against its computation, expected outputs compared."""
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from llmbook.directives import Document, parse_structure
 from llmbook.directives.base import Context
-from llmbook.directives.tree import check_tree
+from llmbook.directives.nodes import Document
+from llmbook.directives.registry import Registry
+from llmbook.directives.tree import check_tree, parse_structure
 from llmbook.errors import AuthorError, location, quoted, quoted_lines
 from llmbook.execute.collect import PageSource
 from llmbook.execute.coverage import Unaccounted, page_coverage
@@ -37,14 +39,15 @@ def plan_page(
     locale: Locale,
     mode: Strict = STRICT,
     demos: DemoFrames | None = None,
+    directives: Registry,
 ) -> Plan:
     """The page's plan; AuthorError when an expected output differs. `strict`: the site's
     `numbers_strict` (the page's front matter decides first); `mode`: the build's or the live
     preview's way with lines a stage cannot read; `locale`: the words the page's directives and
-    numbers are read in; `demos`: the book's (`:::demo` IDs)."""
+    numbers are read in; `demos`: the book's (`:::demo` IDs); `directives`: the build's."""
     source = page.source
     plan = Plan(source)
-    _cover(plan, strict=strict, mode=mode, locale=locale, demos=demos)
+    _cover(plan, strict=strict, mode=mode, locale=locale, demos=demos, directives=directives)
     if not source.needs_execution() or page.result is None:
         return plan  # nothing to run, or (preview) its code failed: numbers stay unchecked
     plan.result = page.result
@@ -57,14 +60,26 @@ def plan_page(
 
 
 def bare_plan(
-    page: LoadedPage, *, strict: bool, locale: Locale, demos: DemoFrames | None = None
+    page: LoadedPage,
+    *,
+    strict: bool,
+    locale: Locale,
+    demos: DemoFrames | None = None,
+    directives: Registry,
 ) -> Plan:
     """The plan of a page whose code or checks failed: its model for the rest of the book (and
     what the live preview shows), nothing checked, no errors of its own (the failure that made it
     is reported), and no coverage when its directives or formulas cannot be read."""
     page.result = None
     try:
-        plan = plan_page(page, strict=strict, locale=locale, mode=Forgiving(), demos=demos)
+        plan = plan_page(
+            page,
+            strict=strict,
+            locale=locale,
+            mode=Forgiving(),
+            demos=demos,
+            directives=directives,
+        )
     except AuthorError:
         return Plan(page.source)
     plan.unaccounted = []
@@ -72,15 +87,22 @@ def bare_plan(
 
 
 def _cover(
-    plan: Plan, *, strict: bool, mode: Strict, locale: Locale, demos: DemoFrames | None
+    plan: Plan,
+    *,
+    strict: bool,
+    mode: Strict,
+    locale: Locale,
+    demos: DemoFrames | None,
+    directives: Registry,
 ) -> None:
     """Sort the page's numbers; on a strict page an unaccounted one is an author error."""
     source = plan.page
-    doc, whole = mode.read(parse_structure, source.lexed, source.src)
+    parse = functools.partial(parse_structure, directives=directives)
+    doc, whole = mode.read(parse, source.lexed, source.src)
     if whole:  # the renderer walks this tree (the preview parses its own, with its boxes)
         plan.doc = doc  # also the page's model for the book, even where a directive is wrong
         # every directive validated here, before any page renders: its errors join the report
-        mode.read(_validation(doc, locale, demos), source.lexed, source.src)
+        mode.read(_validation(doc, locale, demos, directives), source.lexed, source.src)
     plan.math = mode.read(math_spans, source.lexed, source.src)[0] or {}
     plan.coverage = coverage = page_coverage(source, plan.math, doc, locale)
     if source.strict if source.strict is not None else strict:
@@ -100,13 +122,19 @@ def unaccounted_error(src: str, number: Unaccounted) -> AuthorError:
     )
 
 
-def _validation(doc: Document, locale: Locale, demos: DemoFrames | None) -> Callable[..., None]:
+def _validation(
+    doc: Document, locale: Locale, demos: DemoFrames | None, directives: Registry
+) -> Callable[..., None]:
     """The validate stage of a parsed page: its tree's directives checked (the live preview's
     retries, with lines taken as text, parse the page again)."""
 
     def validate(lexed: Lexed, *, src: str, plain: frozenset[int] = frozenset()) -> None:
-        tree = doc if not plain else parse_structure(lexed, src=src, plain=plain)
-        check_tree(Context(src=src, doc=tree, locale=locale, demos=demos))
+        tree = (
+            doc
+            if not plain
+            else parse_structure(lexed, src=src, plain=plain, directives=directives)
+        )
+        check_tree(Context(src=src, doc=tree, locale=locale, directives=directives, demos=demos))
 
     return validate
 

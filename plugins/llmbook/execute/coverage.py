@@ -32,6 +32,8 @@ from llmbook.book.cite_syntax import find_citations
 from llmbook.book.syntax import find_references
 from llmbook.directives.nodes import Block
 from llmbook.directives.parser import OPENER
+from llmbook.directives.shipped import shipped
+from llmbook.directives.tree import parse_structure
 from llmbook.execute.collect import PageSource
 from llmbook.i18n import Locale
 from llmbook.lexer import code_spans
@@ -163,9 +165,7 @@ def _structural(text: str, number: re.Match[str], locale: Locale) -> bool:
 def _shapeflow_lines(page: PageSource, doc: Block | None) -> set[int]:
     """File lines of `:::shapeflow` blocks: the shape checker owns their numbers."""
     if doc is None:
-        from llmbook.directives import parse_structure
-
-        doc = parse_structure(page.lexed, src=page.src)
+        doc = parse_structure(page.lexed, src=page.src, directives=shipped())
     return {
         line
         for block in doc.walk()

@@ -21,6 +21,7 @@ from mkdocs.plugins import get_plugin_logger
 
 from llmbook.crash import reported_as_internal
 from llmbook.demos import DemoFrames
+from llmbook.directives.shipped import book_directives
 from llmbook.errors import AuthorError, location
 from llmbook.execute.cache import FileHashes, PageCache, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
@@ -93,10 +94,18 @@ class Executor:
         if demos is None:
             demos = DemoFrames.of_book(plugin_config.get("demos") or (), project, store)
         self.demos = demos
+        # The build's directives: llmbook's and the book's `box_types` (BoxTypeError: a bad row).
+        self.directives = book_directives(plugin_config)
         # A page's checks depend on llmbook's code, the words it is read in (quiz keywords,
-        # ordinals) and the demo IDs the book registers.
+        # ordinals), the demo IDs the book registers and the directives it knows.
         self.stages = StageCache(
-            store, key(llmbook_hash(), self.locale.reading_digest, demos.known_ids())
+            store,
+            key(
+                llmbook_hash(),
+                self.locale.reading_digest,
+                demos.known_ids(),
+                self.directives.key(),
+            ),
         )
         self.numbers_strict = bool(plugin_config["numbers_strict"])
         # a raising block: an error, or a warning with its error shown on the page
@@ -270,7 +279,11 @@ class Executor:
                 if failed and not left_out and not self.mode.plans(failed):
                     # reported above; still a page to the rest of the book (its model)
                     report.plans[src] = bare_plan(
-                        page, strict=self.numbers_strict, locale=self.locale, demos=self.demos
+                        page,
+                        strict=self.numbers_strict,
+                        locale=self.locale,
+                        demos=self.demos,
+                        directives=self.directives,
                     )
                 else:
                     plan = report.plans[src] = self._plan(page, keep=not left_out)
@@ -280,7 +293,11 @@ class Executor:
             with contextlib.suppress(Exception):
                 # its numbers unchecked: shown by the live preview, a model to the book
                 report.plans[src] = bare = bare_plan(
-                    page, strict=self.numbers_strict, locale=self.locale, demos=self.demos
+                    page,
+                    strict=self.numbers_strict,
+                    locale=self.locale,
+                    demos=self.demos,
+                    directives=self.directives,
                 )
                 self._record(bare)
 
@@ -350,6 +367,7 @@ class Executor:
                 locale=self.locale,
                 mode=self.mode,
                 demos=self.demos,
+                directives=self.directives,
             )
 
         digest = result_digest(page.result)  # once: the stage and render caches key on it

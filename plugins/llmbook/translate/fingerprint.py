@@ -1,6 +1,7 @@
 """What a translation must carry over from its source, read from a page's collected model: its
 sections (heading level, section number, explicit id), and in each section the code that runs,
-the bound numbers, the labelled parts, the directives and quiz answers, the citations and the
+the bound numbers, the labelled parts, the directives and what each directive says a translation
+keeps of it (`Directive.marks`: a quiz's answers, an exercise's label), the citations and the
 glossary terms; the prose only as a digest (a translation rewrites it)."""
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from llmbook.book.parts import ATTRS, HEADING, SECTION_NUMBER
 from llmbook.book.syntax import CAPTION, CAPTION_ID, EQUATION_LABEL
 from llmbook.book.term_syntax import find_terms
 from llmbook.directives.parser import CLOSER, OPENER
-from llmbook.directives.quiz import OPTION
+from llmbook.directives.registry import Registry
+from llmbook.directives.shipped import shipped
 from llmbook.execute.collect import CodeBlock, PageSource
 from llmbook.i18n import Locale
 from llmbook.store import bytes_digest
@@ -25,22 +27,24 @@ __all__ = ["KINDS", "Fingerprint", "Mark", "Section", "code_digest", "fingerprin
 _HEADING_ID = re.compile(r"\{[^}]*#(?P<id>[A-Za-z][\w:-]*)[^}]*\}\s*$")
 _BINDING = re.compile(r"\[\[.*?\]\]")
 
-# The kinds of marks, as the messages name them.
-KINDS = {
+_OWN = {
     "code": "python block",
     "output": "expected output",
     "number": "bound number",
     "label": "labelled figure, table or equation",
     "directive": "directive",
-    "answer": "quiz answer",
     "citation": "citation",
     "term": "glossary term",
 }
+# The directives' own kinds (`Directive.MARKS`: "answer", a quiz answer).
+_THEIRS = {kind: name for d in shipped() for kind, name in d.MARKS.items()}
+# The kinds of marks, as the messages name them.
+KINDS = {**_OWN, **_THEIRS}
 # The groups a record keeps a digest of, per section (record.py): what changed, by name.
 GROUPS = {
     "code": ("code", "output"),
     "numbers": ("number",),
-    "parts": ("label", "directive", "answer", "citation", "term"),
+    "parts": ("label", "directive", *_THEIRS, "citation", "term"),
 }
 
 
@@ -100,9 +104,13 @@ class Fingerprint:
         return _digest("\n".join(parts), 12)
 
 
-def fingerprint(page: PageSource, locale: Locale) -> Fingerprint:
+def fingerprint(
+    page: PageSource, locale: Locale, directives: Registry | None = None
+) -> Fingerprint:
     """The page's sections and their marks, from its collected model (nothing re-parsed);
-    `locale` reads its quizzes' answer lines (in any of the book's languages)."""
+    `locale` reads its directives' lines (a quiz's answer, in any of the book's languages);
+    `directives`: the build's (default: llmbook's own), asked what a translation keeps."""
+    directives = directives if directives is not None else shipped()
     lexed = page.lexed
     code = {lexed.first + i for i in lexed.code_lines()}
     start = Section(0, "", "", "", lexed.first)
@@ -122,9 +130,8 @@ def fingerprint(page: PageSource, locale: Locale) -> Fingerprint:
         heading = heading if heading and not stack else None
         if heading:
             sections.append(_section(heading, text, number))
-        _line_marks(
-            sections[-1], text, number, bound.get(number, []), stack, locale, prose=not heading
-        )
+        where = (stack, directives, locale)
+        _line_marks(sections[-1], text, number, bound.get(number, []), where, prose=not heading)
     if not start.marks and not any(line.strip() for line in start.prose):
         sections.remove(start)
     return Fingerprint(page.src, sections)
@@ -157,12 +164,13 @@ def _line_marks(
     text: str,
     line: int,
     bindings: list,
-    stack: list[str],
-    locale: Locale,
+    where: tuple[list[str], Registry, Locale],
     *,
     prose: bool,
 ) -> None:
-    """The marks of one line (a heading's too), and a prose line into the section's prose."""
+    """The marks of one line (a heading's too), and a prose line into the section's prose;
+    `where`: the open directives' names, the build's directives, the page's locale."""
+    stack, directives, locale = where
     opening, caption, equation = (
         OPENER.match(text),
         CAPTION.match(text),
@@ -173,16 +181,10 @@ def _line_marks(
         section.marks.append(Mark("directive", opening.group("name"), line, text.strip()))
     elif CLOSER.match(text) and stack:
         stack.pop()
-    elif stack and stack[-1] == "quiz":
-        option, answer = OPTION.match(text), locale.quiz_answer.match(text)
-        if option:
-            section.marks.append(
-                Mark("answer", f"option {option.group('letter')}", line, text.strip())
-            )
-        if answer:
-            section.marks.append(
-                Mark("answer", f"answer {answer.group('letter')}", line, text.strip())
-            )
+    directive = directives.get(stack[-1]) if stack and not CLOSER.match(text) else None
+    if directive is not None:
+        for kind, value in directive.marks(text, opener=bool(opening), locale=locale):
+            section.marks.append(Mark(kind, value, line, text.strip()))
     if caption:
         label = CAPTION_ID.search(caption.group("arg") or "")
         kind = caption.group("kind")
