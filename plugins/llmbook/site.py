@@ -29,7 +29,7 @@ from llmbook.demos import DemoFrames
 from llmbook.directives import apply_line_edits, parse_structure, render_tree
 from llmbook.editions.links import edition_links
 from llmbook.edits import LineEdits
-from llmbook.errors import forget_line_maps
+from llmbook.errors import AuthorError
 from llmbook.execute import Executor
 from llmbook.execute.mode import Strict
 from llmbook.execute.plan import shown_files
@@ -94,7 +94,6 @@ class Site:
     def create(
         cls, options: Mapping[str, Any], project: Project, mode: Build | Preview | None = None
     ) -> Site:
-        forget_line_maps()
         mode = mode if mode is not None else Build()
         languages = [options.get("language") or "", *(options.get("languages") or [])]
         config_file = project.config_file or project.root / "mkdocs.yml"
@@ -172,6 +171,9 @@ class Site:
                 self.book.errors.append(error)
         # Each error once, where it is, in the order of the pages (a source before its
         # translations) and their lines.
+        models = {src: plan.page.lexed for src, plan in report.plans.items()}
+        for error in self.book.errors:  # named as their page's model names its lines
+            error.locate(error.src, models.get(error.src))
         unique = {(e.src, e.line, str(e)): e for e in own + self.book.errors}
         source_of = self.translations.languages.source_of if self.translations else str
         report.failures = in_page_order(unique.values(), source_of)
@@ -328,6 +330,21 @@ class Site:
         deps: Deps | None = None,
     ) -> str:
         """The page rendered; `deps`, when given, gets what the render depended on."""
+        try:
+            return self._render(lexed, page, stash, plain=plain, errors=errors, deps=deps)
+        except AuthorError as error:
+            raise error.locate(page.src, lexed) from None
+
+    def _render(
+        self,
+        lexed: Lexed,
+        page: PageRef,
+        stash: Stash,
+        *,
+        plain: frozenset[int] = frozenset(),
+        errors: list[PageError] | None = None,
+        deps: Deps | None = None,
+    ) -> str:
         plan = self.report.plans.get(page.src)
         # Parsed once; the later stages say what they make of its lines; each directive is
         # validated and rendered once, on what they left.

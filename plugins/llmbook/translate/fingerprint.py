@@ -18,6 +18,7 @@ from llmbook.directives.parser import CLOSER, OPENER
 from llmbook.directives.quiz import OPTION
 from llmbook.execute.collect import CodeBlock, PageSource
 from llmbook.i18n import Locale
+from llmbook.lexer import Cells, cell_line
 from llmbook.store import bytes_digest
 
 __all__ = ["KINDS", "Fingerprint", "Mark", "Section", "code_digest", "fingerprint", "heading_id"]
@@ -90,6 +91,11 @@ class Section:
 class Fingerprint:
     src: str
     sections: list[Section]
+    cells: Cells | None = None  # a notebook's line map (its page model's)
+
+    def location(self, line: int) -> str:
+        """`docs/x.md:12`, `docs/x.ipynb:cell 4, line 2`: where the page's file line is."""
+        return f"{self.src}:{line if self.cells is None else cell_line(self.cells, line)}"
 
     @property
     def digest(self) -> str:
@@ -127,7 +133,7 @@ def fingerprint(page: PageSource, locale: Locale) -> Fingerprint:
         )
     if not start.marks and not any(line.strip() for line in start.prose):
         sections.remove(start)
-    return Fingerprint(page.src, sections)
+    return Fingerprint(page.src, sections, lexed.cells)
 
 
 def _section(heading: re.Match[str], text: str, line: int) -> Section:
