@@ -16,6 +16,7 @@ from llmbook.directives.nodes import Block, Document, Text
 from llmbook.directives.parser import OPENER, parse_tree
 from llmbook.edits import LineEdits
 from llmbook.lexer import Lexed, lex
+from llmbook.page_context import PageContext
 from llmbook.stash import Stash
 
 if TYPE_CHECKING:
@@ -101,8 +102,10 @@ def render_directives(
     Material HTML (via `stash`) around its body."""
     if ":::" not in markdown:
         return markdown
-    doc = parse_structure(lex(markdown, first), src=src)
-    return render_tree(doc, src=src, stash=stash, site=site, page=page, demos=demos, locale=locale)
+    lexed = lex(markdown, first)
+    doc = parse_structure(lexed, src=src)
+    text = PageContext(src, lexed, stash, locale, page=page)
+    return render_tree(doc, text, site=site, demos=demos)
 
 
 def apply_line_edits(doc: Document, edits: LineEdits) -> Document:
@@ -146,32 +149,20 @@ def apply_line_edits(doc: Document, edits: LineEdits) -> Document:
 
 def render_tree(
     doc: Document,
+    page: PageContext,
     *,
-    src: str,
-    stash: Stash,
     site: SiteIndex | None = None,
-    page: PageRef | None = None,
     demos: DemoFrames | None = None,
     example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None,
     glossary: GlossaryView | None = None,
     made: Mapping[str, str] | None = None,
-    locale: Locale,
 ) -> str:
     """The page's Markdown from its parsed tree, as the later stages left its lines: every
     directive validated (keeping what it parsed on its node), then rendered, once. `example`:
     what the book makes of a guide's example (`Context.example`); `made`: what the site's
     book steps made for its directives (`Context.made`)."""
-    ctx = Context(
-        src=src,
-        doc=doc,
-        stash=stash,
-        site=site,
-        page=page,
-        demos=demos,
-        made=made or {},
-        example=example,
-        glossary=glossary,
-        locale=locale,
+    ctx = Context.of(
+        page, doc, site=site, demos=demos, made=made or {}, example=example, glossary=glossary
     )
     check_tree(ctx)
     return "\n".join(ctx.children(doc))
