@@ -34,6 +34,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "llmbook.bindings",
             "llmbook.latex",
             "llmbook.page_ref",
+            "llmbook.page_context",
             "llmbook.project",
             "llmbook.assets",
             "llmbook.cjk",

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from llmbook.crash import InternalError
-from llmbook.errors import AuthorError, LLMBookError, location
+from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.check import unaccounted_error
 from llmbook.execute.report import FIX_DRIFT, BuildFailed, DriftError, Report
 
@@ -94,7 +94,7 @@ def annotations(
         if plan.coverage is None or page_strict:
             continue
         for number in plan.coverage.unaccounted:
-            warning = _of_error(unaccounted_error(src, number), root)
+            warning = _of_error(unaccounted_error(plan.page, number), root)
             found.append(Annotation("warning", warning.rule, src, warning.line, warning.message))
     return found
 
@@ -106,8 +106,7 @@ def _of_error(error: AuthorError, root: Path) -> Annotation:
     rule = "unaccounted-number" if message.startswith("the number ") else "author-error"
     if error.line <= 0:
         return Annotation("error", rule, error.src, 0, message)
-    where = location(error.src, error.line)[len(error.src) + 1 :]  # `12`, `cell 4, line 2`
-    return _located("error", rule, error.src, where, message, root)
+    return _located("error", rule, error.src, error.place, message, root)  # `cell 4, line 2`
 
 
 def _of_drift(mismatch: str, root: Path) -> Annotation:

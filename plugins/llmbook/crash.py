@@ -14,7 +14,7 @@ import traceback
 from collections.abc import Iterator
 from pathlib import Path
 
-from llmbook.errors import AuthorError, LLMBookError
+from llmbook.errors import AuthorError, LLMBookError, Located
 from llmbook.store import cache_folder, key, write_atomic
 
 __all__ = ["InternalError", "internal_error", "reported_as_internal"]
@@ -30,7 +30,11 @@ class InternalError(AuthorError):
             f"(traceback written to {crash_file}; please report it)"
         )
         self.src, self.line, self.problem, self.fix = src, 0, problem, None
+        self.place = "0"
         LLMBookError.__init__(self, f"{src}: {problem}")
+
+    def locate(self, src: str, page: Located | None) -> InternalError:
+        return self  # it names no line of the page
 
     def __reduce__(self) -> tuple:
         return (type(self), (self.src, self.stage, self.error, self.crash_file))

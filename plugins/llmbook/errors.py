@@ -2,24 +2,24 @@
 error, MkDocs' `PluginError`); `AuthorError`, the one error an author can cause, names the page and
 line and says how to fix it.
 
-A page made from another format (a notebook) registers how its lines map back to the source the
-author edits, so every error, from any stage, reads `notebook.ipynb:cell 4, line 2: …`.
+An error names its line as the page's model does (`Lexed.place`): a page made from another format
+(a notebook) carries how its lines map back to the source the author edits, so an error made with
+the model, or located against it where the page's stages hand their errors on, reads
+`notebook.ipynb:cell 4, line 2: …`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Protocol
 
 __all__ = [
     "QUOTE_LIMIT",
     "AuthorError",
     "LLMBookError",
-    "describe_line",
-    "forget_line_maps",
+    "Located",
     "location",
     "quoted",
     "quoted_lines",
-    "register_line_map",
 ]
 
 # The most of an author's text (a line, an expression, a value) an error quotes, in characters.
@@ -27,28 +27,17 @@ QUOTE_LIMIT = 200
 # The longest line of an error's text, whatever it quotes: what the places that quote missed.
 _LINE_LIMIT = 1000
 
-_LINE_MAPS: dict[str, Callable[[int], str]] = {}
+
+class Located(Protocol):
+    """A page's model as errors read it (`lexer.Lexed`): how it names its file lines."""
+
+    def place(self, line: int) -> str: ...
 
 
-def register_line_map(src: str, where: Callable[[int], str]) -> None:
-    """`where(line)` names a line of the page's Markdown in the author's own file."""
-    _LINE_MAPS[src] = where
-
-
-def forget_line_maps() -> None:
-    _LINE_MAPS.clear()
-
-
-def location(src: str, line: int) -> str:
-    """`docs/x.md:12`, or `docs/x.ipynb:cell 4, line 2` for a page with a line map."""
-    where = _LINE_MAPS.get(src)
-    return f"{src}:{where(line) if where else line}"
-
-
-def describe_line(src: str, line: int) -> str:
-    """`line 12`, or `cell 4, line 2`: a line named inside a message."""
-    where = _LINE_MAPS.get(src)
-    return where(line) if where else f"line {line}"
+def location(src: str, line: int, page: Located | None) -> str:
+    """`docs/x.md:12`, or `docs/x.ipynb:cell 4, line 2`: file line `line` of page `src` as its
+    model `page` names it (None: a file with no model, named by its line)."""
+    return f"{src}:{page.place(line) if page is not None else line}"
 
 
 def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
@@ -78,15 +67,45 @@ class LLMBookError(Exception):
 class AuthorError(LLMBookError):
     """A mistake in a chapter's source. Stops the build as `path/to/page.md:LINE: what. Fix: how.`"""
 
-    def __init__(self, src: str, line: int, message: str, fix: str | None = None) -> None:
+    def __init__(
+        self,
+        src: str,
+        line: int,
+        message: str,
+        fix: str | None = None,
+        *,
+        page: Located | None = None,
+    ) -> None:
         self.src = src
         self.line = line
         self.problem = quoted_lines(message, _LINE_LIMIT)
         self.fix = quoted_lines(fix, _LINE_LIMIT) if fix else fix
-        text = f"{location(src, line)}: {self.problem}"
-        if self.fix:
-            text += f" Fix: {self.fix}"
-        super().__init__(text)
+        self.place = str(line)  # the line as the page's model names it (`cell 4, line 2`)
+        super().__init__()
+        self.locate(src, page)
+
+    def locate(self, src: str, page: Located | None) -> AuthorError:
+        """Itself, its line named by `page`, the model of page `src`, when it is about that page
+        (a stage that raises without the model at hand is located where it hands it on)."""
+        if page is not None and self.src == src:
+            self.place = page.place(self.line)
+        text = f"{self.src}:{self.place}: {self.problem}"
+        self.args = (f"{text} Fix: {self.fix}" if self.fix else text,)
+        return self
 
     def __reduce__(self) -> tuple:  # kept in caches (a plan's unaccounted numbers)
-        return (type(self), (self.src, self.line, self.problem, self.fix))
+        return (_restored, (type(self), self.src, self.line, self.problem, self.fix, self.place))
+
+
+class _Place:
+    def __init__(self, place: str) -> None:
+        self._place = place
+
+    def place(self, line: int) -> str:
+        return self._place
+
+
+def _restored(
+    kind: type[AuthorError], src: str, line: int, problem: str, fix: str | None, place: str
+) -> AuthorError:
+    return kind(src, line, problem, fix, page=_Place(place))

@@ -13,18 +13,22 @@ bindings), so a fence or a code span means the same thing everywhere:
 every later stage (collect, coverage, the directive parser, the math stage, the renderer) is handed
 that object, never the raw text. `first` is the line of the author's file the text starts on (after
 the front matter the engine removed): what a stage hands on is named by file line, and `Lexed` alone
-turns a file line into a position in its text.
+turns a file line into a position in its text, and names it as the author knows it (a notebook's
+`cell 4, line 2`: its line map is part of the model).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
     "TAB_LENGTH",
+    "Cells",
     "Fence",
     "Lexed",
+    "cell_line",
     "code_spans",
     "engine_text",
     "fences",
@@ -41,6 +45,9 @@ _OPEN = re.compile(
     r"^(?P<prefix>[ \t]*(?:>[ \t]?)*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*?)[ \t]*$"
 )
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
+# A notebook laid out as one page: per line of its Markdown, (cell number, line in the cell; 0 for
+# a code cell's fence lines).
+Cells = tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True)
@@ -103,12 +110,22 @@ def mask_code(line: str) -> str:
 @dataclass(frozen=True)
 class Lexed:
     """A page's text, lexed once. Fences are positions in `lines`; `first` is the file line of
-    `lines[0]`."""
+    `lines[0]`; `cells`, a notebook's line map (how its errors name a line)."""
 
     lines: tuple[str, ...]
     fences: tuple[Fence, ...]  # outside blockquotes: code that runs, opaque to directives
     quoted_fences: tuple[Fence, ...]  # blockquotes too: opaque to the math stage
     first: int = 1
+    cells: Cells | None = None  # a notebook's: the cell and its line of each line
+
+    def place(self, line: int) -> str:
+        """File line `line` as an error names it after the page's path: `12`, or a notebook's
+        `cell 4, line 2`."""
+        return str(line) if self.cells is None else cell_line(self.cells, line)
+
+    def describe(self, line: int) -> str:
+        """File line `line` named inside a message: `line 12`, or `cell 4, line 2`."""
+        return f"line {line}" if self.cells is None else cell_line(self.cells, line)
 
     @property
     def text(self) -> str:
@@ -149,7 +166,17 @@ def engine_text(text: str) -> str:
     return _BLANKED.sub("\n", text + "\n\n")[:-2]
 
 
-def lex(text: str, first: int = 1) -> Lexed:
-    """The model of `text`, which starts on file line `first`: its lines and fences."""
+def cell_line(cells: Sequence[tuple[int, int]], line: int) -> str:
+    """`cell N, line M` (or `cell N` for a fence line) of a notebook's 1-based Markdown line."""
+    if not 1 <= line <= len(cells):
+        return f"line {line}"
+    cell, inner = cells[line - 1]
+    return f"cell {cell}" + (f", line {inner}" if inner else "")
+
+
+def lex(text: str, first: int = 1, cells: Cells | None = None) -> Lexed:
+    """The model of `text`, which starts on file line `first`: its lines and fences; `cells`:
+    a notebook's line map."""
     lines = text.split("\n")
-    return Lexed(tuple(lines), tuple(fences(lines)), tuple(fences(lines, quotes=True)), first)
+    quoted = tuple(fences(lines, quotes=True))
+    return Lexed(tuple(lines), tuple(fences(lines)), quoted, first, cells)

@@ -8,7 +8,6 @@ author reads the page they are fixing. `mkdocs build`, Zensical, pytest and CI n
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from html import escape
 from typing import Any
 
@@ -21,19 +20,13 @@ from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.mode import Forgiving, recover
 from llmbook.execute.report import Report
 from llmbook.i18n import Locale
-from llmbook.lexer import Lexed
+from llmbook.page_context import PageContext, PageError
 from llmbook.page_ref import PageRef
 from llmbook.stash import Stash
 
 __all__ = ["PageError", "Preview", "place_boxes", "preview_page", "summary_html"]
 
 log = get_plugin_logger(__name__)
-
-
-@dataclass(frozen=True)
-class PageError:
-    line: int  # the line in the author's file
-    text: str  # the exact text of the build error: `docs/x.md:LINE: … Fix: …`
 
 
 class Preview(Forgiving):
@@ -55,37 +48,28 @@ class Preview(Forgiving):
         if plan is not None:
             errors += [PageError(n.binding.line, n.mismatch) for n in plan.numbers if n.mismatch]
         errors.sort(key=lambda e: e.line)
-        lexed = site.model(markdown, page)
-
-        def render(plain: frozenset[int], shown: list[PageError]) -> str:
-            return site.render(lexed, page, stash, plain=plain, errors=shown)
-
-        return preview_page(render, lexed, errors, src=page.src, stash=stash, locale=site.locale)
+        return preview_page(site.render, site.context(markdown, page, stash), errors)
 
 
 def preview_page(
-    render: Callable[[frozenset[int], list[PageError]], str],
-    page: Lexed,
-    errors: list[PageError],
-    *,
-    src: str,
-    stash: Stash,
-    locale: Locale,
+    render: Callable[[PageContext], str], page: PageContext, errors: list[PageError]
 ) -> str:
-    """The `page` with its `errors` shown: `render(plain, errors)` renders it with those lines as
-    text and those boxes. An error met while rendering is logged, its line shown as written with
+    """The `page` with its `errors` shown: `render` renders it with the context's lines as
+    text and its boxes. An error met while rendering is logged, its line shown as written with
     its box, and the page rendered again; the list of all of them goes on top."""
 
     def attempt(plain: frozenset[int], found: list[AuthorError]) -> str:
-        return render(plain, errors + [PageError(e.line, str(e)) for e in found])
+        shown = errors + [PageError(e.line, str(e)) for e in found]
+        return render(page.shown_with(plain, shown))
 
-    body, found, _ = recover(attempt, src=src, lines=page.numbers)
+    body, found, _ = recover(attempt, src=page.src, lines=page.lexed.numbers)
     for error in found:
         log.error(str(error))
     errors = errors + [PageError(e.line, str(e)) for e in found]
+    locale = page.locale
     if body is None:
-        return stash.put(fallback_html(errors, "\n".join(page.lines), locale))
-    return stash.put(summary_html(errors, locale)) + "\n\n" + body if errors else body
+        return page.stash.put(fallback_html(errors, page.lexed.text, locale))
+    return page.stash.put(summary_html(errors, locale)) + "\n\n" + body if errors else body
 
 
 def _box(error: PageError, number: int, locale: Locale) -> str:

@@ -23,23 +23,25 @@ from mkdocs.plugins import get_plugin_logger
 
 from llmbook.assets import PLUGIN_ASSETS
 from llmbook.book.apparatus import Apparatus
+from llmbook.book.term_render import PageGlossary
 from llmbook.cjk import require_font
 from llmbook.crash import InternalError, reported_as_internal
 from llmbook.demos import DemoFrames
 from llmbook.directives import apply_line_edits, parse_structure, render_tree
 from llmbook.editions.links import edition_links
 from llmbook.edits import LineEdits
-from llmbook.errors import forget_line_maps
+from llmbook.errors import AuthorError
 from llmbook.execute import Executor
 from llmbook.execute.mode import Strict
-from llmbook.execute.plan import shown_files
+from llmbook.execute.plan import Plan, shown_files
 from llmbook.execute.report import Report, in_page_order
 from llmbook.formulas import render_math
 from llmbook.i18n import Locale, options_locale
-from llmbook.lexer import Lexed, lex
+from llmbook.lexer import lex
 from llmbook.outputs import BuildOutputs, figure_path
+from llmbook.page_context import PageContext
 from llmbook.page_ref import PageRef
-from llmbook.preview import PageError, Preview, place_boxes
+from llmbook.preview import Preview, place_boxes
 from llmbook.project import Project
 from llmbook.render_cache import Deps, RenderCache, Rendered, replay, result_digest
 from llmbook.site_index import SiteIndex
@@ -94,7 +96,6 @@ class Site:
     def create(
         cls, options: Mapping[str, Any], project: Project, mode: Build | Preview | None = None
     ) -> Site:
-        forget_line_maps()
         mode = mode if mode is not None else Build()
         languages = [options.get("language") or "", *(options.get("languages") or [])]
         config_file = project.config_file or project.root / "mkdocs.yml"
@@ -172,6 +173,9 @@ class Site:
                 self.book.errors.append(error)
         # Each error once, where it is, in the order of the pages (a source before its
         # translations) and their lines.
+        models = {src: plan.page.lexed for src, plan in report.plans.items()}
+        for error in self.book.errors:  # named as their page's model names its lines
+            error.locate(error.src, models.get(error.src))
         unique = {(e.src, e.line, str(e)): e for e in own + self.book.errors}
         source_of = self.translations.languages.source_of if self.translations else str
         report.failures = in_page_order(unique.values(), source_of)
@@ -211,7 +215,7 @@ class Site:
         cache = self._render_cache() if not left_out else None
         if cache is None:
             self.rendered.append(page.src)
-            return self.render(self.model(markdown, page), page, stash)
+            return self.render(self.context(markdown, page, stash))
         key = self._page_key(cache, markdown, page, len(stash))
         entry = cache.load(page.src, key)
         if entry is not None and self.replay_extras(page.src, entry.deps):
@@ -222,9 +226,7 @@ class Site:
         entry = Rendered("", len(stash))
         recording = Stash(lambda html: (entry.pieces.append(html), stash.put(html))[1], stash.count)
         with self.store.recording() as uses:
-            entry.markdown = self.render(
-                self.model(markdown, page), page, recording, deps=entry.deps
-            )
+            entry.markdown = self.render(self.context(markdown, page, recording, entry.deps))
         entry.uses = sorted(uses)
         cache.store(page.src, key, entry)
         self.page_deps[page.src] = entry.deps
@@ -309,80 +311,94 @@ class Site:
         demos = self.demos.recording(deps.demos) if self.demos is not None else None
         return index, demos
 
-    def model(self, markdown: str, page: PageRef) -> Lexed:
-        """The page's model as the load stage lexed it; lexed here only when the engine hands a
-        text the executor never saw (a page that failed to load, another plugin's edit)."""
+    def context(
+        self, markdown: str, page: PageRef, stash: Stash, deps: Deps | None = None
+    ) -> PageContext:
+        """What every step of the page's render reads, made once: the page, its model as the
+        load stage lexed it (lexed here only when the engine hands a text the executor never
+        saw: a page that failed to load, another plugin's edit), its stash, the build's words and
+        store; `deps`, when given, gets what the render depended on."""
         plan = self.report.plans.get(page.src)
         if plan is not None and plan.text == markdown:
-            return plan.page.lexed
-        return lex(markdown, plan.page.first if plan is not None else 1)
-
-    def render(
-        self,
-        lexed: Lexed,
-        page: PageRef,
-        stash: Stash,
-        *,
-        plain: frozenset[int] = frozenset(),
-        errors: list[PageError] | None = None,
-        deps: Deps | None = None,
-    ) -> str:
-        """The page rendered; `deps`, when given, gets what the render depended on."""
-        plan = self.report.plans.get(page.src)
-        # Parsed once; the later stages say what they make of its lines; each directive is
-        # validated and rendered once, on what they left.
-        if plan is not None and plan.doc is not None and not plain and lexed is plan.page.lexed:
-            doc = plan.doc  # the tree the check stage parsed
+            lexed = plan.page.lexed
         else:
-            doc = parse_structure(
-                lexed, src=page.src, plain=plain, directives=self.executor.directives
+            lexed = lex(markdown, plan.page.first if plan is not None else 1)
+        store = self.store
+        return PageContext(page.src, lexed, stash, self.locale, page, store=store, deps=deps)
+
+    def render(self, page: PageContext) -> str:
+        """The page rendered; an error met is named as the page's model names its lines."""
+        plan = self.report.plans.get(page.src)
+        try:
+            # Parsed once; the later stages say what they make of its lines; each directive is
+            # validated and rendered once, on what they left.
+            same = plan is not None and page.lexed is plan.page.lexed and not page.plain
+            doc = plan.doc if plan is not None and same else None  # the check stage's tree
+            if doc is None:
+                doc = parse_structure(
+                    page.lexed, src=page.src, plain=page.plain, directives=self.executor.directives
+                )
+            edits = LineEdits(page.lexed)
+            glossary, made = self._edit(edits, page, plan)
+            if page.errors:  # the live preview's boxes
+                place_boxes(
+                    doc,
+                    edits,
+                    list(page.errors),
+                    page.stash.put,
+                    page.locale,
+                    self.executor.directives,
+                )
+            index, demos = self._recorders(page.deps)
+            rendered = render_tree(
+                apply_line_edits(doc, edits),
+                page,
+                site=index,
+                demos=demos,
+                example=self.book.example(page.src, page.stash),
+                glossary=glossary,
+                made=made,
+                directives=self.executor.directives,
             )
-        edits = LineEdits(lexed)
+        except AuthorError as error:
+            raise error.locate(page.src, page.lexed) from None
+        if self.translations is None or page.page is None:
+            return rendered
+        banner = self.translations.banner(page.src, page.page.url)
+        return _after_title(rendered, page.stash.put(banner))
+
+    def _edit(
+        self, edits: LineEdits, page: PageContext, plan: Plan | None
+    ) -> tuple[PageGlossary | None, dict[str, str]]:
+        """What the stages before the directives make of the page's lines (numbers, formulas,
+        captions, terms, outputs, citations); (its glossary view, what they made for its
+        directives)."""
+        stash, ref = page.stash, page.page
+        assert ref is not None, "a page of the site"
         if plan is not None:  # numbers where collect found them; formulas write their own
+            cited = self.book.cited_source
             plan.put_numbers(
-                edits,
-                stash=stash,
-                math=plan.math,
-                cited_source=self.book.cited_source,
-                locale=self.locale,
+                edits, stash=stash, math=plan.math, cited_source=cited, locale=page.locale
             )
         equations = self.book.equations(page.src)
         render_math(
-            edits, src=page.src, stash=stash, plain=plain, equations=equations, store=self.store
-        )
-        glossary = self.book.put_parts_and_terms(edits, page, stash, deps, plain)
-        if plan is not None:
-            linked = deps.figures if deps is not None else None
-            file_url = self.outputs.file_url(page, linked)
-            plan.put_outputs(edits, stash=stash, file_url=file_url, locale=self.locale)
-        made = self.book.put_citations(edits, page.src, stash, deps, plain)
-        if self.options["editions"]:
-            links = edition_links(
-                self.options["editions"],
-                page.url,
-                self.locale,
-                self.options.get("languages") or (),
-            )
-            made = {**made, "editions": links}
-        if errors:
-            place_boxes(doc, edits, errors, stash.put, self.locale, self.executor.directives)
-        index, demos = self._recorders(deps)
-        rendered = render_tree(
-            apply_line_edits(doc, edits),
+            edits,
             src=page.src,
             stash=stash,
-            site=index,
-            page=page,
-            demos=demos,
-            example=self.book.example(page.src, stash),
-            glossary=glossary,
-            made=made,
-            locale=self.locale,
-            directives=self.executor.directives,
+            plain=page.plain,
+            equations=equations,
+            store=page.store,
         )
-        if self.translations is None:
-            return rendered
-        return _after_title(rendered, stash.put(self.translations.banner(page.src, page.url)))
+        glossary = self.book.put_parts_and_terms(edits, page)
+        if plan is not None:
+            file_url = self.outputs.file_url(ref, page.deps.figures if page.deps else None)
+            plan.put_outputs(edits, stash=stash, file_url=file_url, locale=page.locale)
+        made = self.book.put_citations(edits, page)
+        if self.options["editions"]:
+            languages = self.options.get("languages") or ()
+            links = edition_links(self.options["editions"], ref.url, page.locale, languages)
+            made = {**made, "editions": links}
+        return glossary, made
 
 
 def _after_title(markdown: str, block: str) -> str:

@@ -87,7 +87,7 @@ def test_the_site_directory_outside_the_project_is_protected(tmp_path: Path) -> 
     )
     (outcome,) = engine.run([page])
     (raised,) = outcome.result.raised
-    assert str(raised.error(page.src)).startswith("docs/page.md:4: PermissionError: [Errno 13] ")
+    assert str(raised.error(page)).startswith("docs/page.md:4: PermissionError: [Errno 13] ")
     assert not (site / "index.html").exists()
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from llmbook.annotations import Annotation, annotated, annotations, sarif, workflow_command
-from llmbook.errors import AuthorError, LLMBookError, forget_line_maps, register_line_map
+from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.collect import PageSource
 from llmbook.execute.coverage import Coverage, Unaccounted
 from llmbook.execute.plan import Plan
@@ -102,17 +102,13 @@ NOTEBOOK = """{
 def test_a_notebook_error_points_at_its_line_of_the_ipynb_file(tmp_path: Path) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "n.ipynb").write_text(NOTEBOOK, encoding="utf-8")
-    register_line_map("docs/n.ipynb", lambda line: "cell 2, line 2")
-    try:
-        error = AuthorError("docs/n.ipynb", 9, "the cell raised ZeroDivisionError.")
-        drift = "docs/n.ipynb:cell 2, line 1: written 2, computed 1"
-        found = annotations(BuildFailed([error], [drift]), Report(), strict=False, root=tmp_path)
-        (tmp_path / "docs" / "m.ipynb").write_text(json.dumps(json.loads(NOTEBOOK)), "utf-8")
-        register_line_map("docs/m.ipynb", lambda line: "cell 2, line 2")
-        other = AuthorError("docs/m.ipynb", 9, "x")
-        (one_line,) = annotations(other, Report(), strict=False, root=tmp_path)
-    finally:
-        forget_line_maps()
+    model = lex("\n" * 9, cells=((1, 1),) * 8 + ((2, 2),))  # line 9: the cell's second line
+    error = AuthorError("docs/n.ipynb", 9, "the cell raised ZeroDivisionError.", page=model)
+    drift = "docs/n.ipynb:cell 2, line 1: written 2, computed 1"
+    found = annotations(BuildFailed([error], [drift]), Report(), strict=False, root=tmp_path)
+    (tmp_path / "docs" / "m.ipynb").write_text(json.dumps(json.loads(NOTEBOOK)), "utf-8")
+    other = AuthorError("docs/m.ipynb", 9, "x", page=model)
+    (one_line,) = annotations(other, Report(), strict=False, root=tmp_path)
     assert [workflow_command(a) for a in found] == [
         "::error file=docs/n.ipynb,line=15,title=llmbook::cell 2, line 2: the cell raised "
         "ZeroDivisionError.",

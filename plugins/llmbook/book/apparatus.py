@@ -31,6 +31,7 @@ from llmbook.book.terms import TermIndex, term_index
 from llmbook.edits import LineEdits
 from llmbook.errors import AuthorError
 from llmbook.i18n import Locale
+from llmbook.page_context import PageContext
 from llmbook.page_ref import PageRef
 from llmbook.project import Project
 from llmbook.render_deps import Deps
@@ -184,18 +185,16 @@ class Apparatus:
     def equations(self, src: str) -> dict[str, str]:
         return equation_numbers(self.parts.page(src))
 
-    def put_parts_and_terms(
-        self, edits: LineEdits, page: PageRef, stash: Stash, deps: Deps | None, plain: frozenset
-    ) -> PageGlossary | None:
+    def put_parts_and_terms(self, edits: LineEdits, page: PageContext) -> PageGlossary | None:
         """Captions numbered, references titled, terms linked; the page's glossary view (None:
         the book has no glossary page)."""
-        parts = self.parts.page(page.src)
+        parts, deps = self.parts.page(page.src), page.deps
         if parts is not None:
             read = deps.references if deps is not None else None
-            put_parts(edits, parts, self.parts, stash, read, plain, locale=self._locale)
-        glossary = self._glossary(page, stash, deps)
+            put_parts(edits, parts, self.parts, page.stash, read, page.plain, locale=self._locale)
+        glossary = self._glossary(page.page, page.stash, deps) if page.page is not None else None
         if glossary is not None:
-            put_terms(edits, glossary, plain)
+            put_terms(edits, glossary, page.plain)
         return glossary
 
     def _glossary(self, page: PageRef, stash: Stash, deps: Deps | None) -> PageGlossary | None:
@@ -206,14 +205,12 @@ class Apparatus:
         read = deps.terms if deps is not None else None
         return PageGlossary(self.terms, page, stash, urls, self._locale, read)
 
-    def put_citations(
-        self, edits: LineEdits, src: str, stash: Stash, deps: Deps | None, plain: frozenset
-    ) -> dict[str, str]:
+    def put_citations(self, edits: LineEdits, page: PageContext) -> dict[str, str]:
         """Prose citations as labels, the page's reference list at its end; what directives
         get of it (the bibliography page's listing)."""
-        read = deps.cited if deps is not None else None
+        read = page.deps.cited if page.deps is not None else None
         return put_page_citations(
-            edits, self.citations, src, stash, read, plain, locale=self._locale
+            edits, self.citations, page.src, page.stash, read, page.plain, locale=self._locale
         )
 
     def example(self, src: str, stash: Stash) -> Example | None:

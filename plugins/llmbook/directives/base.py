@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
     from llmbook.demos.cache import DemoFrames
     from llmbook.directives.printing import PrintPage
+    from llmbook.page_context import PageContext
     from llmbook.site_index import SiteIndex
     from llmbook.stash import Stash
 
@@ -197,6 +198,12 @@ class Context:
     example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None
     glossary: GlossaryView | None = None  # None: a text rendered without the book
     _fragments: FragmentRenderer | None = field(default=None, repr=False)
+
+    @classmethod
+    def of(cls, page: PageContext, doc: Document, **rest: Any) -> Context:
+        """The directives' view of a page being rendered: its path, stash, words and place in
+        the site are the page's context's; `rest`, what the site's steps give them."""
+        return cls(page.src, doc, page.locale, page.stash, page=page.page, **rest)
 
     def ui(self, key: str, **fields: object) -> str:
         """Interface text in the site's language."""

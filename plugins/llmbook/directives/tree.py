@@ -17,6 +17,7 @@ from llmbook.directives.parser import OPENER, parse_tree
 from llmbook.directives.registry import Registry
 from llmbook.edits import LineEdits
 from llmbook.lexer import Lexed, lex
+from llmbook.page_context import PageContext
 from llmbook.stash import Stash
 
 if TYPE_CHECKING:
@@ -105,17 +106,10 @@ def render_directives(
     Material HTML (via `stash`) around its body."""
     if ":::" not in markdown:
         return markdown
-    doc = parse_structure(lex(markdown, first), src=src, directives=directives)
-    return render_tree(
-        doc,
-        src=src,
-        stash=stash,
-        site=site,
-        page=page,
-        demos=demos,
-        locale=locale,
-        directives=directives,
-    )
+    lexed = lex(markdown, first)
+    doc = parse_structure(lexed, src=src, directives=directives)
+    text = PageContext(src, lexed, stash, locale, page=page)
+    return render_tree(doc, text, site=site, demos=demos, directives=directives)
 
 
 def apply_line_edits(doc: Document, edits: LineEdits) -> Document:
@@ -159,33 +153,27 @@ def apply_line_edits(doc: Document, edits: LineEdits) -> Document:
 
 def render_tree(
     doc: Document,
+    page: PageContext,
     *,
-    src: str,
-    stash: Stash,
     site: SiteIndex | None = None,
-    page: PageRef | None = None,
     demos: DemoFrames | None = None,
     example: Callable[[str, int], tuple[str, dict[str, str]]] | None = None,
     glossary: GlossaryView | None = None,
     made: Mapping[str, str] | None = None,
-    locale: Locale,
     directives: Registry,
 ) -> str:
     """The page's Markdown from its parsed tree, as the later stages left its lines: every
     directive validated (keeping what it parsed on its node), then rendered, once. `example`:
     what the book makes of a guide's example (`Context.example`); `made`: what the site's
     book steps made for its directives (`Context.made`)."""
-    ctx = Context(
-        src=src,
-        doc=doc,
-        stash=stash,
+    ctx = Context.of(
+        page,
+        doc,
         site=site,
-        page=page,
         demos=demos,
         made=made or {},
         example=example,
         glossary=glossary,
-        locale=locale,
         directives=directives,
     )
     check_tree(ctx)

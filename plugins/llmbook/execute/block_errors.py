@@ -17,7 +17,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from llmbook.errors import AuthorError, describe_line, quoted_lines
+from llmbook.errors import AuthorError, quoted_lines
 from llmbook.execute.collect import CodeBlock, PageSource
 
 __all__ = [
@@ -63,8 +63,8 @@ class Raised:
     fix: str
     allowable: bool = True
 
-    def error(self, src: str) -> AuthorError:
-        return AuthorError(src, self.line, self.problem, self.fix)
+    def error(self, page: PageSource) -> AuthorError:
+        return page.error(self.line, self.problem, self.fix)
 
 
 class RaisingBlocks:
@@ -85,7 +85,7 @@ class RaisingBlocks:
         for earlier, names in reversed(self._defined):
             shared = sorted(names & used)
             if shared:
-                where = describe_line(self.page.src, earlier)
+                where = self.page.lexed.describe(earlier)
                 named = ", ".join(f"`{n}`" for n in shared[:3])
                 problem += (
                     f"\n(it may follow from the error of the python block at {where}, which "
@@ -141,10 +141,10 @@ def expected_syntax_error(page: PageSource, error: SyntaxError) -> tuple[str, st
     """A `raises-exception` block that does not parse, as Jupyter keeps it: no traceback, the
     file and line, the line's code, the caret and the message, every line named as the author
     sees it (a notebook's `on line 2` is the cell's line, as it is in Jupyter)."""
-    where = describe_line(page.src, error.lineno) if error.lineno else None
+    where = page.lexed.describe(error.lineno) if error.lineno else None
     error.msg = re.sub(
         r"\bon line (\d+)",
-        lambda m: "on " + re.sub(r".*, ", "", describe_line(page.src, int(m.group(1)))),
+        lambda m: "on " + re.sub(r".*, ", "", page.lexed.describe(int(m.group(1)))),
         error.msg or "",
     )
     lines = "".join(traceback.format_exception_only(type(error), error)).rstrip("\n").split("\n")
@@ -156,7 +156,7 @@ def _cell_lines(page: PageSource, text: str) -> str:
     """Frames of the page name its lines as the author sees them (a notebook's cell and line)."""
     return re.sub(
         rf'File "{re.escape(page.src)}", line (\d+)',
-        lambda m: f'File "{page.src}", {describe_line(page.src, int(m.group(1)))}',
+        lambda m: f'File "{page.src}", {page.lexed.describe(int(m.group(1)))}',
         text,
     )
 
@@ -185,7 +185,7 @@ def block_error(page: PageSource, block: CodeBlock, error: BaseException) -> Aut
     frames = _frames(error)
     own = [f for f in frames if f.filename == page.src]
     line = own[-1].lineno if own else block.code_line
-    at = f"python block at {describe_line(page.src, block.line)}"
+    at = f"python block at {page.lexed.describe(block.line)}"
     head = f"{type(error).__name__}: {quoted_lines(str(error))} ({at})"
     fix = FIX_BLOCK
     if isinstance(error, MemoryError):
@@ -200,4 +200,4 @@ def block_error(page: PageSource, block: CodeBlock, error: BaseException) -> Aut
     elif isinstance(error, OSError) and error.errno == errno.EFBIG:
         fix = "write a smaller file, or raise `execute_file_size_mb` in mkdocs.yml"
     shown = quoted_lines(_cell_lines(page, "".join(traceback.format_list(frames[-4:]))))
-    return AuthorError(page.src, line or block.code_line, f"{head}\n{shown}", fix)
+    return page.error(line or block.code_line, f"{head}\n{shown}", fix)

@@ -12,7 +12,7 @@ from llmbook.directives.base import Context
 from llmbook.directives.nodes import Document
 from llmbook.directives.registry import Registry
 from llmbook.directives.tree import check_tree, parse_structure
-from llmbook.errors import AuthorError, location, quoted, quoted_lines
+from llmbook.errors import AuthorError, quoted, quoted_lines
 from llmbook.execute.collect import PageSource
 from llmbook.execute.coverage import Unaccounted, page_coverage
 from llmbook.execute.load import LoadedPage
@@ -54,7 +54,7 @@ def plan_page(
     _check_outputs(source, plan.result)
     for binding, want, value in zip(source.bound, page.written, plan.result.values, strict=True):
         problem = check(want, value)
-        mismatch = f"{location(source.src, binding.line)}: {problem}" if problem else None
+        mismatch = f"{source.location(binding.line)}: {problem}" if problem else None
         plan.numbers.append(CheckedNumber(binding, value, mismatch))
     return plan
 
@@ -106,15 +106,14 @@ def _cover(
     plan.math = mode.read(math_spans, source.lexed, source.src)[0] or {}
     plan.coverage = coverage = page_coverage(source, plan.math, doc, locale)
     if source.strict if source.strict is not None else strict:
-        plan.unaccounted = [unaccounted_error(source.src, u) for u in coverage.unaccounted]
+        plan.unaccounted = [unaccounted_error(source, u) for u in coverage.unaccounted]
 
 
-def unaccounted_error(src: str, number: Unaccounted) -> AuthorError:
+def unaccounted_error(source: PageSource, number: Unaccounted) -> AuthorError:
     """A number of the prose that nothing accounts for: an error on a strict page, a warning
     (annotations.py) on a page whose numbers are only reported."""
     text = quoted(number.text)
-    return AuthorError(
-        src,
+    return source.error(
         number.line,
         f"the number {text} is neither checked, cited nor marked.",
         f"bind it to its computation [[expr = {text}]], cite it [[{text} @ paper, "
@@ -151,8 +150,7 @@ def _check_outputs(source: PageSource, result: RunResult) -> None:
             diff = "\n".join(
                 difflib.unified_diff(want, got, "expected", "printed", lineterm="", n=1)
             )
-            raise AuthorError(
-                source.src,
+            raise source.error(
                 expected_block.line,
                 f"the python block at line {block.line} printed something else than its "
                 f"expected output:\n{quoted_lines(diff)}\n",

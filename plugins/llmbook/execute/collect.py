@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass, field, replace
 
 from llmbook.bindings import RawBinding, find_bindings
-from llmbook.errors import AuthorError, quoted
+from llmbook.errors import AuthorError, location, quoted
 from llmbook.execute.environment import valid_name
 from llmbook.execute.tags import Display, read_tags
-from llmbook.lexer import Fence, Lexed, mask_code
+from llmbook.lexer import Cells, Fence, Lexed, mask_code
 
 __all__ = ["CodeBlock", "PageSource", "collect_page"]
 
@@ -68,7 +68,6 @@ class PageSource:
     strict: bool | None = None
     blocks: list[CodeBlock] = field(default_factory=list)
     bindings: list[RawBinding] = field(default_factory=list)  # `.line` is the file line
-    cells: list[tuple[int, int]] | None = None  # a notebook's (cell, line in cell) per line
     why_not_run: str = ""  # when `execute` is false: what decided it, for messages
     chapter: str | None = None  # front matter `chapter: 10`: the page's chapter number
     env: tuple[str, ...] = ()  # front matter `execute_env: [NAME]`: variables its code may read
@@ -94,6 +93,19 @@ class PageSource:
     @property
     def text(self) -> str:
         return self.lexed.text
+
+    @property
+    def cells(self) -> Cells | None:
+        """A notebook's (cell, line in cell) per line: its model's line map."""
+        return self.lexed.cells
+
+    def error(self, line: int, message: str, fix: str | None = None) -> AuthorError:
+        """The author error at file line `line`, named as the page's model names it."""
+        return AuthorError(self.src, line, message, fix, page=self.lexed)
+
+    def location(self, line: int) -> str:
+        """`docs/x.md:12`, `docs/x.ipynb:cell 4, line 2`: where file line `line` is."""
+        return location(self.src, line, self.lexed)
 
     def cell_of(self, line: int) -> int:
         """A notebook page's 0-based cell holding file line `line`."""

@@ -220,7 +220,7 @@ class Engine:
                 "it to no page"
             )
             fix = "set the llmbook option `execute_network: pages` in mkdocs.yml"
-            return PageOutcome(error=AuthorError(page.src, 1, problem, fix))
+            return PageOutcome(error=page.error(1, problem, fix))
         scratch = tempfile.mkdtemp(prefix="llmbook-page-")
         confinement = self.confinement
         workdir = scratch
@@ -244,7 +244,6 @@ class Engine:
             "threads": self.threads_of(page),
             # CUDA reserves address space far past any cap: a page that asks for a GPU has none
             "memory_mb": 0 if page.resources.get("GPU") else self.limits.memory_mb,
-            "cells": page.cells,
         }
         receiver, sender = context.Pipe(duplex=False)
         process = context.Process(target=_child, args=(sender, page, options), daemon=True)
@@ -294,7 +293,7 @@ class Engine:
                     return PageOutcome(result=message[1])
                 _, line, problem, fix = message  # no line: where the page had got to
                 where = line or step[0] or first_line
-                return PageOutcome(error=AuthorError(page.src, where, problem, fix), raised=raised)
+                return PageOutcome(error=page.error(where, problem, fix), raised=raised)
             line, kind, pos = step
             if process.sentinel in ready:
                 if receiver in watched and receiver.poll(0):
@@ -303,8 +302,7 @@ class Engine:
                     process.join()
                     exitcode = process.exitcode
                 return PageOutcome(
-                    error=AuthorError(
-                        page.src,
+                    error=page.error(
                         line or first_line,
                         f"the page's worker process {_how_it_died(exitcode)} while "
                         f"running {_step_name(page, line, kind, pos)}",
@@ -328,9 +326,7 @@ class Engine:
                 what = "block" if kind == 0 or line is None else f"[[{page.bound[pos].body}]]"
                 why = f"{what} timed out after {limits.block_timeout:g} s"
                 fix = "make it faster, or raise `execute_timeout` (seconds) in mkdocs.yml"
-            return PageOutcome(
-                error=AuthorError(page.src, line or first_line, why, fix), raised=raised
-            )
+            return PageOutcome(error=page.error(line or first_line, why, fix), raised=raised)
 
 
 def default_workers() -> int:

@@ -22,7 +22,7 @@ from mkdocs.plugins import get_plugin_logger
 from llmbook.crash import reported_as_internal
 from llmbook.demos import DemoFrames
 from llmbook.directives.shipped import book_directives
-from llmbook.errors import AuthorError, location
+from llmbook.errors import AuthorError
 from llmbook.execute.cache import FileHashes, PageCache, page_key, result_digest
 from llmbook.execute.check import bare_plan, plan_page
 from llmbook.execute.cluster import ClusterEngine
@@ -149,6 +149,9 @@ class Executor:
             self._report_raised(page, report)
             self._plan_into(report, page)
             self._log_page(page, report.plans.get(page.source.src))
+        models = {p.source.src: p.source.lexed for p in [*runnable, *loaded]}
+        for error in report.failures:  # each named as its page's model names its lines
+            error.locate(error.src, models.get(error.src))
         report.failures.sort(key=lambda e: (e.src, e.line))
         self.seconds += time.perf_counter() - start
         return report
@@ -382,7 +385,7 @@ class Executor:
             if block.cut:
                 line = source.blocks[pos].line
                 log.info(
-                    f"{location(source.src, line)}: output cut after {len(block.output)} characters "
+                    f"{source.location(line)}: output cut after {len(block.output)} characters "
                     f"({block.cut} more not shown; `execute_output_limit`)"
                 )
         return plan

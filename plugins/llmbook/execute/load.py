@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from llmbook.errors import AuthorError, quoted, register_line_map
+from llmbook.errors import AuthorError, quoted
 from llmbook.execute.collect import PageSource, collect_page
 from llmbook.execute.front_matter import split_front_matter
 from llmbook.execute.notebook import Notebook, read_notebook
 from llmbook.execute.numbers import Written, parse_written
 from llmbook.execute.run import RunResult
-from llmbook.lexer import engine_text, lex
+from llmbook.lexer import Lexed, engine_text, lex
 
 __all__ = ["LoadedPage", "decode_page", "load_page"]
 
@@ -33,7 +33,7 @@ class LoadedPage:
         """The written value of each bound number, parsed (`load_page` did it once, so a value
         that is not a number was an error there)."""
         if self._written is None:
-            self._written = [_written(self.source.src, b) for b in self.source.bound]
+            self._written = [_written(self.source, b) for b in self.source.bound]
         return self._written
 
     def __getstate__(self) -> dict[str, Any]:
@@ -65,14 +65,28 @@ def load_page(src: str, raw: bytes | str, *, execute: bool = True) -> LoadedPage
     notebook = None
     if src.endswith(".ipynb"):
         notebook = read_notebook(text, src=src)
-        register_line_map(src, notebook.where)
         meta = notebook.data.get("metadata", {}).get("llmbook", {})
-        markdown, first, prose = notebook.markdown, 1, notebook.prose_lines()
+        lexed = lex(notebook.markdown, 1, tuple(notebook.cells))  # its errors name cells
+        prose = notebook.prose_lines()
     else:
         meta, markdown, first = split_front_matter(text, src=src)
-        markdown, prose = engine_text(markdown), frozenset()
-    source = collect_page(lex(markdown, first), src=src, meta=meta, execute=execute, prose=prose)
-    source.cells = notebook.cells if notebook is not None else None
+        lexed, prose = lex(engine_text(markdown), first), frozenset()
+    try:
+        return _loaded(lexed, notebook, src=src, meta=meta, execute=execute, prose=prose)
+    except AuthorError as error:
+        raise error.locate(src, lexed) from None
+
+
+def _loaded(
+    lexed: Lexed,
+    notebook: Notebook | None,
+    *,
+    src: str,
+    meta: dict[str, Any],
+    execute: bool,
+    prose: frozenset[int],
+) -> LoadedPage:
+    source = collect_page(lexed, src=src, meta=meta, execute=execute, prose=prose)
     if notebook is not None and notebook.language != "python" and source.execute and source.blocks:
         raise AuthorError(
             src,
@@ -98,15 +112,16 @@ def load_page(src: str, raw: bytes | str, *, execute: bool = True) -> LoadedPage
     return page
 
 
-def _written(src: str, binding: Any) -> Written:
+def _written(source: PageSource, binding: Any) -> Written:
     try:
         return parse_written(binding.written)
     except ValueError:
         raise AuthorError(
-            src,
+            source.src,
             binding.line,
             f"[[{quoted(binding.body)}]]: the written value {quoted(repr(binding.written))} "
             "is not a number",
             "write a number such as 2.1, -1.34, 75%, 2.3e-10, 2,147,483,648 "
             "or a vector [0.365, 0.730]",
+            page=source.lexed,
         ) from None

@@ -26,11 +26,11 @@ from mkdocs.plugins import get_plugin_logger
 
 from llmbook.errors import AuthorError
 from llmbook.execute.tags import TAGS, read_tags
-from llmbook.lexer import engine_text, fences
+from llmbook.lexer import cell_line, engine_text, fences
 from llmbook.store import Store, key, version
 from llmbook.store_namespaces import NOTEBOOKS
 
-__all__ = ["Notebook", "cell_line", "executed_notebook", "read_notebook"]
+__all__ = ["Notebook", "executed_notebook", "read_notebook"]
 
 log = get_plugin_logger(__name__)
 # Outputs: per cell index (printed text, [(svg, alt), …], the expected error or None, and
@@ -72,13 +72,6 @@ def notebook_language(data: dict[str, Any]) -> str:
         info.get("name") if isinstance(info, dict) else None
     )
     return str(named or "python").lower()
-
-
-def cell_line(cells: list[tuple[int, int]], line: int) -> str:
-    if not 1 <= line <= len(cells):
-        return f"line {line}"
-    cell, inner = cells[line - 1]
-    return f"cell {cell}" + (f", line {inner}" if inner else "")
 
 
 def _source(cell: dict) -> str:

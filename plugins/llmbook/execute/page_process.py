@@ -7,7 +7,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from llmbook.errors import location
+from llmbook.execute.collect import PageSource
 
 __all__ = ["located_warnings", "set_threads", "torch_module"]
 
@@ -41,16 +41,16 @@ def set_threads(threads: int) -> None:
 
 
 @contextmanager
-def located_warnings(src: str) -> Iterator[None]:
+def located_warnings(page: PageSource) -> Iterator[None]:
     """A warning raised by the page's code names the line as the author sees it
     (`docs/x.ipynb:cell 2, line 2: UserWarning: …`), not the line of the page as run."""
     plain = warnings.formatwarning
 
     def formatted(message, category, filename, lineno, line=None) -> str:  # noqa: ANN001
         text = plain(message, category, filename, lineno, line)
-        if filename != src:
+        if filename != page.src:
             return text
-        return location(src, lineno) + text[len(f"{filename}:{lineno}") :]
+        return page.location(lineno) + text[len(f"{filename}:{lineno}") :]
 
     warnings.formatwarning = formatted
     try:

@@ -18,7 +18,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from llmbook.errors import AuthorError
 from llmbook.execute.collect import PageSource
 from llmbook.execute.deps import installed
 from llmbook.execute.engine import Engine, EngineSpec, PageOutcome
@@ -81,7 +80,7 @@ def run_task(page: PageSource, given: dict[str, str], task: ClusterTask) -> Page
     worker.log_event(STARTED, {"key": worker.get_current_task(), "worker": where})
     refusal = _refusal(page, task, where)
     if refusal is not None:
-        return PageOutcome(error=AuthorError(page.src, _first_line(page), *refusal), where=where)
+        return PageOutcome(error=page.error(_first_line(page), *refusal), where=where)
     outcome = _engine(task.spec).run_page(page, given)
     outcome.where = where
     return outcome

@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from llmbook.errors import AuthorError, LLMBookError, location
+from llmbook.errors import AuthorError, LLMBookError
 from llmbook.execute.block_errors import Raised
 from llmbook.execute.collect import PageSource
 from llmbook.execute.notebook import Notebook
@@ -105,7 +105,7 @@ class RaisingPolicy:
         failing = []
         for raised in found:
             if self.allowed(page, raised):
-                self.log.warning(f"{location(page.src, raised.line)}: {raised.problem}")
+                self.log.warning(f"{page.location(raised.line)}: {raised.problem}")
             else:
-                failing.append(raised.error(page.src))
+                failing.append(raised.error(page))
         return failing

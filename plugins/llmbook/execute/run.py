@@ -106,7 +106,7 @@ def run_blocks(
     with (
         figure_context(),
         display_context(namespace, shell=ipython) as displays,
-        located_warnings(page.src),
+        located_warnings(page),
     ):
         for line, kind, pos in steps(page):
             on_step(line, kind, pos)
@@ -141,8 +141,7 @@ def _fresh_namespace(
             exec(compile(preamble, "<execute_preamble>", "exec"), namespace)
     except (Exception, SystemExit) as error:
         first = [line for line, _, _ in steps(page)] or [1]
-        raise AuthorError(
-            page.src,
+        raise page.error(
             first[0],
             f"the code every page starts with (`execute_preamble`) raised "
             f"{type(error).__name__}: {quoted_lines(str(error))}",
@@ -178,7 +177,7 @@ def _run_block(
         if not block.raises:
             problem = f"{type(error).__name__}: {error.msg}"
             line = error.lineno or block.code_line
-            raising.add(block.line, source, AuthorError(page.src, line, problem, FIX_BLOCK))
+            raising.add(block.line, source, page.error(line, problem, FIX_BLOCK))
         return BlockResult("", error=expected_syntax_error(page, error))
     except AuthorError as error:
         raising.add(block.line, source, error, allowable=False)
@@ -215,8 +214,8 @@ def _compiled(
         tree = _parsed(page, block, source, shell)
     except ValueError:  # Python 3.11's word for a NUL byte in source code
         line = block.code_line + block.code[: block.code.find("\0")].count("\n")
-        raise AuthorError(
-            page.src, line, "the code contains a NUL byte (\\0)", "delete the invisible character"
+        raise page.error(
+            line, "the code contains a NUL byte (\\0)", "delete the invisible character"
         ) from None
     # IPython runs a cell statement by statement: a `from __future__` import after others is
     # the first of its own. Here it goes first, where Python takes it.
@@ -254,10 +253,9 @@ def _figures(page: PageSource, block: CodeBlock) -> list[Figure]:
         figures = take_figures(f"{page.src}:{block.line}", cell)
     except MissingGlyph as error:
         where = f"a figure of the python block at line {block.line}"
-        raise AuthorError(page.src, block.line, f"{where}: {error}", MissingGlyph.FIX) from None
+        raise page.error(block.line, f"{where}: {error}", MissingGlyph.FIX) from None
     if isinstance(figures, str):
-        raise AuthorError(
-            page.src,
+        raise page.error(
             block.line,
             f"{figures}: a figure of the python block at line {block.line} needs alt text",
             'give it a label, fig.set_label("…"), or a title, ax.set_title("…")',
@@ -272,16 +270,14 @@ def _evaluate(page: PageSource, binding: object, namespace: dict) -> object:
         with redirect_stdout(io.StringIO()):
             value = eval(code, namespace)
     except NameError as error:
-        raise AuthorError(
-            page.src,
+        raise page.error(
             binding.line,
             f"{where}: {quoted(str(error))}",
             f"define `{quoted(str(error.name))}` in a python block above line {binding.line} "
             "(a `python hidden` block keeps it off the page)",
         ) from None
     except Exception as error:
-        raise AuthorError(
-            page.src,
+        raise page.error(
             binding.line,
             f"{where}: the expression raised {type(error).__name__}: {quoted_lines(str(error))}",
             "correct the expression (it runs in the page's namespace)",
@@ -289,8 +285,7 @@ def _evaluate(page: PageSource, binding: object, namespace: dict) -> object:
     try:
         return to_plain(value)
     except TypeError as error:
-        raise AuthorError(
-            page.src,
+        raise page.error(
             binding.line,
             f"{where}: the expression gave {error} ({quoted(str(value), 60)!r}), not a number",
             "bind an expression that yields a number, a tensor or a list of numbers",

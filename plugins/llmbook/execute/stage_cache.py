@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from llmbook.errors import register_line_map
 from llmbook.execute.load import LoadedPage, load_page
 from llmbook.execute.plan import Plan
 from llmbook.store import Slot, Store, bytes_digest, key
@@ -44,8 +43,6 @@ class StageCache:
         slot = self._slot(src, "load")
         stored = slot.get(file_key)
         if stored is not None:
-            if stored.notebook is not None:  # what load_page registers, registered again
-                register_line_map(src, stored.notebook.where)
             return stored
         page = load_page(src, raw, execute=execute)
         page.file_key = file_key

@@ -21,7 +21,7 @@ from typing import Any
 
 from llmbook.bindings import RawBinding
 from llmbook.config import load_options
-from llmbook.errors import location, quoted
+from llmbook.errors import quoted
 from llmbook.execute.executor import Executor
 from llmbook.execute.notebook import read_notebook
 from llmbook.execute.numbers import parse_written, rewrite
@@ -61,7 +61,7 @@ def _rewrites(plan: Plan, problems: list[str]) -> list[tuple[RawBinding, str]]:
         try:
             new = rewrite(parse_written(b.written), number.value)
         except ValueError as error:
-            problems.append(f"{location(plan.page.src, b.line)}: {error}; edit it by hand")
+            problems.append(f"{plan.page.location(b.line)}: {error}; edit it by hand")
             continue
         cut = b.body.rfind(b.written)
         found.append((b, b.body[:cut] + new + b.body[cut + len(b.written) :]))
@@ -73,7 +73,7 @@ def _rewritten(line: str, plan: Plan, b: RawBinding, body: str, problems: list[s
     the binding is not found as the build read it)."""
     start = _in_file(line, plan.page.lexed.line(b.line), b.start, f"[[{b.body}]]")
     if start is None:
-        where = location(plan.page.src, b.line)
+        where = plan.page.location(b.line)
         problems.append(f"{where}: [[{quoted(b.body)}]] not found as written; edit it by hand")
         return line
     return line[:start] + f"[[{body}]]" + line[start + len(b.body) + 4 :]

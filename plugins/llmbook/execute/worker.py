@@ -150,14 +150,9 @@ def _guard(confinement, options: dict) -> None:  # noqa: ANN001 (a sandbox.Confi
 def _run(conn, page, options: dict) -> None:  # noqa: ANN001
     """Run `page` and send ("step", line, kind, pos) and ("raised", Raised) messages, then
     ("done", result) or ("fail", …)."""
-    from llmbook.errors import AuthorError, register_line_map
+    from llmbook.errors import AuthorError
     from llmbook.execute.deps import UseRecorder
     from llmbook.execute.run import run_blocks
-
-    if options.get("cells"):  # a notebook: messages name its cells
-        from llmbook.execute.notebook import cell_line
-
-        register_line_map(page.src, lambda line: cell_line(options["cells"], line))
 
     recorder = UseRecorder(options["root"])
     try:

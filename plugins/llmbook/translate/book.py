@@ -168,7 +168,10 @@ class Translations:
             self.stale[src] = found
             error = _stale(src, line, source, found)
             if all(c.prose_only for c in found):
-                log.info(f"{location(src, line)}: {error.problem} (prose only: not an error)")
+                model = sources[src].lexed if src in sources else None
+                log.info(
+                    f"{location(src, line, model)}: {error.problem} (prose only: not an error)"
+                )
             elif self.strict:
                 errors.append(error)
             else:
@@ -294,7 +297,7 @@ def _glossary_errors(ours: Glossary, theirs: Glossary) -> list[AuthorError]:
                 AuthorError(
                     ours.src,
                     ours.entries[-1].line if ours.entries else 1,
-                    f"{theirs.src}'s entry {quoted(repr(entry.term))} ({location(theirs.src, entry.line)}) "
+                    f"{theirs.src}'s entry {quoted(repr(entry.term))} ({location(theirs.src, entry.line, None)}) "
                     f"is missing: {_GLOSSARY_RULE}",
                     f"add it after this entry, with {same}; translate only its definition",
                 )
@@ -306,7 +309,7 @@ def _glossary_errors(ours: Glossary, theirs: Glossary) -> list[AuthorError]:
                     ours.src,
                     mine.line,
                     f"entry {i + 1} does not translate {theirs.src}'s entry {quoted(repr(entry.term))} "
-                    f"({location(theirs.src, entry.line)}): {_GLOSSARY_RULE}",
+                    f"({location(theirs.src, entry.line, None)}): {_GLOSSARY_RULE}",
                     f"give it {same}; translate only its definition",
                 )
             )

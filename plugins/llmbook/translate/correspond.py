@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-from llmbook.errors import AuthorError, location, quoted
+from llmbook.errors import AuthorError, quoted
 from llmbook.translate.fingerprint import KINDS, Fingerprint, Mark, Section
 
 __all__ = ["Correspondence", "correspond"]
@@ -32,7 +32,7 @@ def correspond(translation: Fingerprint, source: Fingerprint) -> Correspondence:
         if op == "equal" or (op == "replace" and i2 - i1 == j2 - j1):
             for s, t in zip(theirs[i1:i2], ours[j1:j2], strict=True):
                 if s.key != t.key:
-                    found.errors.append(_heading_error(translation.src, t, source.src, s))
+                    found.errors.append(_heading_error(translation.src, t, source, s))
                 found.pairs.append((s, t))
             continue
         # Where it goes: before the translation's next section, else after its last one.
@@ -47,7 +47,7 @@ def correspond(translation: Fingerprint, source: Fingerprint) -> Correspondence:
                 AuthorError(
                     translation.src,
                     here,
-                    f"the source's section {_quoted(s.title)} ({location(source.src, s.line)}) "
+                    f"the source's section {_quoted(s.title)} ({source.location(s.line)}) "
                     "has no counterpart in the translation",
                     f"translate it {where}, with the source's heading level, section number "
                     "and {#id}",
@@ -64,15 +64,15 @@ def correspond(translation: Fingerprint, source: Fingerprint) -> Correspondence:
                 )
             )
     for s, t in found.pairs:
-        found.errors += _code(translation.src, t, source.src, s)
+        found.errors += _code(translation.src, t, source, s)
         for kind in KINDS:
             if kind not in ("code", "output"):
-                found.errors += _marks(kind, translation.src, t, source.src, s)
+                found.errors += _marks(kind, translation.src, t, source, s)
     found.errors.sort(key=lambda e: e.line)
     return found
 
 
-def _heading_error(src: str, t: Section, source: str, s: Section) -> AuthorError:
+def _heading_error(src: str, t: Section, source: Fingerprint, s: Section) -> AuthorError:
     differ = []
     if t.level != s.level:
         differ.append(f"level {t.level}, the source's {s.level}")
@@ -86,12 +86,12 @@ def _heading_error(src: str, t: Section, source: str, s: Section) -> AuthorError
         src,
         t.line,
         f"this heading does not match its source's {_quoted(s.title)} "
-        f"({location(source, s.line)}): {'; '.join(differ)}",
+        f"({source.location(s.line)}): {'; '.join(differ)}",
         "give it the source's heading level, section number and {#id}; translate only its text",
     )
 
 
-def _code(src: str, t: Section, source: str, s: Section) -> list[AuthorError]:
+def _code(src: str, t: Section, source: Fingerprint, s: Section) -> list[AuthorError]:
     """The section's code, block by block in order (results are the source's, by position)."""
     ours, theirs = t.of("code", "output"), s.of("code", "output")
     errors = []
@@ -108,9 +108,9 @@ def _code(src: str, t: Section, source: str, s: Section) -> list[AuthorError]:
                         src,
                         b.line,
                         f"this {KINDS[b.kind]} differs from its source's "
-                        f"({location(source, a.line)}): a translation runs its source's code, "
+                        f"({source.location(a.line)}): a translation runs its source's code, "
                         "and only comments may be translated",
-                        f"copy the block from {location(source, a.line)} and translate only "
+                        f"copy the block from {source.location(a.line)} and translate only "
                         "its comments",
                     )
                 )
@@ -123,7 +123,7 @@ def _code(src: str, t: Section, source: str, s: Section) -> list[AuthorError]:
     return errors
 
 
-def _marks(kind: str, src: str, t: Section, source: str, s: Section) -> list[AuthorError]:
+def _marks(kind: str, src: str, t: Section, source: Fingerprint, s: Section) -> list[AuthorError]:
     """One kind of mark, as a multiset: English may order a section's sentences its own way. A
     bound number pairs by its expression: what it writes is checked against the computed value
     (a drift, at the translation's line)."""
@@ -142,11 +142,11 @@ def _marks(kind: str, src: str, t: Section, source: str, s: Section) -> list[Aut
     return errors
 
 
-def _missing(src: str, line: int, source: str, mark: Mark, t: Section) -> AuthorError:
+def _missing(src: str, line: int, source: Fingerprint, mark: Mark, t: Section) -> AuthorError:
     return AuthorError(
         src,
         line,
-        f"the source's {KINDS[mark.kind]} {_shown(mark)} ({location(source, mark.line)}) is "
+        f"the source's {KINDS[mark.kind]} {_shown(mark)} ({source.location(mark.line)}) is "
         f"missing from the section {_quoted(t.title)}",
         "carry it over from the source into this section"
         + (" unchanged" if mark.kind in ("code", "number") else ""),

@@ -20,6 +20,7 @@ from llmbook.directives.registry import Registry
 from llmbook.directives.shipped import shipped
 from llmbook.execute.collect import CodeBlock, PageSource
 from llmbook.i18n import Locale
+from llmbook.lexer import Cells, cell_line
 from llmbook.store import bytes_digest
 
 __all__ = ["KINDS", "Fingerprint", "Mark", "Section", "code_digest", "fingerprint", "heading_id"]
@@ -94,6 +95,11 @@ class Section:
 class Fingerprint:
     src: str
     sections: list[Section]
+    cells: Cells | None = None  # a notebook's line map (its page model's)
+
+    def location(self, line: int) -> str:
+        """`docs/x.md:12`, `docs/x.ipynb:cell 4, line 2`: where the page's file line is."""
+        return f"{self.src}:{line if self.cells is None else cell_line(self.cells, line)}"
 
     @property
     def digest(self) -> str:
@@ -134,7 +140,7 @@ def fingerprint(
         _line_marks(sections[-1], text, number, bound.get(number, []), where, prose=not heading)
     if not start.marks and not any(line.strip() for line in start.prose):
         sections.remove(start)
-    return Fingerprint(page.src, sections)
+    return Fingerprint(page.src, sections, lexed.cells)
 
 
 def _section(heading: re.Match[str], text: str, line: int) -> Section:

@@ -26,7 +26,6 @@ from typing import Any
 
 import yaml
 
-from llmbook.errors import location
 from llmbook.translate.fingerprint import GROUPS, Fingerprint, heading_id
 
 __all__ = ["FORMAT", "Change", "changes", "make_record", "with_record"]
@@ -84,11 +83,11 @@ def changes(record: Any, source: Fingerprint) -> list[Change]:
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal" or (op == "replace" and i2 - i1 == j2 - j1):
             for a, b in zip(old[i1:i2], new[j1:j2], strict=True):
-                found += _section_changes(a, b, source.src, groups)
+                found += _section_changes(a, b, source, groups)
             continue
         found += [Change("removed", f"section removed: {_title(a)}") for a in old[i1:i2]]
         found += [
-            Change("added", f"section added: {_title(b)} ({location(source.src, b['at'])})")
+            Change("added", f"section added: {_title(b)} ({source.location(b['at'])})")
             for b in new[j1:j2]
         ]
     if not found and current:  # the digest moved, no section did (the page's start, say)
@@ -96,8 +95,10 @@ def changes(record: Any, source: Fingerprint) -> list[Change]:
     return found
 
 
-def _section_changes(a: dict, b: dict, src: str, groups: tuple[str, ...]) -> list[Change]:
-    found, where = [], location(src, b["at"])
+def _section_changes(
+    a: dict, b: dict, source: Fingerprint, groups: tuple[str, ...]
+) -> list[Change]:
+    found, where = [], source.location(b["at"])
     if a.get("heading") != b["heading"]:
         found.append(Change("renamed", f"section renamed: {_title(a)} → {_title(b)} ({where})"))
     for group in groups:
