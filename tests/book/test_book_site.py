@@ -58,6 +58,7 @@ markdown_extensions:
 
 def _write(root: Path, **pages: str) -> Path:
     """A project folder both engines build from (docs/ and the search dictionary beside it)."""
+    pages = {"index.md": "# 首页\n", **pages}  # the home page the theme links
     write_pages(root / "docs", {"ch1.md": CH1, "lab.md": LAB, "other.md": OTHER, **pages})
     return write_config(root, {"INHERIT": str(ROOT / "mkdocs.yml"), "nav": NAV})
 

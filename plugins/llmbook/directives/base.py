@@ -203,7 +203,7 @@ class Context:
     def of(cls, page: PageContext, doc: Document, **rest: Any) -> Context:
         """The directives' view of a page being rendered: its path, stash, words and place in
         the site are the page's context's; `rest`, what the site's steps give them."""
-        return cls(page.src, doc, page.locale, page.stash, page=page.page, **rest)
+        return cls(page.src, doc, page.locale, stash=page.stash, page=page.page, **rest)
 
     def ui(self, key: str, **fields: object) -> str:
         """Interface text in the site's language."""
