@@ -65,9 +65,9 @@ def _local_cluster(root: Path, workers: int):  # noqa: ANN202 (a distributed.Loc
 def _overhead(pages: int, workers: int) -> dict:
     """Seconds to run `pages` one-line pages on warm local workers and on a warm LocalCluster of
     as many workers, in this process: the difference is the cluster's cost per page alone."""
-    from llmbook.config import LLMBookConfig
+    from llmbook.adapters.config import LLMBookConfig
+    from llmbook.core.project import Project
     from llmbook.execute import Executor
-    from llmbook.project import Project
 
     timings = {}
     with tempfile.TemporaryDirectory(prefix="llmbook-cluster-overhead-") as folder:

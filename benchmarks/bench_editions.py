@@ -56,12 +56,12 @@ def _first_page_of_chapter_10(folder: Path) -> Path:
     import typst
 
     sys.path.insert(0, str(ROOT / "plugins"))
+    from llmbook.core.i18n import load_locale
+    from llmbook.core.store import Store
     from llmbook.editions import BookPage
     from llmbook.editions.glyphs import font_folders
     from llmbook.editions.model import Book
     from llmbook.editions.pdf import book_typst
-    from llmbook.i18n import load_locale
-    from llmbook.store import Store
 
     site = folder / "site"
     reader = pypdf.PdfReader(folder / "dist" / "llmbook.pdf")

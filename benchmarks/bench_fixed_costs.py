@@ -27,11 +27,11 @@ COSTS = [
     ("bibliography", "book/bibliography.py", "load_bibliography"),
     ("glossary", "book/terms.py", "term_index"),
     ("the apparatus (all of the book's checks)", "book/apparatus.py", "read"),
-    ("the read plan (Landlock grants)", "execute/reads.py", "read_plan"),
-    ("the guards' probe", "execute/guards.py", "machine_guards"),
+    ("the read plan (Landlock grants)", "execute/sandbox/reads.py", "read_plan"),
+    ("the guards' probe", "execute/sandbox/guards.py", "machine_guards"),
     ("jieba (Chinese search)", "jieba/__init__.py", "initialize"),
-    ("the offline check", "llmbook/offline.py", "check_site"),
-    ("running pages (all from the cache)", "execute/executor.py", "run_pages"),
+    ("the offline check", "llmbook/site/offline.py", "check_site"),
+    ("running pages (all from the cache)", "execute/stages/executor.py", "run_pages"),
 ]
 
 

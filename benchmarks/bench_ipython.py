@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "plugins"))
 
-from llmbook.config import LLMBookConfig  # noqa: E402
+from llmbook.adapters.config import LLMBookConfig  # noqa: E402
+from llmbook.core.project import Project  # noqa: E402
 from llmbook.execute import Executor  # noqa: E402
-from llmbook.project import Project  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "ipython.json"
 PAGES = ("docs/chapters/ch10-modern-llm.md", "docs/notebooks/llama-kv-cache.ipynb")
@@ -55,8 +55,8 @@ def _page_seconds(src: str, repeats: int) -> dict[bool, list[float]]:
 
 def _shell_parts(repeats: int) -> dict[str, float]:
     from IPython.core.interactiveshell import InteractiveShell
-    from llmbook.execute.display import Displays
-    from llmbook.execute.shell import page_shell, transform_magics
+    from llmbook.execute.shell.display import Displays
+    from llmbook.execute.shell.shell import page_shell, transform_magics
 
     made, transformed = [], []
     for _ in range(repeats):

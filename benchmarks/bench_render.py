@@ -126,7 +126,7 @@ def _project_plugins() -> list:
 
 def _time_stages() -> dict[str, float]:
     """Wrap the plugin's stages (as plugin.py calls them) to add up the time each one takes."""
-    import llmbook.plugin as plugin
+    import llmbook.adapters.mkdocs.plugin as plugin
 
     spent = dict.fromkeys(_STAGES, 0.0)
 

@@ -26,13 +26,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "plugins"))
 
-from llmbook.execute.collect import collect_page  # noqa: E402
-from llmbook.execute.engine import Engine, Limits  # noqa: E402
-from llmbook.execute.guards import Guards  # noqa: E402
-from llmbook.execute.landlock import landlock_abi  # noqa: E402
-from llmbook.execute.reads import python_folders, read_plan  # noqa: E402
-from llmbook.execute.seccomp import seccomp_available  # noqa: E402
-from llmbook.lexer import lex  # noqa: E402
+from llmbook.core.lexer import lex  # noqa: E402
+from llmbook.execute.sandbox.guards import Guards  # noqa: E402
+from llmbook.execute.sandbox.landlock import landlock_abi  # noqa: E402
+from llmbook.execute.sandbox.reads import python_folders, read_plan  # noqa: E402
+from llmbook.execute.sandbox.seccomp import seccomp_available  # noqa: E402
+from llmbook.execute.stages.collect import collect_page  # noqa: E402
+from llmbook.execute.stages.engine import Engine, Limits  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "sandbox.json"
 VARIANTS = {

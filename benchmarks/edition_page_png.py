@@ -26,16 +26,16 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT / "plugins"))
     import typst
+    from llmbook.core.i18n import options_locale
+    from llmbook.core.nav import nav_pages
+    from llmbook.core.project import read_mkdocs_yml
+    from llmbook.core.store import Store
     from llmbook.editions import book_pages
     from llmbook.editions.__main__ import _built, _llmbook_options
     from llmbook.editions.glyphs import font_folders
     from llmbook.editions.links import edition_name
     from llmbook.editions.model import Book, BookPage
     from llmbook.editions.pdf import book_typst
-    from llmbook.i18n import options_locale
-    from llmbook.nav import nav_pages
-    from llmbook.project import read_mkdocs_yml
-    from llmbook.store import Store
 
     config = read_mkdocs_yml(ROOT / args.config_file)
     options, docs = _llmbook_options(config), config.get("docs_dir") or "docs"

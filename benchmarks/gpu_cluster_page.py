@@ -43,9 +43,9 @@ def main() -> None:
     args = parser.parse_args()
     import dask
     from distributed import LocalCluster
-    from llmbook.config import LLMBookConfig
+    from llmbook.adapters.config import LLMBookConfig
+    from llmbook.core.project import Project
     from llmbook.execute import Executor
-    from llmbook.project import Project
 
     # Not daemonic: a daemonic process may not start the page's process.
     with dask.config.set({"distributed.worker.daemon": False}):

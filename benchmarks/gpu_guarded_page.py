@@ -18,10 +18,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "plugins"))
 
-from llmbook.execute.collect import collect_page  # noqa: E402
-from llmbook.execute.engine import Engine, Limits  # noqa: E402
-from llmbook.execute.guards import machine_guards  # noqa: E402
-from llmbook.lexer import lex  # noqa: E402
+from llmbook.core.lexer import lex  # noqa: E402
+from llmbook.execute.sandbox.guards import machine_guards  # noqa: E402
+from llmbook.execute.stages.collect import collect_page  # noqa: E402
+from llmbook.execute.stages.engine import Engine, Limits  # noqa: E402
 
 PAGE = """\
 ```python

@@ -3,7 +3,7 @@ edition, so each reads the other's forms, as its builds do (i18n.options_locale)
 
 from __future__ import annotations
 
-from llmbook.i18n import Locale, load_locale
+from llmbook.core.i18n import Locale, load_locale
 
 __all__ = ["EN", "ZH", "with_section"]
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from llmbook.config import LLMBookConfig
-from llmbook.core_extension import LLMBookExtension
-from llmbook.page_ref import PageRef
-from llmbook.project import Project
-from llmbook.site import Site
+from llmbook.adapters.config import LLMBookConfig
+from llmbook.core.page_ref import PageRef
+from llmbook.core.project import Project
+from llmbook.site.core_extension import LLMBookExtension
+from llmbook.site.site import Site
 from markdown import Markdown
 
 __all__ = ["BOOK_LANGUAGE", "render_markdown"]

@@ -1,4 +1,4 @@
-"""A book in Chinese, Japanese or Korean needs the plugin's `cjk` extra (llmbook/cjk.py): without
+"""A book in Chinese, Japanese or Korean needs the plugin's `cjk` extra (llmbook/core/cjk.py): without
 it the build stops at the line of mkdocs.yml that sets the language, saying what to install; a
 Japanese book's search is left to Material's TinySegmenter (no jieba), a Chinese one's is cut by
 jieba."""
@@ -9,11 +9,11 @@ import importlib
 import sys
 from pathlib import Path
 
-import llmbook.cjk
+import llmbook.core.cjk
 import pytest
-from llmbook.cjk import cjk_languages, jieba_for_search, require_font, require_jieba
-from llmbook.errors import AuthorError
-from llmbook.search_cache import segment_with_jieba
+from llmbook.core.cjk import cjk_languages, jieba_for_search, require_font, require_jieba
+from llmbook.core.errors import AuthorError
+from llmbook.core.search_cache import segment_with_jieba
 from mkdocs.exceptions import Abort
 from sites import build, write_config, write_pages
 
@@ -37,7 +37,7 @@ def without(monkeypatch: pytest.MonkeyPatch):
     def hide(*names: str) -> None:
         found = importlib.util.find_spec
         monkeypatch.setattr(
-            llmbook.cjk, "find_spec", lambda name: None if name in names else found(name)
+            llmbook.core.cjk, "find_spec", lambda name: None if name in names else found(name)
         )
 
     return hide

@@ -1,7 +1,8 @@
 """The import contracts, read from the source with `ast` (imports inside functions count): llmbook's
 modules import only from their own layer or those below, and neither llmbook nor llmkit has a
-circle. The layers are the table below; a new module must be placed in it. `nox -s lint` runs
-this file on its own (no llmbook or llmkit import: stdlib and pytest only)."""
+circle. A layer is a folder of `plugins/llmbook/` (FOLDERS, bottom to top): a module's layer is the
+folder it lies in, so a new module is placed by where it is written. `nox -s lint` runs this file
+on its own (no llmbook or llmkit import: stdlib and pytest only)."""
 
 from __future__ import annotations
 
@@ -14,107 +15,55 @@ ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "plugins" / "llmbook"
 LLMKIT = ROOT / "llmkit"
 
-# Bottom to top. A module of a layer may import modules of its own layer and of the layers above
-# it in this list (further down the stack), never one listed after its own.
-LAYERS: list[tuple[str, list[str]]] = [
-    (
-        "leaves",
-        [
-            "llmbook",
-            "llmbook.store",
-            "llmbook.store_namespaces",
-            "llmbook.store_builds",
-            "llmbook.errors",
-            "llmbook.i18n",
-            "llmbook.crash",
-            "llmbook.nav",
-            "llmbook.lexer",
-            "llmbook.stash",
-            "llmbook.edits",
-            "llmbook.bindings",
-            "llmbook.latex",
-            "llmbook.page_ref",
-            "llmbook.page_context",
-            "llmbook.project",
-            "llmbook.assets",
-            "llmbook.cjk",
-            "llmbook.search_view",
-            "llmbook.search_cache",
-            "llmbook.render_deps",
-            "llmbook.book",
-        ],
-    ),
-    (
-        "text",
-        [
-            "llmbook.formulas",
-            "llmbook.jupyter_anchors",
-            "llmbook.site_index",
-            "llmbook.fragments",
-            "llmbook.book.syntax",
-            "llmbook.book.term_syntax",
-            "llmbook.book.cite_syntax",
-        ],
-    ),
-    ("demos", ["llmbook.demos", "llmbook.demos.*"]),
-    ("directives", ["llmbook.directives", "llmbook.directives.*"]),
-    ("execute", ["llmbook.execute", "llmbook.execute.*"]),
-    ("book", ["llmbook.book.*"]),
+# Bottom to top. A module of a folder may import modules of its own folder and of the folders
+# before it in this list (further down the stack), never one listed after its own.
+FOLDERS: list[str] = [
+    "core",  # the leaves (store, errors, lexer, edits, stash, words) and the text syntaxes
+    "demos",
+    "directives",
+    "execute",  # stages/, numbers/ (the checked numbers), shell/, sandbox/, cluster/
+    "book",  # the apparatus: numbered parts, references, citations, glossary, index
     # Translations checked against their sources: pages' models, results; no engine.
-    ("translate", ["llmbook.translate", "llmbook.translate.*"]),
+    "translate",
     # The editions read the built site's HTML: they know no engine and no stage of the build.
-    ("editions", ["llmbook.editions", "llmbook.editions.*"]),
-    (
-        "site",
-        [
-            "llmbook.site",
-            "llmbook.outputs",
-            "llmbook.preview",
-            "llmbook.render_cache",
-            "llmbook.core_extension",
-            "llmbook.annotations",
-        ],
-    ),
-    (
-        "adapters",
-        [
-            "llmbook.config",
-            "llmbook.converted",
-            "llmbook.highlighting",
-            "llmbook.missing_files",
-            "llmbook.offline",
-            "llmbook.remote_images",
-            "llmbook.plugin",
-            "llmbook.zensical_config",
-            "llmbook.zensical_adapter",
-            "llmbook.extension",
-            "llmbook.pytest_plugin",
-            "llmbook.execute.update",
-            # `llmbook new` and the command line: on top of everything they may call.
-            "llmbook.scaffold",
-            "llmbook.cli",
-            "llmbook.translate.__main__",
-            "llmbook.__main__",
-        ],
-    ),
+    "editions",
+    "site",  # the build of a site, engine-agnostic, and the checks of a built site
+    "adapters",  # mkdocs/, zensical/ and the options they share
+    "commands",  # `llmbook new`, `llmbook update-numbers`
 ]
+# The modules directly in plugins/llmbook/ are the entries users name (`llmbook.extension`, the
+# entry points, `python -m`): the top, above every folder; `llmbook` itself is the bottom. So is
+# every package's `__main__` (`python -m llmbook.translate`): a command, on top.
+ENTRIES = "entries"
+LAYERS: list[str] = ["llmbook", *FOLDERS, ENTRIES]
+# At most this many modules lie directly in plugins/llmbook/ (issue 44): the rest is in a layer.
+MOST_AT_TOP = 10
+
+
+def layer_name(module: str) -> str:
+    """The module's layer: `llmbook`, a folder of FOLDERS, or the entries on top."""
+    parts = module.split(".")
+    if parts[0] != "llmbook":
+        raise LookupError(f"{module} is not a module of llmbook")
+    if len(parts) == 1:
+        return "llmbook"
+    if parts[-1] == "__main__" or (len(parts) == 2 and not (PLUGIN / parts[1]).is_dir()):
+        return ENTRIES
+    if parts[1] not in FOLDERS:
+        raise LookupError(
+            f"{module} is in no layer: add its folder to FOLDERS (tests/test_layers.py)"
+        )
+    return parts[1]
 
 
 def layer_of(module: str) -> int:
-    """The index of the module's layer; an exact name wins over a `pkg.*` pattern."""
-    for exact in (True, False):
-        for number, (_, patterns) in enumerate(LAYERS):
-            for pattern in patterns:
-                if exact and pattern == module:
-                    return number
-                if not exact and pattern.endswith(".*") and module.startswith(pattern[:-1]):
-                    return number
-    raise LookupError(f"{module} is in no layer of tests/test_layers.py: place it there")
+    """The index of the module's layer: its folder's place in FOLDERS."""
+    return LAYERS.index(layer_name(module))
 
 
 def upward_imports(graph: dict[str, set[str]]) -> list[str]:
     return sorted(
-        f"{module} ({LAYERS[layer_of(module)][0]}) imports {target} ({LAYERS[layer_of(target)][0]})"
+        f"{module} ({layer_name(module)}) imports {target} ({layer_name(target)})"
         for module, targets in graph.items()
         for target in targets
         if layer_of(target) > layer_of(module)
@@ -140,18 +89,37 @@ def test_nothing_imports_upward(graph) -> None:
 
 
 def test_an_upward_import_is_named() -> None:
-    graph = {"llmbook.store": {"llmbook.site"}, "llmbook.site": {"llmbook.store"}}
-    assert upward_imports(graph) == ["llmbook.store (leaves) imports llmbook.site (site)"]
-    assert find_cycles(graph) == [["llmbook.site", "llmbook.store", "llmbook.site"]]
+    graph = {
+        "llmbook.core.store": {"llmbook.site.site"},
+        "llmbook.site.site": {"llmbook.core.store"},
+    }
+    assert upward_imports(graph) == ["llmbook.core.store (core) imports llmbook.site.site (site)"]
+    assert find_cycles(graph) == [["llmbook.core.store", "llmbook.site.site", "llmbook.core.store"]]
 
 
-def test_a_module_outside_the_table_is_named() -> None:
-    with pytest.raises(LookupError, match="llmbook.newthing is in no layer"):
-        layer_of("llmbook.newthing")
+def test_a_module_outside_the_folders_is_named() -> None:
+    with pytest.raises(LookupError, match="llmbook.newthing.x is in no layer"):
+        layer_of("llmbook.newthing.x")
+
+
+def test_every_folder_is_a_layer() -> None:
+    folders = {p.parent.name for p in PLUGIN.glob("*/__init__.py")}
+    assert folders == set(FOLDERS)
+
+
+def test_the_entries_sit_above_every_folder() -> None:
+    assert layer_of("llmbook.extension") > layer_of("llmbook.adapters.mkdocs.plugin")
+    assert layer_of("llmbook.translate.__main__") > layer_of("llmbook.adapters.config")
+    assert layer_of("llmbook") < layer_of("llmbook.core.store")
+
+
+def test_few_modules_lie_at_the_top() -> None:
+    top = sorted(p.stem for p in PLUGIN.glob("*.py"))
+    assert len(top) <= MOST_AT_TOP, top
 
 
 def test_the_update_tool_sits_above_the_executor() -> None:
-    assert layer_of("llmbook.execute.update") > layer_of("llmbook.execute.executor")
+    assert layer_of("llmbook.commands.update") > layer_of("llmbook.execute.stages.executor")
 
 
 def _package(root: Path, files: dict[str, str]) -> Path:
@@ -204,8 +172,8 @@ def test_every_circle_is_reported_once():
 
 
 # The one key recipe and the one file hasher live in store.py; the documented shard formula
-# (execute/shard.py) is the only other place a hash is computed.
-HASHERS = {"llmbook.store", "llmbook.execute.shard"}
+# (execute/cluster/shard.py) is the only other place a hash is computed.
+HASHERS = {"llmbook.core.store", "llmbook.execute.cluster.shard"}
 
 
 def modules_that_hash(package_dir: Path, package: str) -> list[str]:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from llmbook.i18n import load_locale, shipped_languages
-from llmbook.scaffold import new_book
+from llmbook.commands.scaffold import new_book
+from llmbook.core.i18n import load_locale, shipped_languages
 from sites import build
 
 ACTIONLINT = Path(sys.executable).with_name("actionlint")

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from llmbook.store import (
+from llmbook.core.store import (
     Store,
     file_digest,
     file_stamp,
@@ -197,7 +197,10 @@ def test_one_switch_and_one_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 def test_the_store_is_a_leaf() -> None:
     """Every layer may use it: importing it imports nothing of llmbook's but itself and its
-    table of namespaces."""
-    code = "import sys, llmbook.store; print(sorted(m for m in sys.modules if 'llmbook.' in m))"
+    table of namespaces (and its folder's package, which is empty)."""
+    code = (
+        "import sys, llmbook.core.store; "
+        "print(sorted(m for m in sys.modules if 'llmbook.' in m and m != 'llmbook.core'))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "['llmbook.store', 'llmbook.store_namespaces']"
+    assert done.stdout.strip() == "['llmbook.core.store', 'llmbook.core.store_namespaces']"

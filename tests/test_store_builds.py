@@ -8,9 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
-from llmbook.store import Store
-from llmbook.store_builds import BUILDS, cache_info, prune, read_builds, record_build
-from llmbook.store_namespaces import FORMULAS, NAMESPACES, PAGES, RESULTS
+from llmbook.core.store import Store
+from llmbook.core.store_builds import BUILDS, cache_info, prune, read_builds, record_build
+from llmbook.core.store_namespaces import FORMULAS, NAMESPACES, PAGES, RESULTS
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDES = [ROOT / "docs/guide/executable.md", ROOT / "docs/guide/executable.en.md"]
@@ -20,7 +20,7 @@ def test_a_namespace_not_declared_is_refused() -> None:
     with pytest.raises(ValueError) as raised:
         Store(None).slot("resluts", "docs/p.md")
     assert str(raised.value) == (
-        "unknown store namespace 'resluts': declare it in llmbook/store_namespaces.py"
+        "unknown store namespace 'resluts': declare it in llmbook/core/store_namespaces.py"
     )
 
 

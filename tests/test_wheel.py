@@ -77,9 +77,9 @@ def python(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_wheel_brings_no_torch_and_no_repository(python: Path, tmp_path: Path) -> None:
     probe = (
-        "import importlib.util as u, sys, llmbook.plugin\n"
+        "import importlib.util as u, sys, llmbook.adapters.mkdocs.plugin\n"
         "print(u.find_spec('torch'), u.find_spec('llmkit'), 'torch' in sys.modules)\n"
-        "print(llmbook.plugin.__file__)\n"
+        "print(llmbook.adapters.mkdocs.plugin.__file__)\n"
         "print([p for p in sys.path if p.startswith(sys.argv[1])])\n"
     )
     out = _run(python, "-c", probe, ROOT, cwd=tmp_path).splitlines()

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 import yaml
-from llmbook.config import LLMBookConfig
-from llmbook.store import Store
+from llmbook.adapters.config import LLMBookConfig
+from llmbook.core.store import Store
 from sites import ROOT
 
 WORKFLOW = ROOT / ".github" / "workflows" / "book-sharded.yml"

@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from llmbook.i18n import shipped_languages
+from llmbook.core.i18n import shipped_languages
 
 __all__ = ["main"]
 
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         return _new(args.folder, args.language)
     if args.command == "zensical-config":
         return _zensical_config(args.config, args.output)
-    from llmbook.execute.update import main as update_numbers
+    from llmbook.commands.update import main as update_numbers
 
     return update_numbers(args.paths)
 
@@ -80,9 +80,9 @@ def _cache_commands(commands: argparse._SubParsersAction) -> None:
 def _cache(config_file: Path, action: str, keep_builds: int) -> int:
     """`llmbook cache info|prune`: the cache folder as the build finds it (`cache_dir` in
     CONFIG's llmbook options, env LLMBOOK_CACHE_DIR over it)."""
-    from llmbook.project import read_mkdocs_yml
-    from llmbook.store import cache_folder
-    from llmbook.store_builds import cache_info, prune
+    from llmbook.core.project import read_mkdocs_yml
+    from llmbook.core.store import cache_folder
+    from llmbook.core.store_builds import cache_info, prune
 
     if not config_file.is_file():
         print(f"llmbook cache {action}: {config_file} is missing. Fix: run it in the "
@@ -108,7 +108,7 @@ def _cache(config_file: Path, action: str, keep_builds: int) -> int:
 def _zensical_config(config: Path, output: Path | None) -> int:
     import yaml
 
-    from llmbook.zensical_config import flatten
+    from llmbook.adapters.zensical.config import flatten
 
     try:
         written = flatten(config, output)
@@ -120,7 +120,7 @@ def _zensical_config(config: Path, output: Path | None) -> int:
 
 
 def _new(folder: Path, language: str) -> int:
-    from llmbook.scaffold import NotEmpty, new_book
+    from llmbook.commands.scaffold import NotEmpty, new_book
 
     try:
         new_book(folder, language=language)

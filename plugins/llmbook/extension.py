@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from llmbook.core_extension import LLMBookExtension
-from llmbook.zensical_adapter import site_for
+from llmbook.adapters.zensical.adapter import site_for
+from llmbook.site.core_extension import LLMBookExtension
 
 __all__ = ["LLMBookExtension", "makeExtension"]
 

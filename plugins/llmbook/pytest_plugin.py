@@ -41,9 +41,9 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 def _executor(config: pytest.Config) -> Any:
     """One executor per test session, with the project's own llmbook options (env switches apply)."""
     if _KEY not in config.stash:
-        from llmbook.config import load_options
+        from llmbook.adapters.config import load_options
+        from llmbook.core.project import Project
         from llmbook.execute import Executor
-        from llmbook.project import Project
 
         config_file = config.rootpath / "mkdocs.yml"
         project = Project.from_config_file(config_file)
@@ -72,7 +72,7 @@ class PageItem(pytest.Item):
             raise DriftError(plan.mismatches)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        from llmbook.errors import LLMBookError
+        from llmbook.core.errors import LLMBookError
 
         if isinstance(excinfo.value, LLMBookError):
             return str(excinfo.value)

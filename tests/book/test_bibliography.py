@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from book_locales import ZH
 from llmbook.book.bibliography import Bibliography, load_bibliography
-from llmbook.errors import AuthorError
+from llmbook.core.errors import AuthorError
 
 BIB = r"""
 @misc{shazeer2020glu,

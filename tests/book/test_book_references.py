@@ -11,13 +11,13 @@ import pytest
 from book_locales import ZH
 from llmbook.book.index import BookIndex, caption_setup
 from llmbook.book.parts import page_parts
-from llmbook.book.syntax import find_references
+from llmbook.core.book_syntax import find_references
+from llmbook.core.formulas import math_spans
+from llmbook.core.lexer import lex
+from llmbook.core.site_index import SiteIndex
 from llmbook.directives import parse_structure
-from llmbook.execute.collect import collect_page
-from llmbook.execute.front_matter import split_front_matter
-from llmbook.formulas import math_spans
-from llmbook.lexer import lex
-from llmbook.site_index import SiteIndex
+from llmbook.execute.stages.collect import collect_page
+from llmbook.execute.stages.front_matter import split_front_matter
 from mkdocs.config import load_config
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from book_locales import ZH
-from llmbook.bindings import parse_body
 from llmbook.book.citations import CitationIndex, CitedNumber, PageCitations
-from llmbook.book.cite_syntax import Cite, cited_key, find_citations
+from llmbook.core.bindings import parse_body
+from llmbook.core.cite_syntax import Cite, cited_key, find_citations
 from sites import build
 from test_bibliography import BIB, load
 
@@ -178,7 +178,7 @@ def test_entries_cited_nowhere_are_logged(site: tuple[Path, str]) -> None:
 
 
 def test_numbers_in_a_prose_citation_are_not_the_pages(tmp_path: Path) -> None:
-    from llmbook.execute.coverage import _hidden_spans
+    from llmbook.execute.numbers.coverage import _hidden_spans
 
     text = "见 [@shazeer2020glu, Table 1]。"
     start = text.index("1]")

@@ -4,8 +4,8 @@ from `theme.language`), its references are written and checked in English forms.
 from __future__ import annotations
 
 from book_locales import EN, ZH
-from llmbook.book.syntax import find_references
-from llmbook.i18n import load_locale
+from llmbook.core.book_syntax import find_references
+from llmbook.core.i18n import load_locale
 
 CONFIG = {
     "site_name": "t",

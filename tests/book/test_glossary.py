@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from llmbook.book.glossary import Glossary
-from llmbook.book.term_syntax import find_terms
-from llmbook.errors import AuthorError
+from llmbook.core.errors import AuthorError
+from llmbook.core.term_syntax import find_terms
 from mkdocs.exceptions import Abort, PluginError
 from sites import ROOT, build, write_config
 

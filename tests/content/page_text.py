@@ -5,7 +5,7 @@ Deliberately simpler than the executor's collector, so the tests do not share it
 
 from __future__ import annotations
 
-from llmbook.bindings import RawBinding, find_bindings
+from llmbook.core.bindings import RawBinding, find_bindings
 
 
 class PageText:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from llmbook.execute.numbers import check, parse_written
+from llmbook.execute.numbers.precision import check, parse_written
 from page_text import PageText
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "chapters" / "ch10-modern-llm.md"
@@ -208,7 +208,9 @@ def _visible_blocks() -> list[tuple[int, str]]:
 )
 def test_every_shown_block_runs_on_its_own(start, code, monkeypatch):
     """A reader can copy any shown block into a fresh interpreter: imports included, no hidden state."""
-    from llmbook.execute.figures import figure_context  # the build's matplotlib settings (CJK font)
+    from llmbook.execute.shell.figures import (
+        figure_context,  # the build's matplotlib settings (CJK font)
+    )
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     namespace: dict = {"__name__": "__main__"}

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
-from llmbook.execute.numbers import check, parse_written
+from llmbook.execute.numbers.precision import check, parse_written
 from page_text import PageText
 from smollm2_reference import transformers_smollm2
 
@@ -457,7 +457,7 @@ def test_greedy_replies_and_token_counts_against_transformers(hf):
 @needs_smollm2
 def test_the_shown_blocks_run_in_order_without_the_hidden_ones(monkeypatch):
     """A reader who copies only the shown blocks, top to bottom, gets a working notebook."""
-    from llmbook.execute.figures import figure_context  # the build's matplotlib settings
+    from llmbook.execute.shell.figures import figure_context  # the build's matplotlib settings
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     namespace: dict = {"__name__": "__main__"}

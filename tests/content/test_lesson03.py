@@ -17,7 +17,7 @@ import pytest
 import yaml
 from book_locales import ZH
 from llmbook.directives import parse_directives
-from llmbook.execute.numbers import check, parse_written
+from llmbook.execute.numbers.precision import check, parse_written
 from page_text import PageText
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,8 +12,8 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
+from llmbook.core.i18n import load_locale
 from llmbook.demos import Demo, DemoCatalog
-from llmbook.i18n import load_locale
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOK = DemoCatalog.load(["bookdemos"], root=ROOT)  # as the build loads mkdocs.yml's option

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from book_locales import with_section
 from demo_helpers import BOOK, BOOK_LOCALES, ROOT, get_demo
+from llmbook.core.i18n import load_locale
+from llmbook.core.store import Store, read_entry
 from llmbook.demos import DemoCatalog, DemoFrames
 from llmbook.demos import cache as demo_cache
 from llmbook.demos.cache import frame_key, shared_paths, sources_digest
-from llmbook.i18n import load_locale
-from llmbook.store import Store, read_entry
 from sites import build, write_config, write_pages
 from tiny_demos import forget_tiny_demos, tiny_locale, write_tiny_demos
 
@@ -293,10 +293,10 @@ def test_a_warm_build_imports_neither_torch_nor_the_demos(tmp_path):
         f"""
         import sys
         from llmbook.demos import DemoCatalog, DemoFrames
-        from llmbook.store import Store
+        from llmbook.core.store import Store
         from llmbook.directives import parse_directives, render_directives
-        from llmbook.stash import engine_stash
-        from llmbook.i18n import load_locale
+        from llmbook.core.stash import engine_stash
+        from llmbook.core.i18n import load_locale
         from pathlib import Path
 
         ZH = load_locale("zh", Path({str(ROOT / "locales")!r}))

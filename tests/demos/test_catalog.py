@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from demo_helpers import BOOK, BOOK_ASSETS, BOOK_LOCALES, IDS, ROOT
+from llmbook.core.errors import AuthorError
 from llmbook.demos import Demo, DemoCatalog, DemoError, DemoNeeds
-from llmbook.errors import AuthorError
 from tiny_demos import TINY, tiny_locale, write_tiny_demos
 
 CONFIG = """\

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from demo_helpers import BOOK, BOOK_LOCALES, CJK, IDS, ROOT, get_demo, shown_strings
 from demo_helpers import BOOK_ASSETS as ASSETS
+from llmbook.core.i18n import load_locale
 from llmbook.demos import DemoError
-from llmbook.i18n import load_locale
 
 GOLDEN = json.loads((Path(__file__).parent / "zh_strings.json").read_text(encoding="utf-8"))
 TEXT_ATTRIBUTE = re.compile(r'data-text-([\w-]+)="([^"]*)"')

@@ -113,7 +113,7 @@ def test_rendering_is_byte_identical_across_processes(rendered):
         "import hashlib, sys\n"
         "from pathlib import Path\n"
         "from llmbook.demos import DemoCatalog\n"
-        "from llmbook.i18n import load_locale\n"
+        "from llmbook.core.i18n import load_locale\n"
         "book = DemoCatalog.load(['bookdemos'], root=sys.argv[1])\n"
         "zh = load_locale('zh', Path(sys.argv[1]) / 'locales')\n"
         "for i in book.known_ids():\n"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from book_locales import EN, ZH
 from bs4 import BeautifulSoup
+from llmbook.core.errors import AuthorError, LLMBookError
 from llmbook.directives import shipped
 from llmbook.editions import edition_kinds
 from llmbook.editions.article import book_articles, page_key
@@ -16,7 +17,6 @@ from llmbook.editions.links import edition_links, edition_name
 from llmbook.editions.model import Book, BookPage
 from llmbook.editions.pdf import template_values
 from llmbook.editions.print_form import print_form
-from llmbook.errors import AuthorError, LLMBookError
 
 QUIZ = """<div class="admonition question llmbook-quiz" data-answer="{answer}"><p class="admonition-title">小测验</p>
 <div class="llmbook-quiz__question"><p>{question}</p></div>
@@ -197,7 +197,7 @@ def test_a_site_without_editions_never_loads_their_tools() -> None:
     import sys
 
     code = (
-        "import sys, llmbook.plugin, llmbook.extension, llmbook.editions; "
+        "import sys, llmbook.adapters.mkdocs.plugin, llmbook.extension, llmbook.editions; "
         "print(sorted(m for m in ('bs4', 'lxml', 'pypandoc', 'typst') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

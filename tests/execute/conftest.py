@@ -7,9 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from llmbook.config import LLMBookConfig
+from llmbook.adapters.config import LLMBookConfig
+from llmbook.core.project import Project
 from llmbook.execute import Executor, Plan
-from llmbook.project import Project
 from rendering import render_markdown
 from sites import Built
 

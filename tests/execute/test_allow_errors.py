@@ -8,8 +8,8 @@ import json
 import logging
 
 import pytest
-from llmbook.errors import AuthorError, LLMBookError
-from llmbook.execute.report import BuildFailed
+from llmbook.core.errors import AuthorError, LLMBookError
+from llmbook.execute.stages.report import BuildFailed
 
 from .test_notebook import notebook
 

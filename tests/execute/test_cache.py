@@ -6,12 +6,12 @@ import threading
 from pathlib import Path
 
 import pytest
-from llmbook.execute.cache import FileHashes, PageCache, page_key
-from llmbook.execute.collect import collect_page
-from llmbook.execute.figures import Figure
-from llmbook.execute.run import BlockResult, RunResult
-from llmbook.lexer import lex
-from llmbook.store import Store, file_digest, package_hash, read_entry, version
+from llmbook.core.lexer import lex
+from llmbook.core.store import Store, file_digest, package_hash, read_entry, version
+from llmbook.execute.shell.figures import Figure
+from llmbook.execute.stages.cache import FileHashes, PageCache, page_key
+from llmbook.execute.stages.collect import collect_page
+from llmbook.execute.stages.run import BlockResult, RunResult
 
 PAGE = "```python\nx = 1\n```\n\n[[x = 1]] and [[x * 2 = 2.0]]\n"
 

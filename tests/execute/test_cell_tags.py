@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from llmbook.errors import AuthorError
-from llmbook.execute.notebook import executed_notebook, read_notebook
-from llmbook.execute.tags import Display, read_tags
+from llmbook.core.errors import AuthorError
+from llmbook.execute.stages.notebook import executed_notebook, read_notebook
+from llmbook.execute.stages.tags import Display, read_tags
 from rendering import render_markdown
 
 from .conftest import render

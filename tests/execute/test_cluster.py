@@ -19,11 +19,16 @@ from pathlib import Path
 
 import psutil
 import pytest
-from llmbook.execute import cluster as cluster_module
-from llmbook.execute.collect import PageSource
-from llmbook.execute.engine import EngineSpec, Limits
-from llmbook.execute.remote import ClusterTask, _refusal, environment_versions, project_files
-from llmbook.lexer import lex
+from llmbook.core.lexer import lex
+from llmbook.execute.cluster.cluster import cluster as cluster_module
+from llmbook.execute.cluster.remote import (
+    ClusterTask,
+    _refusal,
+    environment_versions,
+    project_files,
+)
+from llmbook.execute.stages.collect import PageSource
+from llmbook.execute.stages.engine import EngineSpec, Limits
 
 from .conftest import make_config
 from .test_site import PAGES, _files
@@ -165,7 +170,7 @@ def test_a_worker_that_keeps_a_page_too_long_loses_it(make_executor, cluster, mo
 
 def test_a_worker_with_another_torch_refuses_the_page(make_executor, cluster) -> None:
     def other_torch(on: bool) -> None:  # local: sent to the workers by value
-        from llmbook.execute import remote
+        from llmbook.execute.cluster.cluster import remote
 
         original = remote.__dict__.setdefault("_original", remote.environment_versions)
         remote.environment_versions = (lambda: {**original(), "torch": "0.1"}) if on else original
@@ -350,11 +355,11 @@ def test_the_option_is_validated() -> None:
 
 
 def test_a_result_that_read_other_project_files_is_refused(tmp_path: Path) -> None:
-    from llmbook.execute.cache import FileHashes
-    from llmbook.execute.cluster import ClusterEngine
-    from llmbook.execute.engine import PageOutcome
-    from llmbook.execute.run import RunResult
-    from llmbook.store import file_digest
+    from llmbook.core.store import file_digest
+    from llmbook.execute.cluster.cluster import ClusterEngine
+    from llmbook.execute.stages.cache import FileHashes
+    from llmbook.execute.stages.engine import PageOutcome
+    from llmbook.execute.stages.run import RunResult
 
     (tmp_path / "data.csv").write_text("1,2\n", encoding="utf-8")
     spec = EngineSpec(workers=1, limits=Limits(), seed=0, root=str(tmp_path))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from llmbook.errors import AuthorError
-from llmbook.execute.collect import collect_page
-from llmbook.execute.front_matter import split_front_matter
-from llmbook.lexer import lex
+from llmbook.core.errors import AuthorError
+from llmbook.core.lexer import lex
+from llmbook.execute.stages.collect import collect_page
+from llmbook.execute.stages.front_matter import split_front_matter
 
 PAGE = textwrap.dedent(
     """\

@@ -7,11 +7,11 @@ import logging
 
 import pytest
 from book_locales import ZH
+from llmbook.core.formulas import math_spans
+from llmbook.core.lexer import lex
 from llmbook.execute import BuildFailed
-from llmbook.execute.collect import collect_page
-from llmbook.execute.coverage import page_coverage
-from llmbook.formulas import math_spans
-from llmbook.lexer import lex
+from llmbook.execute.numbers.coverage import page_coverage
+from llmbook.execute.stages.collect import collect_page
 
 
 def cover(markdown: str):  # noqa: ANN201
@@ -97,7 +97,7 @@ def test_the_site_option_makes_every_page_strict(run_md) -> None:
 
 
 def test_an_unknown_numbers_mode_is_an_author_error(run_md) -> None:
-    from llmbook.errors import AuthorError
+    from llmbook.core.errors import AuthorError
 
     with pytest.raises(AuthorError) as error:
         run_md("---\nnumbers: loose\n---\n1 个\n")

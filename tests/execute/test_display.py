@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 from book_locales import ZH
-from llmbook.errors import AuthorError
-from llmbook.execute.cache import PageCache, result_digest
-from llmbook.execute.display import Display
-from llmbook.execute.display_html import display_html
-from llmbook.execute.notebook import executed_notebook, read_notebook
-from llmbook.execute.run import BlockResult, RunResult
-from llmbook.store import Store
+from llmbook.core.errors import AuthorError
+from llmbook.core.store import Store
+from llmbook.execute.shell.display import Display
+from llmbook.execute.shell.display_html import display_html
+from llmbook.execute.stages.cache import PageCache, result_digest
+from llmbook.execute.stages.notebook import executed_notebook, read_notebook
+from llmbook.execute.stages.run import BlockResult, RunResult
 
 from .conftest import render
 from .test_notebook import notebook

@@ -7,7 +7,7 @@ import re
 import time
 
 import pytest
-from llmbook.errors import AuthorError
+from llmbook.core.errors import AuthorError
 from mkdocs.exceptions import Abort
 
 _FIX_DIED = (
@@ -20,8 +20,8 @@ _FIX_DIED = (
 def started_workers(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Page processes fork from one server per test process, started (torch imported) by the
     first page it runs: started here, so a test that times a page times the page alone."""
+    from llmbook.core.project import Project
     from llmbook.execute import Executor
-    from llmbook.project import Project
 
     from .conftest import make_config
 
@@ -229,9 +229,9 @@ def test_concurrent_exits_each_report_their_own_status(tmp_path) -> None:
     """A forkserver child's status can be read once: a start in one thread used to poll (and
     consume) another thread's child, which then read EOF and reported 255. Many pages exiting
     at once, several threads: each reports exactly its own code."""
-    from llmbook.execute.collect import collect_page
-    from llmbook.execute.engine import Engine, Limits
-    from llmbook.lexer import lex
+    from llmbook.core.lexer import lex
+    from llmbook.execute.stages.collect import collect_page
+    from llmbook.execute.stages.engine import Engine, Limits
 
     pages = [
         collect_page(

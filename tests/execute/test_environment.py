@@ -1,13 +1,13 @@
-"""A page's code sees an allowlisted environment (execute/environment.py): the build's secrets are
+"""A page's code sees an allowlisted environment (execute/sandbox/environment.py): the build's secrets are
 absent from `os.environ`, from the environment block it inherited and from its subprocesses;
 `execute_env` (mkdocs.yml or front matter) passes named variables through."""
 
 from __future__ import annotations
 
 import pytest
-from llmbook.errors import AuthorError, LLMBookError
-from llmbook.execute.environment import looks_secret, page_environment
-from llmbook.execute.landlock import landlock_abi
+from llmbook.core.errors import AuthorError, LLMBookError
+from llmbook.execute.sandbox.environment import looks_secret, page_environment
+from llmbook.execute.sandbox.landlock import landlock_abi
 from sites import build, write_config, write_pages
 
 SECRETS = {

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from llmbook.errors import AuthorError
+from llmbook.core.errors import AuthorError
+from llmbook.core.store import read_entry
 from llmbook.execute import DriftError
-from llmbook.store import read_entry
 
 import llmkit
 
@@ -241,9 +241,9 @@ def test_a_fully_cached_page_does_not_import_torch(make_executor, tmp_path: Path
     make_executor().run_page(PAGE, src="docs/p.md")  # fills tmp_path/.llmbook-cache
     script = (
         "import sys\n"
-        "from llmbook.config import LLMBookConfig\n"
+        "from llmbook.adapters.config import LLMBookConfig\n"
         "from llmbook.execute import Executor\n"
-        "from llmbook.project import Project\n"
+        "from llmbook.core.project import Project\n"
         f"options = LLMBookConfig(); options.load_dict({{'execute_preamble': {BOOK_PREAMBLE!r}}})\n"
         "options.validate()\n"
         f"executor = Executor(options, Project.at({str(tmp_path)!r}))\n"

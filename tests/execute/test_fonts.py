@@ -9,7 +9,7 @@ import textwrap
 
 import noto_cjk_sans_otc
 import pytest
-from llmbook.errors import AuthorError
+from llmbook.core.errors import AuthorError
 
 
 def test_the_cjk_font_is_the_installed_package_and_no_system_copy() -> None:
@@ -17,7 +17,7 @@ def test_the_cjk_font_is_the_installed_package_and_no_system_copy() -> None:
     script = textwrap.dedent(
         """
         from matplotlib import font_manager
-        from llmbook.execute.fonts import register_fonts
+        from llmbook.execute.shell.fonts import register_fonts
         path = register_fonts()
         names = {"Noto Sans CJK SC", "Noto Sans CJK TC", "Noto Sans CJK JP"}
         files = {e.fname for e in font_manager.fontManager.ttflist if e.name in names}
@@ -40,8 +40,8 @@ def test_without_the_cjk_extra_figures_draw_with_dejavu_sans() -> None:
         sys.modules["noto_cjk_sans_otc"] = None  # llmbook installed without its `cjk` extra
         import matplotlib.pyplot as plt
         from matplotlib import font_manager
-        from llmbook.execute.figures import figure_context
-        from llmbook.execute.fonts import register_fonts
+        from llmbook.execute.shell.figures import figure_context
+        from llmbook.execute.shell.fonts import register_fonts
         print(repr(register_fonts()))
         with figure_context():
             fig, ax = plt.subplots()

@@ -4,9 +4,9 @@ parse as the page's text (a heading on the page), the page stops at the parser's
 from __future__ import annotations
 
 import pytest
-from llmbook.errors import AuthorError
-from llmbook.execute.front_matter import split_front_matter
-from llmbook.execute.load import load_page
+from llmbook.core.errors import AuthorError
+from llmbook.execute.stages.front_matter import split_front_matter
+from llmbook.execute.stages.load import load_page
 
 FIX = (
     " Fix: correct the YAML between the two `---` lines (one `key: value` per line, a list "

@@ -1,6 +1,6 @@
 """Page code reads no credential in the home folder and sends nothing over the network: Landlock
-hides the home folders but for what a build needs (execute/reads.py), seccomp takes internet
-sockets (execute/seccomp.py), for the page, its subprocesses and native code alike; the opt-ins
+hides the home folders but for what a build needs (execute/sandbox/reads.py), seccomp takes internet
+sockets (execute/sandbox/seccomp.py), for the page, its subprocesses and native code alike; the opt-ins
 (`execute_read`, `execute_network`) give back exactly what they name."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from llmbook.errors import AuthorError, LLMBookError
-from llmbook.execute.landlock import landlock_abi
-from llmbook.execute.seccomp import seccomp_available
+from llmbook.core.errors import AuthorError, LLMBookError
+from llmbook.execute.sandbox.landlock import landlock_abi
+from llmbook.execute.sandbox.seccomp import seccomp_available
 
 needs_landlock = pytest.mark.skipif(landlock_abi() == 0, reason="this kernel has no Landlock")
 needs_seccomp = pytest.mark.skipif(not seccomp_available(), reason="no seccomp filters here")
@@ -200,8 +200,8 @@ def test_a_page_allowed_the_network_sends(run_md, datagrams) -> None:
 
 
 def test_a_required_sandbox_names_the_missing_socket_guard(make_executor, monkeypatch) -> None:
-    monkeypatch.setattr("llmbook.execute.guards.landlock_abi", lambda: 7)
-    monkeypatch.setattr("llmbook.execute.guards.seccomp_available", lambda: False)
+    monkeypatch.setattr("llmbook.execute.sandbox.guards.landlock_abi", lambda: 7)
+    monkeypatch.setattr("llmbook.execute.sandbox.guards.seccomp_available", lambda: False)
     with pytest.raises(LLMBookError) as error:
         make_executor(execute_sandbox="required")
     assert str(error.value) == (
@@ -218,7 +218,7 @@ def test_the_page_server_ends_with_the_build(tmp_path: Path) -> None:
     Its output goes to a file: a pipe would wait for the forkserver, which holds it too."""
     script = (
         "import multiprocessing.forkserver as f\n"
-        "from llmbook.execute.server import page_context\n"
+        "from llmbook.execute.sandbox.server import page_context\n"
         "page_context()\n"
         "print(f._forkserver._forkserver_pid, flush=True)\n"
     )

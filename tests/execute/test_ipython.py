@@ -5,8 +5,8 @@ kernel stores for the same cells, written out by hand below)."""
 from __future__ import annotations
 
 import pytest
-from llmbook.errors import AuthorError
-from llmbook.execute.shell import transform_magics
+from llmbook.core.errors import AuthorError
+from llmbook.execute.shell.shell import transform_magics
 
 from .test_notebook import notebook
 

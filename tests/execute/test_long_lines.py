@@ -6,7 +6,7 @@ from __future__ import annotations
 import pickle
 
 import pytest
-from llmbook.errors import AuthorError, LLMBookError, quoted, quoted_lines
+from llmbook.core.errors import AuthorError, LLMBookError, quoted, quoted_lines
 
 BIG = "a" * 700_000
 

@@ -7,8 +7,8 @@ import json
 import logging
 
 import pytest
-from llmbook.errors import AuthorError
-from llmbook.execute.notebook import executed_notebook, read_notebook
+from llmbook.core.errors import AuthorError
+from llmbook.execute.stages.notebook import executed_notebook, read_notebook
 
 
 def notebook(*cells: tuple[str, str], tags: dict[int, list[str]] | None = None) -> str:
@@ -145,7 +145,7 @@ def test_an_older_notebook_is_read_as_version_4() -> None:
 
 
 def test_the_kept_download_follows_its_outputs_and_a_torn_one_is_made_again(tmp_path) -> None:
-    from llmbook.store import Store
+    from llmbook.core.store import Store
 
     nb = read_notebook(NB, src="docs/nb.ipynb")
     outputs = {1: ("4.0\n", []), 4: ("[2.0]\n", [])}

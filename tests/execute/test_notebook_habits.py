@@ -8,9 +8,9 @@ import json
 
 import pytest
 from book_locales import ZH
-from llmbook.errors import AuthorError
-from llmbook.execute.figures import described
-from llmbook.execute.guards import Guards
+from llmbook.core.errors import AuthorError
+from llmbook.execute.sandbox.guards import Guards
+from llmbook.execute.shell.figures import described
 
 from .test_notebook import notebook
 

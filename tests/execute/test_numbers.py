@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from llmbook.execute.numbers import check, parse_written, rewrite, to_plain
+from llmbook.execute.numbers.precision import check, parse_written, rewrite, to_plain
 
 
 @pytest.mark.parametrize(

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from llmbook.config import load_options
-from llmbook.errors import AuthorError
-from llmbook.execute.pages import glob_regex, page_selector
-from llmbook.project import Project
+from llmbook.adapters.config import load_options
+from llmbook.core.errors import AuthorError
+from llmbook.core.project import Project
+from llmbook.execute.stages.pages import glob_regex, page_selector
 
 CODE = "```python\nprint(6 * 7)\n```\n"
 

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from llmbook.errors import AuthorError
+from llmbook.core.errors import AuthorError
 
 EXECUTE = Path(__file__).resolve().parents[2] / "plugins" / "llmbook" / "execute"
 
@@ -18,13 +18,13 @@ def test_the_books_preamble_gives_llmkit_and_its_names(run_md) -> None:
 
 def test_the_plugins_default_preamble_is_empty() -> None:
     # The plugin names no package of any book: a site without the option starts with nothing.
-    from llmbook.config import LLMBookConfig
+    from llmbook.adapters.config import LLMBookConfig
 
     assert dict(LLMBookConfig._schema)["execute_preamble"].default == ""
 
 
 def test_this_books_mkdocs_yml_sets_its_preamble() -> None:
-    from llmbook.config import load_options
+    from llmbook.adapters.config import load_options
 
     options = load_options(Path(__file__).resolve().parents[2] / "mkdocs.yml")
     assert options.execute_preamble == "import llmkit\nfrom llmkit import *\n"

@@ -6,11 +6,11 @@ import re
 import textwrap
 
 from book_locales import ZH
-from llmbook.bindings import BINDING_RE
-from llmbook.edits import LineEdits
-from llmbook.formulas import math_spans, render_math
-from llmbook.lexer import lex
-from llmbook.stash import engine_stash
+from llmbook.core.bindings import BINDING_RE
+from llmbook.core.edits import LineEdits
+from llmbook.core.formulas import math_spans, render_math
+from llmbook.core.lexer import lex
+from llmbook.core.stash import engine_stash
 
 from .conftest import render
 
@@ -108,7 +108,7 @@ def test_a_page_is_lexed_and_parsed_once(run_md, monkeypatch) -> None:
     """The load stage lexes the page; collect, coverage, the directive parser, the math stage and
     the renderer are handed that model; the renderer walks the tree the check stage parsed."""
     import llmbook.directives.tree
-    from llmbook import lexer
+    from llmbook.core import lexer
     from rendering import render_markdown
 
     parsed, lexed = [], []

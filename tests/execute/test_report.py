@@ -4,8 +4,8 @@ the errors; every error follows, then the drifted numbers."""
 from __future__ import annotations
 
 import pytest
-from llmbook.errors import AuthorError
-from llmbook.execute.report import BuildFailed
+from llmbook.core.errors import AuthorError
+from llmbook.execute.stages.report import BuildFailed
 
 
 def _error(src: str, line: int) -> AuthorError:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 import torch
-from llmbook.errors import AuthorError
-from llmbook.execute import resources
-from llmbook.execute.resources import machine_resources
+from llmbook.core.errors import AuthorError
+from llmbook.execute.cluster.cluster import resources
+from llmbook.execute.cluster.resources import machine_resources
 
 _FIX = (
     "Fix: build it on a machine that has them, or set the llmbook option `execute_cluster` (or "

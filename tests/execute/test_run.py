@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 import torch
-from llmbook.errors import AuthorError
+from llmbook.core.errors import AuthorError
 
 
 def test_blocks_share_a_namespace_and_print(run_md) -> None:

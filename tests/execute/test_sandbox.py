@@ -11,10 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from llmbook.errors import AuthorError, LLMBookError
-from llmbook.execute.landlock import confine, landlock_abi
-from llmbook.execute.sandbox import scratch_plan
-from llmbook.lexer import lex
+from llmbook.core.errors import AuthorError, LLMBookError
+from llmbook.core.lexer import lex
+from llmbook.execute.sandbox.landlock import confine, landlock_abi
+from llmbook.execute.sandbox.sandbox import scratch_plan
 
 needs_landlock = pytest.mark.skipif(landlock_abi() == 0, reason="this kernel has no Landlock")
 
@@ -75,8 +75,8 @@ def test_truncating_a_project_file_by_absolute_path_fails(
 
 @needs_landlock
 def test_the_site_directory_outside_the_project_is_protected(tmp_path: Path) -> None:
-    from llmbook.execute.collect import collect_page
-    from llmbook.execute.engine import Engine, Limits
+    from llmbook.execute.stages.collect import collect_page
+    from llmbook.execute.stages.engine import Engine, Limits
 
     site = tmp_path / "elsewhere" / "site"
     site.mkdir(parents=True)
@@ -166,7 +166,7 @@ def _alive(pid: int) -> bool:
 def test_a_detached_process_ends_with_its_page(make_executor, project, monkeypatch, end) -> None:
     """Without Landlock (so only the ending is tested), a detached child that would write into
     docs/ later is killed when its page ends, however the page ends."""
-    monkeypatch.setattr("llmbook.execute.guards.landlock_abi", lambda: 0)
+    monkeypatch.setattr("llmbook.execute.sandbox.guards.landlock_abi", lambda: 0)
     late = project / "docs" / "late.md"
     pid_file = project / "pid"
     code = textwrap.dedent(_DETACHED).format(late=str(late))
@@ -189,7 +189,7 @@ def test_a_detached_process_ends_with_its_page(make_executor, project, monkeypat
 
 
 def test_without_landlock_the_log_says_so_and_pages_run(make_executor, monkeypatch, caplog) -> None:
-    monkeypatch.setattr("llmbook.execute.guards.landlock_abi", lambda: 0)
+    monkeypatch.setattr("llmbook.execute.sandbox.guards.landlock_abi", lambda: 0)
     pages = [("docs/a.md", _page("print(1)")), ("docs/b.md", _page("print(2)"))]
     with caplog.at_level(logging.INFO):
         report = make_executor(cache=False).run_pages(pages)
@@ -203,7 +203,7 @@ def test_without_landlock_the_log_says_so_and_pages_run(make_executor, monkeypat
 
 
 def test_a_required_sandbox_without_landlock_stops_the_build(make_executor, monkeypatch) -> None:
-    monkeypatch.setattr("llmbook.execute.guards.landlock_abi", lambda: 0)
+    monkeypatch.setattr("llmbook.execute.sandbox.guards.landlock_abi", lambda: 0)
     with pytest.raises(LLMBookError) as error:
         make_executor(execute_sandbox="required")
     assert str(error.value) == (
@@ -270,6 +270,6 @@ def test_no_file_can_be_made_among_the_devices(tmp_path: Path) -> None:
 
 
 def test_confine_refuses_without_landlock(monkeypatch) -> None:
-    monkeypatch.setattr("llmbook.execute.landlock.landlock_abi", lambda: 0)
+    monkeypatch.setattr("llmbook.execute.sandbox.landlock.landlock_abi", lambda: 0)
     with pytest.raises(OSError, match="^this kernel has no Landlock$"):
         confine([])

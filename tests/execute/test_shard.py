@@ -1,4 +1,4 @@
-"""CI sharding (execute/shard.py): which pages a shard runs, what it does with the others, and the
+"""CI sharding (execute/cluster/shard.py): which pages a shard runs, what it does with the others, and the
 errors of a bad `LLMBOOK_SHARD`. The round trip through whole builds: tests/plugin/test_sharded_builds.py."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from llmbook.config import LLMBookConfig
-from llmbook.errors import LLMBookError
+from llmbook.adapters.config import LLMBookConfig
+from llmbook.core.errors import LLMBookError
+from llmbook.core.project import Project
+from llmbook.core.store import read_entry
 from llmbook.execute import Executor
-from llmbook.execute.shard import Shard, read_shard, shard_number
-from llmbook.project import Project
-from llmbook.store import read_entry
+from llmbook.execute.cluster.shard import Shard, read_shard, shard_number
 
 from .conftest import make_config
 
@@ -45,7 +45,7 @@ def test_a_pages_shard_is_pinned_by_its_path() -> None:
 def test_a_pages_shard_is_the_same_in_every_process() -> None:
     """Python's `hash()` of a string changes with PYTHONHASHSEED; the shard must not."""
     code = (
-        "from llmbook.execute.shard import shard_number as s\n"
+        "from llmbook.execute.cluster.shard import shard_number as s\n"
         "print(s('index.md', 2), s('a/b.md', 7))"
     )
     seen = set()

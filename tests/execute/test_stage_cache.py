@@ -7,11 +7,11 @@ from collections.abc import Callable
 
 import pytest
 from book_locales import ZH
-from llmbook.errors import AuthorError
-from llmbook.execute import executor as executor_module
-from llmbook.execute import stage_cache
-from llmbook.execute.executor import Executor
-from llmbook.execute.mode import Forgiving
+from llmbook.core.errors import AuthorError
+from llmbook.execute.stages import executor as executor_module
+from llmbook.execute.stages import stage_cache
+from llmbook.execute.stages.executor import Executor
+from llmbook.execute.stages.mode import Forgiving
 
 PAGE = """---
 numbers: strict

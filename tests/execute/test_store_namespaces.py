@@ -10,9 +10,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from llmbook.store import read_entry
-from llmbook.store_builds import BUILDS
-from llmbook.store_namespaces import NAMESPACES as DECLARED
+from llmbook.core.store import read_entry
+from llmbook.core.store_builds import BUILDS
+from llmbook.core.store_namespaces import NAMESPACES as DECLARED
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,7 +58,7 @@ PAGES = {
 }
 
 # The namespaces this site uses (what each holds, keys on and is made stale by: the registry,
-# llmbook/store_namespaces.py); the others need a bibliography, formulas, search, editions.
+# llmbook/core/store_namespaces.py); the others need a bibliography, formulas, search, editions.
 NAMESPACES = {
     "results",
     "stages",

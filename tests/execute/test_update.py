@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from llmbook.execute.update import main
+from llmbook.commands.update import main
 
 PAGE = """\
 ---

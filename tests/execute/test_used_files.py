@@ -6,11 +6,11 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-import llmbook.execute.cache
+import llmbook.execute.stages.cache
 import pytest
+from llmbook.core.project import Project
+from llmbook.core.store import read_entry
 from llmbook.execute import Executor
-from llmbook.project import Project
-from llmbook.store import read_entry
 
 from .conftest import make_config
 
@@ -91,10 +91,10 @@ def test_llmkit_is_tracked_by_the_pages_that_import_it(tmp_path, monkeypatch) ->
     assert "llmkit/__init__.py" in used_a and "llmkit/config.py" in used_a
     assert used_b == {}
     assert build().executed == []
-    real = llmbook.execute.cache.file_digest
+    real = llmbook.execute.stages.cache.file_digest
     edited = REPO / "llmkit" / "config.py"
     monkeypatch.setattr(
-        llmbook.execute.cache,
+        llmbook.execute.stages.cache,
         "file_digest",
         lambda path: "edited" if Path(path) == edited else real(path),
     )
@@ -137,13 +137,13 @@ def test_installed_files_are_keyed_by_size_and_mtime_not_read(make_executor, tmp
     assert len(used["docs/data.txt"]) == 64  # the project's own file: its content's SHA-256
 
     # A warm build reads no installed file for a hash.
-    real = llmbook.execute.cache.file_digest
+    real = llmbook.execute.stages.cache.file_digest
 
     def no_installed(path):
         assert ".venv" not in Path(path).parts, f"hashed an installed file: {path}"
         return real(path)
 
-    monkeypatch.setattr(llmbook.execute.cache, "file_digest", no_installed)
+    monkeypatch.setattr(llmbook.execute.stages.cache, "file_digest", no_installed)
     assert _build(make_executor, pages) == []
     weights.write_bytes(b"\x01" * 8192)  # an upgraded package: a new file
     executor = make_executor()

@@ -7,7 +7,7 @@ import functools
 import string
 
 import yaml
-from llmbook.i18n import SHIPPED, Locale, load_locale
+from llmbook.core.i18n import SHIPPED, Locale, load_locale
 
 LANGUAGES = ["de", "en", "es", "fr", "ja", "zh"]
 KINDS = ("section", "chapter", "lesson", "figure", "table", "equation")

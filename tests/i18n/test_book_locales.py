@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from llmbook.i18n import LocaleError, load_locale
+from llmbook.core.i18n import LocaleError, load_locale
 
 from .conftest import read
 
@@ -109,7 +109,7 @@ def test_a_ui_field_english_does_not_fill_in_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_locales_option_naming_no_folder_is_refused(tmp_path: Path) -> None:
-    from llmbook.i18n import options_locale
+    from llmbook.core.i18n import options_locale
 
     with pytest.raises(LocaleError) as error:
         options_locale({"language": "en", "locales": "words"}, tmp_path)

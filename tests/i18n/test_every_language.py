@@ -12,7 +12,7 @@ import re
 from html import unescape
 
 import pytest
-from llmbook.i18n import load_locale, shipped_languages
+from llmbook.core.i18n import load_locale, shipped_languages
 
 # How an author of each language writes: (section 1.2, figure, table, equation, chapter 1, the
 # quiz's answer and explanation words, "see", the same section written with a stale number).

@@ -8,7 +8,7 @@ import re
 
 import pytest
 import yaml
-from llmbook.i18n import load_locale, shipped_languages
+from llmbook.core.i18n import load_locale, shipped_languages
 
 from .conftest import LANGUAGES, fields, keys, read, shipped
 

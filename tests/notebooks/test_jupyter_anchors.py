@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from llmbook.jupyter_anchors import jupyter_id, nbconvert_id
+from llmbook.core.jupyter_anchors import jupyter_id, nbconvert_id
 from sites import build, write_config, write_pages
 
 CONFIG = {

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from llmbook.core.site_index import SiteIndex
 from llmbook.demos import Demo, DemoCatalog, DemoFrames
-from llmbook.site_index import SiteIndex
 from mkdocs.utils.yaml import get_yaml_loader
 from rendering import render_markdown
 

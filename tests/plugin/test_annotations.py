@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from llmbook.annotations import Annotation, annotated, annotations, sarif, workflow_command
-from llmbook.errors import AuthorError, LLMBookError
-from llmbook.execute.collect import PageSource
-from llmbook.execute.coverage import Coverage, Unaccounted
-from llmbook.execute.plan import Plan
-from llmbook.execute.report import BuildFailed, DriftError, Report
-from llmbook.lexer import lex
+from llmbook.core.errors import AuthorError, LLMBookError
+from llmbook.core.lexer import lex
+from llmbook.execute.numbers.coverage import Coverage, Unaccounted
+from llmbook.execute.stages.collect import PageSource
+from llmbook.execute.stages.plan import Plan
+from llmbook.execute.stages.report import BuildFailed, DriftError, Report
+from llmbook.site.annotations import Annotation, annotated, annotations, sarif, workflow_command
 
 FIX = (
     "Fix: correct the written values, or run `python -m llmbook update-numbers` to rewrite them "

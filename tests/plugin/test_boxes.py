@@ -6,9 +6,9 @@ import re
 
 import pytest
 from book_locales import ZH
+from llmbook.core.errors import AuthorError
 from llmbook.directives import DuplicateDirective, Registry, parse_directives, shipped
 from llmbook.directives.box import BOX_TYPES, BoxDirective, BoxType, box_classes
-from llmbook.errors import AuthorError
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from llmbook.cli import main
-from llmbook.render_cache import edition_slot
-from llmbook.store import Store
-from llmbook.store_namespaces import CONVERTED, NAMESPACES, PAGES, RESULTS, STAGES
+from llmbook.core.store import Store
+from llmbook.core.store_namespaces import CONVERTED, NAMESPACES, PAGES, RESULTS, STAGES
+from llmbook.site.render_cache import edition_slot
 from sites import build
 
 PAGES_WRITTEN = {

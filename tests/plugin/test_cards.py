@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 from book_locales import ZH
+from llmbook.core.errors import AuthorError
+from llmbook.core.page_ref import PageRef
 from llmbook.directives import parse_directives
-from llmbook.errors import AuthorError
-from llmbook.page_ref import PageRef
 
 LESSON = """:::progress
 :::

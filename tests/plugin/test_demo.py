@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from book_locales import EN, ZH, with_section
+from llmbook.core.errors import AuthorError
+from llmbook.core.stash import engine_stash
 from llmbook.demos import DemoCatalog, DemoFrames
 from llmbook.directives import parse_directives, render_directives
-from llmbook.errors import AuthorError
-from llmbook.stash import engine_stash
 from tiny_demos import write_tiny_demos
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from llmbook.assets import asset_paths
-from llmbook.offline import find_external_loads
+from llmbook.core.assets import asset_paths
+from llmbook.site.offline import find_external_loads
 from sites import Built, build
 
 pytestmark = pytest.mark.slow

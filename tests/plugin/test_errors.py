@@ -5,11 +5,11 @@ core's error as it is (it prints any exception's text)."""
 from __future__ import annotations
 
 import pytest
-from llmbook.core_extension import OUTSIDE_A_BUILD, LLMBookExtension
-from llmbook.errors import AuthorError, LLMBookError
-from llmbook.execute.report import BuildFailed, DriftError
-from llmbook.page_ref import PageRef
-from llmbook.plugin import _plugin_error
+from llmbook.adapters.mkdocs.plugin import _plugin_error
+from llmbook.core.errors import AuthorError, LLMBookError
+from llmbook.core.page_ref import PageRef
+from llmbook.execute.stages.report import BuildFailed, DriftError
+from llmbook.site.core_extension import OUTSIDE_A_BUILD, LLMBookExtension
 from markdown import Markdown
 from mkdocs.exceptions import PluginError
 

@@ -12,13 +12,13 @@ from book_locales import EN, ZH
 from bs4 import BeautifulSoup
 from llmbook.book.index import BookIndex
 from llmbook.book.parts import page_parts
+from llmbook.core.errors import AuthorError
+from llmbook.core.formulas import math_spans
+from llmbook.core.lexer import lex
 from llmbook.directives import parse_directives, shipped
 from llmbook.editions.print_form import print_form
-from llmbook.errors import AuthorError
-from llmbook.execute.collect import collect_page
-from llmbook.execute.front_matter import split_front_matter
-from llmbook.formulas import math_spans
-from llmbook.lexer import lex
+from llmbook.execute.stages.collect import collect_page
+from llmbook.execute.stages.front_matter import split_front_matter
 from llmbook.translate.fingerprint import fingerprint
 
 EXERCISE = """\

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import pytest
 from book_locales import ZH
+from llmbook.core.edits import LineEdits
+from llmbook.core.errors import AuthorError
+from llmbook.core.formulas import display_lines, math_spans, render_math
+from llmbook.core.lexer import lex
+from llmbook.core.stash import engine_stash
 from llmbook.directives import Block, Text, parse_structure
-from llmbook.edits import LineEdits
-from llmbook.errors import AuthorError
-from llmbook.execute.collect import collect_page
-from llmbook.execute.coverage import page_coverage
-from llmbook.execute.front_matter import split_front_matter
-from llmbook.formulas import display_lines, math_spans, render_math
-from llmbook.lexer import lex
-from llmbook.stash import engine_stash
+from llmbook.execute.numbers.coverage import page_coverage
+from llmbook.execute.stages.collect import collect_page
+from llmbook.execute.stages.front_matter import split_front_matter
 
 FILE = """---
 title: t

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from llmbook.errors import LLMBookError
-from llmbook.missing_files import FIX_MISSING
-from llmbook.offline import check_site, other_editions
+from llmbook.core.errors import LLMBookError
+from llmbook.site.missing_files import FIX_MISSING
+from llmbook.site.offline import check_site, other_editions
 
 NOTEBOOK = {
     "cells": [
@@ -138,7 +138,7 @@ def test_a_site_without_index_md_says_to_add_it(make_site, directory_urls, built
 def test_each_link_is_named_at_the_place_that_writes_it(tmp_path) -> None:
     # The second link to one URL at its second place; a notebook's text cells before its code,
     # a link's target (`(x.png)`) before the name in a sentence.
-    from llmbook.missing_files import source_line
+    from llmbook.site.missing_files import source_line
 
     page = tmp_path / "x.md"
     page.write_text("# X\n\nThe file x.png: [a](x.png)\n\nAgain [b](x.png)\n", "utf-8")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import llmbook.offline
-from llmbook.offline import find_external_loads
-from llmbook.store import Store
+import llmbook.site.offline
+from llmbook.core.store import Store
+from llmbook.site.offline import find_external_loads
 
 
 def test_unchanged_files_come_from_the_cache_changed_ones_are_read(
@@ -21,9 +21,9 @@ def test_unchanged_files_come_from_the_cache_changed_ones_are_read(
     assert [(load.file, load.url) for load in first] == [("a.html", "https://cdn.example/x.css")]
 
     parsed = []
-    candidates = llmbook.offline._candidates
+    candidates = llmbook.site.offline._candidates
     monkeypatch.setattr(
-        llmbook.offline, "_candidates", lambda *a: parsed.append(a[0]) or candidates(*a)
+        llmbook.site.offline, "_candidates", lambda *a: parsed.append(a[0]) or candidates(*a)
     )
     assert find_external_loads(site, cache) == first and parsed == []
     (site / "b.html").write_text('<script src="https://cdn.example/y.js"></script>')

@@ -50,8 +50,8 @@ def test_a_clip_by_url_is_reported_at_its_line_and_cell(make_site) -> None:
 def test_material_google_fonts_say_to_switch_them_off(tmp_path) -> None:
     # Material links Google Fonts unless `theme.font: false`: the fix names that setting.
     import pytest
-    from llmbook.errors import LLMBookError
-    from llmbook.offline import check_site
+    from llmbook.core.errors import LLMBookError
+    from llmbook.site.offline import check_site
 
     font = "https://fonts.googleapis.com/css?family=Roboto"
     (tmp_path / "index.html").write_text(f'<link rel="stylesheet" href="{font}">', "utf-8")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from llmbook.config import load_options
-from llmbook.errors import LLMBookError
+from llmbook.adapters.config import load_options
+from llmbook.core.errors import LLMBookError
 
 ROOT = Path(__file__).resolve().parents[2]
 

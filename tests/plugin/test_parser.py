@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from book_locales import ZH
+from llmbook.core.errors import AuthorError
 from llmbook.directives import Block, Text, parse_directives
-from llmbook.errors import AuthorError
 
 
 def test_blocks_nest_and_carry_their_lines():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from directive_helpers import render_page, visible_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from llmbook.errors import AuthorError
+from llmbook.core.errors import AuthorError
 
 _CJK = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所"
 WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz" + _CJK, min_size=2, max_size=7)

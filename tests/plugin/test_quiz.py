@@ -6,8 +6,8 @@ import re
 
 import pytest
 from book_locales import ZH
+from llmbook.core.errors import AuthorError
 from llmbook.directives import parse_directives
-from llmbook.errors import AuthorError
 
 QUIZ = """:::quiz
 KV Cache 的核心作用是？

@@ -7,6 +7,8 @@ import re
 import pytest
 from book_locales import ZH
 from directive_helpers import render_page
+from llmbook.core.errors import AuthorError
+from llmbook.core.i18n import load_locale, shipped_languages
 from llmbook.directives import (
     SHIPPED,
     Directive,
@@ -17,8 +19,6 @@ from llmbook.directives import (
     shipped,
 )
 from llmbook.directives.box import BoxTypeError
-from llmbook.errors import AuthorError
-from llmbook.i18n import load_locale, shipped_languages
 from rendering import render_markdown
 
 BOXES = {"theorem": {"icon": "abstract", "title": "定理"}, "recap": {"collapse": "closed"}}

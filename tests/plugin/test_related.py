@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from book_locales import ZH
+from llmbook.core.errors import AuthorError
+from llmbook.core.page_ref import PageRef
+from llmbook.core.site_index import SiteIndex
 from llmbook.directives import parse_directives
-from llmbook.errors import AuthorError
-from llmbook.page_ref import PageRef
-from llmbook.site_index import SiteIndex
 
 SOURCES = {
     "chapters/attention.html": "# 自注意力\n\n## Self-Attention 的计算\n\n```python\n# LayerNorm in a comment is no heading\n```\n",
@@ -104,7 +104,7 @@ def test_related_errors(line, expected):
 
 
 def test_outlines_are_kept_in_the_store_and_follow_the_page_text(tmp_path):
-    from llmbook.store import Store
+    from llmbook.core.store import Store
 
     page = tmp_path / "rope.md"
     page.write_text("# 位置编码\n\n## RoPE\n", encoding="utf-8")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from llmbook.remote_images import FetchFailed, fetch_image
+from llmbook.adapters.mkdocs.remote_images import FetchFailed, fetch_image
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(2000)  # the server does not care that it draws nothing
 SHIPPED = f"assets/external/127.0.0.1/{hashlib.sha256(PNG).hexdigest()[:24]}.png"

@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from llmbook.store import Store, read_entry
+from llmbook.core.store import Store, read_entry
 from sites import build
 from tiny_demos import forget_tiny_demos, write_tiny_demos
 
@@ -166,9 +166,9 @@ def test_the_page_url(book: Book) -> None:
 
 
 def test_llmbook_itself(book: Book, monkeypatch: pytest.MonkeyPatch) -> None:
-    import llmbook.render_cache
+    import llmbook.site.render_cache
 
-    monkeypatch.setattr(llmbook.render_cache, "llmbook_hash", lambda: "another llmbook")
+    monkeypatch.setattr(llmbook.site.render_cache, "llmbook_hash", lambda: "another llmbook")
     assert book.build()[0] == ALL
 
 

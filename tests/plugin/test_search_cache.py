@@ -1,4 +1,4 @@
-"""Material's search index made once per page content (llmbook/search_cache.py): the index a
+"""Material's search index made once per page content (llmbook/core/search_cache.py): the index a
 build writes is the one the search plugin makes without llmbook's cache, and a warm build or a
 punctuation edit never loads jieba."""
 

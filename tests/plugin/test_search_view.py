@@ -1,6 +1,6 @@
 """What Material's search reads of a page: its text; formulas as their text; no drawings or data."""
 
-from llmbook.search_view import search_view
+from llmbook.core.search_view import search_view
 
 
 def test_formulas_keep_their_text_drawings_and_widget_data_go() -> None:

@@ -6,10 +6,10 @@ import re
 
 import pytest
 from book_locales import EN, ZH
+from llmbook.core.errors import AuthorError
+from llmbook.core.stash import engine_stash
 from llmbook.directives import parse_directives, render_directives
 from llmbook.directives.shapes import Grouping, ShapeError, concat, matmul, parse_dim, parse_shape
-from llmbook.errors import AuthorError
-from llmbook.stash import engine_stash
 
 KV_CACHE = """:::shapeflow
 生成第 t 步：K_past [B, H_kv, t−1, d_head] ⊕ K_new [B, H_kv, 1, d_head] → K [B, H_kv, t, d_head]

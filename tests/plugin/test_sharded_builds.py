@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llmbook.store import Store, read_entry
+from llmbook.core.store import Store, read_entry
 from mkdocs.exceptions import Abort
 from sites import build, write_config, write_pages
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from book_locales import ZH
+from llmbook.core.errors import AuthorError
 from llmbook.directives import parse_directives
-from llmbook.errors import AuthorError
 
 EXAMPLE = """说明文字
 
@@ -58,7 +58,7 @@ def test_showcase_needs_one_fence():
 
 
 def test_math_in_an_example_renders_through_the_math_stage(render):
-    pytest.importorskip("llmbook.formulas")
+    pytest.importorskip("llmbook.core.formulas")
     page = render(
         ":::showcase\n```markdown\n:::math 推导\n$$\nd_{ff} \\approx \\frac{8}{3}d\n$$\n:::\n```\n:::\n"
     )

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 from book_locales import EN, ZH
+from llmbook.core.errors import AuthorError
+from llmbook.core.lexer import lex
+from llmbook.core.stash import engine_stash
 from llmbook.directives import parse_directives, parse_structure, render_tree, shipped
-from llmbook.errors import AuthorError
-from llmbook.lexer import lex
-from llmbook.stash import engine_stash
 
 
 def _render(text: str, made: dict[str, str] | None = None) -> str:

@@ -6,8 +6,8 @@ import re
 
 import pytest
 from book_locales import ZH
+from llmbook.core.errors import AuthorError
 from llmbook.directives import parse_directives
-from llmbook.errors import AuthorError
 
 
 def test_tabs_render_like_pymdownx_tabbed(render):

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from llmbook.adapters.zensical.config import appended_lists, flat_path, flatten
 from llmbook.cli import main as llmbook_main
-from llmbook.project import Project, read_mkdocs_yml
+from llmbook.core.project import Project, read_mkdocs_yml
 from llmbook.translate.__main__ import main as translate_main
-from llmbook.zensical_config import appended_lists, flat_path, flatten
 from sites import ROOT, Built, build, project_config, write_config, write_pages
 
 SOURCE = """\
@@ -192,8 +192,8 @@ def test_a_translations_front_matter_that_is_not_yaml_fails_either_build_at_its_
 def test_the_pages_each_build_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The Chinese build runs no translation; the English one runs `x.en.md` in place of `x.md`
     (and `other.md` as it is)."""
-    from llmbook import zensical_adapter
-    from llmbook.site import Site
+    from llmbook.adapters.zensical import adapter as zensical_adapter
+    from llmbook.site.site import Site
 
     root = _book(tmp_path)
     flatten(root / "mkdocs.en.yml")

@@ -69,12 +69,12 @@ def test_the_harness_tells_a_bug_from_an_author_error(project: FuzzProject, monk
     text = project.text("docs/small.md")
     outcome = project.build_with("docs/small.md", text.replace("= 1]]", "= 7]]"))
     assert (outcome.kind, "docs/small.md:" in outcome.message) == ("author error", True)
-    import llmbook.site
+    import llmbook.site.site
 
     def planted(*args: object, **kwargs: object) -> None:
         raise KeyError("planted")
 
-    monkeypatch.setattr(llmbook.site.Site, "check_book", planted)
+    monkeypatch.setattr(llmbook.site.site.Site, "check_book", planted)
     assert project.build_with("docs/small.md", text).kind == "traceback: KeyError"
 
 

@@ -41,8 +41,8 @@ CRASH = re.compile(
 @pytest.mark.parametrize(
     ("module", "name", "stage"),
     [
-        ("llmbook.execute.executor", "plan_page", "checking the page"),
-        ("llmbook.site", "render_math", "rendering the page"),
+        ("llmbook.execute.stages.executor", "plan_page", "checking the page"),
+        ("llmbook.site.site", "render_math", "rendering the page"),
     ],
 )
 def test_a_bug_of_ours_is_one_error_of_its_page(

@@ -100,12 +100,12 @@ def test_a_very_long_line_reads_in_linear_time(run: str) -> None:
     end). Each reader of a prose line finishes in well under a second."""
     import time
 
-    from llmbook.book.cite_syntax import find_citations
-    from llmbook.book.syntax import find_references
-    from llmbook.book.term_syntax import find_terms
-    from llmbook.errors import AuthorError
-    from llmbook.execute.collect import collect_page
-    from llmbook.lexer import lex
+    from llmbook.core.book_syntax import find_references
+    from llmbook.core.cite_syntax import find_citations
+    from llmbook.core.errors import AuthorError
+    from llmbook.core.lexer import lex
+    from llmbook.core.term_syntax import find_terms
+    from llmbook.execute.stages.collect import collect_page
 
     line = run * (400_000 // len(run))
     start = time.perf_counter()

@@ -3,8 +3,8 @@ llmbook options, its own language and site folder (site/en)."""
 
 from __future__ import annotations
 
-from llmbook.config import load_options
-from llmbook.project import read_mkdocs_yml
+from llmbook.adapters.config import load_options
+from llmbook.core.project import read_mkdocs_yml
 from sites import ROOT
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from llmbook.i18n import SHIPPED
+from llmbook.core.i18n import SHIPPED
 from sites import Built, build, write_config, write_pages
 
 NOTE = (

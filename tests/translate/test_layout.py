@@ -73,9 +73,9 @@ def test_a_translation_without_a_source_fails(book: Book) -> None:
 
 
 def test_a_build_in_a_language_the_book_does_not_list_stops_with_the_fix(tmp_path) -> None:
-    from llmbook.errors import LLMBookError
-    from llmbook.i18n import Locale, load_locale
-    from llmbook.project import Project
+    from llmbook.core.errors import LLMBookError
+    from llmbook.core.i18n import Locale, load_locale
+    from llmbook.core.project import Project
     from llmbook.translate.book import Translations
 
     options = {"languages": ["zh", "en"], "language": "fr"}

@@ -9,7 +9,7 @@ import logging
 
 import pytest
 from book_locales import ZH
-from llmbook.execute.load import load_page
+from llmbook.execute.stages.load import load_page
 from llmbook.translate.fingerprint import Fingerprint, fingerprint
 from llmbook.translate.record import Change, changes, make_record
 

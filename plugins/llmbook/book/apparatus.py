@@ -21,24 +21,24 @@ from llmbook.book.citations import CitationIndex, page_citations
 from llmbook.book.cite_render import cited_source
 from llmbook.book.cite_render import put_citations as put_page_citations
 from llmbook.book.cite_render import still_true as citations_still_true
-from llmbook.book.cite_syntax import cited_key
 from llmbook.book.index import BookIndex, caption_setup
 from llmbook.book.parts import PageParts, page_parts
 from llmbook.book.render import equation_numbers, put_parts, render_example
 from llmbook.book.render import still_true as references_still_true
 from llmbook.book.term_render import PageGlossary, put_terms, site_urls
 from llmbook.book.terms import TermIndex, term_index
-from llmbook.edits import LineEdits
-from llmbook.errors import AuthorError
-from llmbook.i18n import Locale
-from llmbook.page_context import PageContext
-from llmbook.page_ref import PageRef
-from llmbook.project import Project
-from llmbook.render_deps import Deps
-from llmbook.site_index import SiteIndex
-from llmbook.stash import Stash
-from llmbook.store import Store, key, llmbook_hash
-from llmbook.store_namespaces import PARTS
+from llmbook.core.cite_syntax import cited_key
+from llmbook.core.edits import LineEdits
+from llmbook.core.errors import AuthorError
+from llmbook.core.i18n import Locale
+from llmbook.core.page_context import PageContext
+from llmbook.core.page_ref import PageRef
+from llmbook.core.project import Project
+from llmbook.core.render_deps import Deps
+from llmbook.core.site_index import SiteIndex
+from llmbook.core.stash import Stash
+from llmbook.core.store import Store, key, llmbook_hash
+from llmbook.core.store_namespaces import PARTS
 
 __all__ = ["Apparatus", "Example"]
 

@@ -19,10 +19,10 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from llmbook.errors import AuthorError
-from llmbook.i18n import Locale
-from llmbook.store import Store, key, llmbook_hash, version
-from llmbook.store_namespaces import BIBLIOGRAPHY
+from llmbook.core.errors import AuthorError
+from llmbook.core.i18n import Locale
+from llmbook.core.store import Store, key, llmbook_hash, version
+from llmbook.core.store_namespaces import BIBLIOGRAPHY
 
 __all__ = ["Bibliography", "Entry", "load_bibliography"]
 

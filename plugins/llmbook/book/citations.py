@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from llmbook.book.bibliography import Bibliography, Entry
-from llmbook.book.cite_syntax import Cite, ProseCitation, cited_key, find_citations
-from llmbook.errors import AuthorError, quoted
+from llmbook.core.cite_syntax import Cite, ProseCitation, cited_key, find_citations
+from llmbook.core.errors import AuthorError, quoted
 
 __all__ = ["CitationIndex", "PageCitations", "page_citations"]
 

@@ -10,11 +10,11 @@ import posixpath
 from html import escape
 
 from llmbook.book.citations import CitationIndex, PageCitations
-from llmbook.book.cite_syntax import Cite
-from llmbook.edits import LineEdits
-from llmbook.i18n import Locale
-from llmbook.stash import Stash
-from llmbook.store import key as store_key
+from llmbook.core.cite_syntax import Cite
+from llmbook.core.edits import LineEdits
+from llmbook.core.i18n import Locale
+from llmbook.core.stash import Stash
+from llmbook.core.store import key as store_key
 
 __all__ = ["cited_source", "put_citations", "still_true"]
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import yaml
 
-from llmbook.errors import AuthorError, quoted
+from llmbook.core.errors import AuthorError, quoted
 
 __all__ = ["FILE_NAME", "Entry", "Glossary"]
 

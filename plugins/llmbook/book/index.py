@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from llmbook.book.parts import PageParts, Part
-from llmbook.book.syntax import Reference
-from llmbook.errors import AuthorError, quoted
-from llmbook.i18n import Locale
+from llmbook.core.book_syntax import Reference
+from llmbook.core.errors import AuthorError, quoted
+from llmbook.core.i18n import Locale
 
 __all__ = ["BookIndex", "ReferenceCounts", "Resolved"]
 

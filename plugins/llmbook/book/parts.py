@@ -15,13 +15,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from llmbook.book.syntax import CAPTION, CAPTION_ID, EQUATION_LABEL, Reference, find_references
+from llmbook.core.book_syntax import CAPTION, CAPTION_ID, EQUATION_LABEL, Reference, find_references
+from llmbook.core.errors import AuthorError
+from llmbook.core.i18n import Locale
+from llmbook.core.lexer import Lexed
 from llmbook.directives.options import split_options
 from llmbook.directives.parser import OPENER
 from llmbook.directives.shipped import shipped
-from llmbook.errors import AuthorError
-from llmbook.i18n import Locale
-from llmbook.lexer import Lexed
 
 __all__ = ["ATTRS", "HEADING", "NUMBERED", "SECTION_NUMBER", "Part", "PageParts", "page_parts"]
 

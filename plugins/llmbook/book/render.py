@@ -11,12 +11,12 @@ from typing import Any
 
 from llmbook.book.index import BookIndex
 from llmbook.book.parts import NUMBERED, PageParts, Part, page_parts
+from llmbook.core.edits import LineEdits
+from llmbook.core.formulas import math_spans
+from llmbook.core.i18n import Locale
+from llmbook.core.lexer import lex
+from llmbook.core.stash import Stash
 from llmbook.directives.parser import OPENER
-from llmbook.edits import LineEdits
-from llmbook.formulas import math_spans
-from llmbook.i18n import Locale
-from llmbook.lexer import lex
-from llmbook.stash import Stash
 
 __all__ = ["equation_numbers", "put_parts", "render_example", "still_true"]
 

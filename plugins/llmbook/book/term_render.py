@@ -14,12 +14,12 @@ from pathlib import Path
 from mkdocs.utils import get_relative_url
 
 from llmbook.book.glossary import Entry
-from llmbook.book.term_syntax import find_terms
 from llmbook.book.terms import LISTING, TermIndex
-from llmbook.edits import LineEdits
-from llmbook.i18n import Locale
-from llmbook.page_ref import PageRef
-from llmbook.stash import Stash
+from llmbook.core.edits import LineEdits
+from llmbook.core.i18n import Locale
+from llmbook.core.page_ref import PageRef
+from llmbook.core.stash import Stash
+from llmbook.core.term_syntax import find_terms
 
 __all__ = ["PageGlossary", "put_terms", "site_urls"]
 

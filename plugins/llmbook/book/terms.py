@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from llmbook.book.glossary import FILE_NAME, Entry, Glossary
-from llmbook.book.term_syntax import TermUse, find_terms
-from llmbook.errors import AuthorError, quoted
-from llmbook.i18n import Locale
-from llmbook.project import Project
-from llmbook.store import key
+from llmbook.core.errors import AuthorError, quoted
+from llmbook.core.i18n import Locale
+from llmbook.core.project import Project
+from llmbook.core.store import key
+from llmbook.core.term_syntax import TermUse, find_terms
 
 __all__ = ["LISTING", "PageInfo", "TermIndex", "term_index"]
 

@@ -6,7 +6,7 @@ import html
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from llmbook.i18n import Locale
+    from llmbook.core.i18n import Locale
 
 __all__ = ["Demo", "DemoError", "DemoNeeds"]
 

@@ -23,11 +23,11 @@ from dataclasses import dataclass, field, replace
 from importlib.util import find_spec
 from pathlib import Path
 
+from llmbook.core.i18n import Locale
+from llmbook.core.project import Project
+from llmbook.core.store import Store, file_digest, key, package_hash
+from llmbook.core.store_namespaces import DEMOS
 from llmbook.demos.catalog import DemoCatalog
-from llmbook.i18n import Locale
-from llmbook.project import Project
-from llmbook.store import Store, file_digest, key, package_hash
-from llmbook.store_namespaces import DEMOS
 
 __all__ = ["DemoFrames", "frame_key", "shared_paths", "sources_digest"]
 

@@ -19,10 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from llmbook.core.errors import AuthorError
+from llmbook.core.i18n import Locale
+from llmbook.core.project import config_line
 from llmbook.demos.base import Demo, DemoError, DemoNeeds
-from llmbook.errors import AuthorError
-from llmbook.i18n import Locale
-from llmbook.project import config_line
 
 __all__ = ["DemoCatalog", "DemoEntry"]
 

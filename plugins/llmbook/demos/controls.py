@@ -16,8 +16,8 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
+from llmbook.core.i18n import Locale
 from llmbook.demos.svg import Canvas, color_variables, json_script, num
-from llmbook.i18n import Locale
 
 __all__ = [
     "button",

@@ -8,13 +8,13 @@ text rendered without a book (a test's page).
 
 from __future__ import annotations
 
+from llmbook.core.lexer import Lexed
 from llmbook.directives import tree
 from llmbook.directives.base import Context, Directive
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.directives.registry import DuplicateDirective, Registry
 from llmbook.directives.shipped import SHIPPED, book_directives, shipped
 from llmbook.directives.tree import apply_line_edits, checked_structure, render_tree
-from llmbook.lexer import Lexed
 
 __all__ = [
     "SHIPPED",

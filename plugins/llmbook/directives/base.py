@@ -17,21 +17,21 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from llmbook.core.errors import AuthorError, quoted
+from llmbook.core.fragments import FragmentRenderer
+from llmbook.core.i18n import Locale
+from llmbook.core.page_ref import PageRef
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.directives.options import Validator, split_options
-from llmbook.errors import AuthorError, quoted
-from llmbook.fragments import FragmentRenderer
-from llmbook.i18n import Locale
-from llmbook.page_ref import PageRef
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup
 
+    from llmbook.core.page_context import PageContext
+    from llmbook.core.site_index import SiteIndex
+    from llmbook.core.stash import Stash
     from llmbook.demos.cache import DemoFrames
     from llmbook.directives.printing import PrintPage
-    from llmbook.page_context import PageContext
-    from llmbook.site_index import SiteIndex
-    from llmbook.stash import Stash
 
 __all__ = [
     "Context",

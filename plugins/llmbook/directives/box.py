@@ -14,10 +14,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from llmbook.core.errors import LLMBookError
 from llmbook.directives.base import FORBIDDEN, OPTIONAL, REQUIRED, Context, Directive
 from llmbook.directives.nodes import Block
 from llmbook.directives.printing import new_tag
-from llmbook.errors import LLMBookError
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup

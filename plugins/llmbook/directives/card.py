@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from llmbook.core.errors import quoted
 from llmbook.directives.base import REQUIRED, Context, Directive, escape
 from llmbook.directives.nodes import Block
-from llmbook.errors import quoted
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup

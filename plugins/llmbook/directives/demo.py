@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from llmbook.core.errors import quoted
 from llmbook.demos import DemoError
 from llmbook.directives.base import REQUIRED, Context, Directive
 from llmbook.directives.nodes import Block
-from llmbook.errors import quoted
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup

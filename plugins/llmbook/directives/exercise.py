@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from llmbook.core.i18n import Locale
 from llmbook.directives.base import FORBIDDEN, REQUIRED, Context, Directive
 from llmbook.directives.box import box_close, box_open
 from llmbook.directives.nodes import Block
 from llmbook.directives.options import an_id, split_options
 from llmbook.directives.printing import new_tag, print_box
-from llmbook.i18n import Locale
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup

@@ -11,10 +11,10 @@ import difflib
 import re
 from collections.abc import Callable
 
+from llmbook.core.errors import AuthorError, quoted
+from llmbook.core.formulas import display_lines
+from llmbook.core.lexer import Fence, Lexed
 from llmbook.directives.nodes import Block, Document, Text
-from llmbook.errors import AuthorError, quoted
-from llmbook.formulas import display_lines
-from llmbook.lexer import Fence, Lexed
 
 __all__ = ["CLOSER", "OPENER", "parse_tree"]
 

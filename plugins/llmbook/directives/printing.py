@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from llmbook.i18n import Locale
+from llmbook.core.i18n import Locale
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag

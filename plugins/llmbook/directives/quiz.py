@@ -13,11 +13,11 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from llmbook.core.errors import quoted
+from llmbook.core.i18n import Locale
 from llmbook.directives.base import FORBIDDEN, Context, Directive, escape
 from llmbook.directives.nodes import Block
 from llmbook.directives.printing import PrintPage, new_tag, print_box
-from llmbook.errors import quoted
-from llmbook.i18n import Locale
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from llmbook.core.errors import quoted
 from llmbook.directives.base import FORBIDDEN, Context, Directive, escape
 from llmbook.directives.nodes import Block
-from llmbook.errors import quoted
 
 __all__ = ["Related"]
 

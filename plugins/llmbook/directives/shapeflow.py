@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from llmbook.core.errors import quoted as quote
+from llmbook.core.i18n import Locale
 from llmbook.directives.base import FORBIDDEN, Context, Directive, escape
 from llmbook.directives.nodes import Block
 from llmbook.directives.shapes import (
@@ -32,8 +34,6 @@ from llmbook.directives.shapes import (
     ratio,
     show,
 )
-from llmbook.errors import quoted as quote
-from llmbook.i18n import Locale
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from llmbook.errors import quoted
+from llmbook.core.errors import quoted
 
 __all__ = [
     "Dim",

@@ -7,11 +7,11 @@ produced by the code it documents and cannot go stale. Errors in the example nam
 
 from __future__ import annotations
 
+from llmbook.core.formulas import render_math_text
+from llmbook.core.lexer import fences
 from llmbook.directives.base import FORBIDDEN, Context, Directive
 from llmbook.directives.nodes import Block
 from llmbook.directives.tree import parse_directives, render_directives
-from llmbook.formulas import render_math_text
-from llmbook.lexer import fences
 
 __all__ = ["Showcase"]
 

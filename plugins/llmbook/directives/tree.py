@@ -11,20 +11,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from llmbook.core.edits import LineEdits
+from llmbook.core.lexer import Lexed, lex
+from llmbook.core.page_context import PageContext
+from llmbook.core.stash import Stash
 from llmbook.directives.base import Context, GlossaryView
 from llmbook.directives.nodes import Block, Document, Text
 from llmbook.directives.parser import OPENER, parse_tree
 from llmbook.directives.registry import Registry
-from llmbook.edits import LineEdits
-from llmbook.lexer import Lexed, lex
-from llmbook.page_context import PageContext
-from llmbook.stash import Stash
 
 if TYPE_CHECKING:
+    from llmbook.core.i18n import Locale
+    from llmbook.core.page_ref import PageRef
+    from llmbook.core.site_index import SiteIndex
     from llmbook.demos.cache import DemoFrames
-    from llmbook.i18n import Locale
-    from llmbook.page_ref import PageRef
-    from llmbook.site_index import SiteIndex
 
 __all__ = [
     "apply_line_edits",

@@ -17,9 +17,9 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from llmbook.core.store import Store
 from llmbook.editions.links import edition_name
 from llmbook.editions.model import Book, BookPage
-from llmbook.store import Store
 
 __all__ = ["Book", "BookPage", "book_pages", "edition_kinds", "editions_dir", "make_editions"]
 
@@ -32,7 +32,7 @@ def edition_kinds(configured: Sequence[str]) -> tuple[str, ...]:
     names = configured if chosen is None else [n.strip() for n in chosen.split(",") if n.strip()]
     unknown = [n for n in names if n not in KINDS]
     if unknown:
-        from llmbook.errors import LLMBookError
+        from llmbook.core.errors import LLMBookError
 
         raise LLMBookError(
             f"editions: {', '.join(unknown)} is no edition. Fix: choose among {', '.join(KINDS)} "
@@ -74,7 +74,7 @@ def make_editions(
     llmbook.en.pdf in English, so one folder holds every language's."""
     missing = [page.url for page in pages if not (site_dir / page.url).is_file()]
     if missing:
-        from llmbook.errors import LLMBookError
+        from llmbook.core.errors import LLMBookError
 
         raise LLMBookError(
             f"editions: {site_dir / missing[0]} is missing ({len(missing)} of the book's pages "

@@ -16,13 +16,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from llmbook.core.errors import LLMBookError
+from llmbook.core.i18n import options_locale
+from llmbook.core.nav import nav_pages
+from llmbook.core.project import read_mkdocs_yml
+from llmbook.core.store import open_store
+from llmbook.core.store_builds import record_build
 from llmbook.editions import KINDS, Book, BookPage, book_pages, editions_dir, make_editions
-from llmbook.errors import LLMBookError
-from llmbook.i18n import options_locale
-from llmbook.nav import nav_pages
-from llmbook.project import read_mkdocs_yml
-from llmbook.store import open_store
-from llmbook.store_builds import record_build
 
 
 def _built(uri: str, directory_urls: bool) -> str:

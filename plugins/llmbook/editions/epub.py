@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from llmbook.core.store import Store
 from llmbook.editions.model import Book, BookPage
 from llmbook.editions.pandoc import pandoc_version, run_pandoc
 from llmbook.editions.pdf import edition_memo, printed_pages, publish
 from llmbook.editions.print_form import fragment_html, parse_fragment
-from llmbook.store import Store
 
 __all__ = ["make_epub"]
 

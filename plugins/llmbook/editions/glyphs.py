@@ -12,7 +12,7 @@ from functools import cache
 
 from bs4 import BeautifulSoup
 
-from llmbook.errors import AuthorError
+from llmbook.core.errors import AuthorError
 
 __all__ = ["check_glyphs", "font_folders"]
 

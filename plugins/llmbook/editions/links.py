@@ -6,7 +6,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Sequence
 
-from llmbook.i18n import Locale
+from llmbook.core.i18n import Locale
 
 __all__ = ["edition_links", "edition_name"]
 

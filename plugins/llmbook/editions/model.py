@@ -9,8 +9,8 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from llmbook.core.i18n import Locale
     from llmbook.directives.registry import Registry
-    from llmbook.i18n import Locale
 
 __all__ = ["Book", "BookPage"]
 

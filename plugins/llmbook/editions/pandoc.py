@@ -13,8 +13,8 @@ import re
 import subprocess
 from typing import Any
 
-from llmbook.store import Store, key
-from llmbook.store_namespaces import EDITIONS
+from llmbook.core.store import Store, key
+from llmbook.core.store_namespaces import EDITIONS
 
 __all__ = ["pandoc_version", "page_typst", "run_pandoc"]
 

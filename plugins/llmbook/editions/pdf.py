@@ -11,14 +11,14 @@ import posixpath
 import shutil
 from pathlib import Path
 
+from llmbook.core.errors import LLMBookError
+from llmbook.core.store import Memo, Store, file_digest, key, write_atomic
+from llmbook.core.store_namespaces import EDITIONS
 from llmbook.editions.article import book_articles
 from llmbook.editions.glyphs import check_glyphs, font_folders
 from llmbook.editions.model import Book, BookPage
 from llmbook.editions.pandoc import page_typst
 from llmbook.editions.print_form import PrintPage, fragment_html, parse_fragment, print_form
-from llmbook.errors import LLMBookError
-from llmbook.store import Memo, Store, file_digest, key, write_atomic
-from llmbook.store_namespaces import EDITIONS
 
 __all__ = [
     "Book",

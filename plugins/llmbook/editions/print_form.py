@@ -14,10 +14,10 @@ from collections.abc import Callable
 
 from bs4 import BeautifulSoup, Tag
 
-from llmbook.book.syntax import names_a_part
+from llmbook.core.book_syntax import names_a_part
+from llmbook.core.i18n import Locale
 from llmbook.directives.printing import PrintPage, new_tag, print_box
 from llmbook.directives.registry import Registry
-from llmbook.i18n import Locale
 
 __all__ = ["PrintPage", "fragment_html", "parse_fragment", "print_form"]
 

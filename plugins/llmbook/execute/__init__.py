@@ -17,8 +17,8 @@ Stages, each a small module with plain data between them:
     shard    (CI sharding: which pages a build with LLMBOOK_SHARD=i/N runs)
 """
 
-from llmbook.execute.executor import Executor
-from llmbook.execute.plan import Plan
-from llmbook.execute.report import BuildFailed, DriftError, Report
+from llmbook.execute.stages.executor import Executor
+from llmbook.execute.stages.plan import Plan
+from llmbook.execute.stages.report import BuildFailed, DriftError, Report
 
 __all__ = ["BuildFailed", "DriftError", "Executor", "Plan", "Report"]

@@ -16,11 +16,11 @@ import os
 import sys
 from pathlib import Path
 
-from llmbook.config import load_options
-from llmbook.errors import AuthorError, LLMBookError
-from llmbook.execute.load import load_page
-from llmbook.i18n import Locale, options_locale
-from llmbook.project import read_mkdocs_yml
+from llmbook.adapters.config import load_options
+from llmbook.core.errors import AuthorError, LLMBookError
+from llmbook.core.i18n import Locale, options_locale
+from llmbook.core.project import read_mkdocs_yml
+from llmbook.execute.stages.load import load_page
 from llmbook.translate.book import read_record
 from llmbook.translate.correspond import correspond
 from llmbook.translate.fingerprint import fingerprint

@@ -18,14 +18,14 @@ from typing import Any
 
 from llmbook.book.glossary import FILE_NAME as GLOSSARY
 from llmbook.book.glossary import Glossary
-from llmbook.errors import AuthorError, LLMBookError, location, quoted
-from llmbook.execute.collect import PageSource
-from llmbook.execute.front_matter import split_front_matter
-from llmbook.execute.run import RunResult
-from llmbook.i18n import Locale
-from llmbook.project import Project
-from llmbook.store import Store, bytes_digest, key, llmbook_hash
-from llmbook.store_namespaces import TRANSLATIONS
+from llmbook.core.errors import AuthorError, LLMBookError, location, quoted
+from llmbook.core.i18n import Locale
+from llmbook.core.project import Project
+from llmbook.core.store import Store, bytes_digest, key, llmbook_hash
+from llmbook.core.store_namespaces import TRANSLATIONS
+from llmbook.execute.stages.collect import PageSource
+from llmbook.execute.stages.front_matter import split_front_matter
+from llmbook.execute.stages.run import RunResult
 from llmbook.translate.correspond import Correspondence, correspond
 from llmbook.translate.fingerprint import Fingerprint, fingerprint
 from llmbook.translate.layout import Languages

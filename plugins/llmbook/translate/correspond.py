@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-from llmbook.errors import AuthorError, quoted
+from llmbook.core.errors import AuthorError, quoted
 from llmbook.translate.fingerprint import KINDS, Fingerprint, Mark, Section
 
 __all__ = ["Correspondence", "correspond"]

@@ -11,17 +11,17 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
-from llmbook.book.cite_syntax import find_citations
 from llmbook.book.parts import ATTRS, HEADING, SECTION_NUMBER
-from llmbook.book.syntax import CAPTION, CAPTION_ID, EQUATION_LABEL
-from llmbook.book.term_syntax import find_terms
+from llmbook.core.book_syntax import CAPTION, CAPTION_ID, EQUATION_LABEL
+from llmbook.core.cite_syntax import find_citations
+from llmbook.core.i18n import Locale
+from llmbook.core.lexer import Cells, cell_line
+from llmbook.core.store import bytes_digest
+from llmbook.core.term_syntax import find_terms
 from llmbook.directives.parser import CLOSER, OPENER
 from llmbook.directives.registry import Registry
 from llmbook.directives.shipped import shipped
-from llmbook.execute.collect import CodeBlock, PageSource
-from llmbook.i18n import Locale
-from llmbook.lexer import Cells, cell_line
-from llmbook.store import bytes_digest
+from llmbook.execute.stages.collect import CodeBlock, PageSource
 
 __all__ = ["KINDS", "Fingerprint", "Mark", "Section", "code_digest", "fingerprint", "heading_id"]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import bisect
 
-from llmbook.execute.collect import PageSource
-from llmbook.execute.run import RunResult
+from llmbook.execute.stages.collect import PageSource
+from llmbook.execute.stages.run import RunResult
 from llmbook.translate.fingerprint import Section
 
 __all__ = ["translated_result"]

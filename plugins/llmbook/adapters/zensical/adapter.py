@@ -1,0 +1,219 @@
+"""Zensical hosts the core too: it runs `llmbook.extension` (listed in mkdocs.yml's
+`markdown_extensions`) and ignores MkDocs plugins, so the extension makes the build's `Site` itself
+on the first page: it reads the llmbook options from the config Zensical builds (mkdocs.yml, or
+the one `-f` names), runs every page's code (one complete report, as under MkDocs), and ships
+the assets into the site. Under `zensical serve` a
+page whose file changed is run again before it is rendered, and errors show on their pages.
+Zensical prints any exception an extension raises, so the core's own errors pass through as
+they are.
+
+Translations (the `languages` option): Zensical renders the files it finds, so mkdocs.yml leaves
+them out (`exclude_docs: *.en.md`) and they are never pages of their own; the pages the build runs
+leave them out too. A translating build (its config's `theme.language` is not the book's own:
+mkdocs.en.yml, written out whole by `python -m llmbook zensical-config`, as Zensical appends an
+INHERITed config's lists) renders page `x.md` from `x.en.md`: the extension is handed the
+translation's text (its front matter removed, its lines numbered as in its file) in place of the
+file Zensical read, and the page's metadata becomes the translation's. Zensical knows nothing of
+that: its own page cache and `serve` follow `x.md` only (build with `--clean`; under `serve`, an
+edit of the translation alone shows once `x.md` changes or the server restarts).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import sys
+import threading
+import weakref
+from pathlib import Path
+from typing import Any
+
+from markdown import Markdown
+
+from llmbook.adapters.config import load_options
+from llmbook.adapters.zensical.config import appended_lists, flat_path
+from llmbook.core.assets import asset_files
+from llmbook.core.errors import LLMBookError
+from llmbook.core.nav import NavPage
+from llmbook.core.page_ref import PageRef
+from llmbook.core.project import Project
+from llmbook.core.site_index import SiteIndex
+from llmbook.execute.stages.front_matter import split_front_matter
+from llmbook.site.annotations import annotated
+from llmbook.site.core_extension import OUTSIDE_A_BUILD
+from llmbook.site.preview import Preview
+from llmbook.site.site import Build, Site
+
+__all__ = ["site_for"]
+
+_SITES: dict[str, Site | LLMBookError] = {}  # one per build (Zensical builds once per process)
+_LOCK = threading.Lock()
+# Each page's own Markdown instance (the first made for it): another tool's inside the page
+# (mkdocstrings' docstrings) is never handed the page's translation.
+_OWN: weakref.WeakKeyDictionary[Any, Markdown] = weakref.WeakKeyDictionary()
+_SERVED_SOURCES: dict[Path, bytes] = {}  # `zensical serve`: a translation's source as last run
+
+
+def _context(md: Markdown) -> Any:
+    try:
+        from zensical.extensions.context import ContextPreprocessor
+    except ImportError:
+        return None
+    return ContextPreprocessor.from_markdown(md)
+
+
+def _serving() -> bool:
+    """`zensical serve`: the live preview shows a page's errors on it; `build` stops at the report."""
+    return sys.argv[1:2] == ["serve"]
+
+
+def site_for(md: Markdown) -> tuple[Site, PageRef, str | None]:
+    """The Site of this Zensical build (made, and every page run, on the first page), the page,
+    and the Markdown to render in place of the file Zensical read (a translation's), or None."""
+    context = _context(md)
+    if context is None:
+        raise LLMBookError(OUTSIDE_A_BUILD)  # a Markdown instance outside any engine
+    config = context.config
+    root = Path(config.get("root_dir") or Path.cwd()).resolve()
+    project = Project.at(root, config["docs_dir"], config["site_dir"])
+    with _LOCK:  # pages may render in parallel: one Site, made once
+        site = _SITES.get(str(project.docs_dir))
+        if site is None:
+            try:
+                site = _new_site(config, project)
+            except LLMBookError as error:
+                site = error  # every later page fails with the same report, without re-running
+            _SITES[str(project.docs_dir)] = site
+    if isinstance(site, LLMBookError):
+        raise site
+    page = context.page
+    source = _src(project.docs_dir / page.path, root)
+    # `docs/x.en.md` for the page `x.md` in a translating build
+    src = site.translations.built_from(source) if site.translations is not None else source
+    if _serving():  # `zensical serve` renders an edited page again here: run it again
+        with _LOCK:
+            raw = (root / src).read_bytes()
+            changed = src in site.sources and site.sources[src] != raw
+            if src != source:  # a translation runs as its source: an edited source runs again
+                now = (root / source).read_bytes()
+                changed |= _SERVED_SOURCES.setdefault(root / source, now) != now
+                _SERVED_SOURCES[root / source] = now
+            if changed:
+                site.refresh(src, raw)
+    text = None
+    if src != source:
+        with _LOCK:
+            own = _OWN.setdefault(page, md) is md
+        text = _translation_text(site, src, root, page) if own else None
+    return site, PageRef(src, page.url.lstrip("/") or "index.html", page.path), text
+
+
+def _src(path: Path, root: Path) -> str:
+    """A page as errors name it: `docs/chapters/x.md`, relative to the config's folder."""
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
+def _translation_text(site: Site, src: str, root: Path, page: Any) -> str:
+    """The translation `src`'s Markdown as the executor read it (front matter removed: its lines
+    keep their numbers in its file); the page's metadata becomes the translation's."""
+    raw = site.sources.get(src) or (root / src).read_bytes()
+    meta, body, _ = split_front_matter(raw.decode("utf-8-sig"), src=src)
+    page.meta.clear()  # Zensical's page object: the source's front matter, read by Rust
+    page.meta.update(meta)
+    plan = site.report.plans.get(src)
+    return plan.text if plan is not None else body
+
+
+def _new_site(config: dict, project: Project) -> Site:
+    config_file = _config_file(project.root)
+    project = dataclasses.replace(project, config_file=config_file)
+    options = load_options(config_file)
+    site = Site.create(options, project, Preview() if _serving() else Build())
+    translations = site.translations
+    if translations is not None and translations.languages.translating:
+        _check_flat(config_file)
+    pages = []
+    for path in sorted(project.docs_dir.rglob("*.md")):
+        src: str | None = _src(path, project.root)
+        if translations is not None:  # a translation is never a page of its own (exclude_docs)
+            src = translations.page_file(src)
+        if src is not None:
+            pages.append((src, (project.root / src).read_bytes()))
+    strict = bool(options["numbers_strict"])
+    with annotated(lambda: site.report, strict=strict, root=project.root):
+        site.start(pages, _site_index(config, project, site))
+    site.outputs.figures_dir = project.site_dir
+    for uri, path in asset_files(site.asset_folders()):
+        destination = project.site_dir / uri
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, destination)
+    return site
+
+
+def _config_file(root: Path) -> Path:
+    """The config Zensical builds (`-f`/`--config-file`, else the first of its defaults in the
+    working folder, as Zensical finds it); mkdocs.yml in `root` when that cannot be told."""
+    found: str | None = None
+    args = sys.argv[1:]
+    try:
+        from zensical.main import cli
+
+        command = cli.commands.get(args[0]) if args else None
+        if command is not None:
+            with command.make_context(args[0], args[1:], resilient_parsing=True) as ctx:
+                found = ctx.params.get("config_file")
+    except Exception:  # noqa: BLE001 (another Zensical's command line: its defaults below)
+        found = None
+    if found is None:
+        found = next((f for f in ("mkdocs.yml", "mkdocs.yaml") if os.path.exists(f)), None)
+    path = Path(found).resolve() if found is not None else root / "mkdocs.yml"
+    return path if path.parent == root and path.suffix in (".yml", ".yaml") else root / "mkdocs.yml"
+
+
+def _check_flat(config_file: Path) -> None:
+    """A translating build's config must not INHERIT lists it replaces: Zensical would append
+    them (the book's nav and the edition's, both)."""
+    lists = appended_lists(config_file)
+    if lists:
+        name = config_file.name
+        raise LLMBookError(
+            f"{name}: Zensical appends the lists of a config it INHERITs ({', '.join(lists)}) "
+            "where MkDocs replaces them, so this edition would get both. Fix: build it from the "
+            f"config written out whole: `python -m llmbook zensical-config {name}`, then "
+            f"`zensical build --clean -f {flat_path(name).name}`"
+        )
+
+
+def _site_index(config: dict, project: Project, site: Site) -> SiteIndex:
+    """Pages and headings for `:::related`, from the docs folder (Zensical has no file list); a
+    translating build reads a page's headings from its translation."""
+    titles = {page.uri: page.title for page in _nav(config.get("nav") or [])}
+    translations = site.translations
+    pages = []
+    for path in sorted(project.docs_dir.rglob("*.md")):
+        rel = path.relative_to(project.docs_dir).as_posix()
+        if translations is not None:
+            built = translations.page_file(_src(path, project.root))
+            if built is None:
+                continue
+            path = project.root / built
+        stem = rel[: -len(".md")]
+        if config.get("use_directory_urls", True) and not stem.endswith("index"):
+            url = stem + "/"
+        else:
+            url = stem + ".html"
+        pages.append((url, str(path), titles.get(rel, "")))
+    extensions = [e for e in config.get("markdown_extensions") or [] if isinstance(e, str)]
+    nav = _nav(config.get("nav") or [])
+    return SiteIndex(pages, extensions, dict(config.get("mdx_configs") or {}), nav)
+
+
+def _nav(nav: list[dict]) -> list[NavPage]:
+    """The pages of Zensical's resolved nav (items with title, url, children), in order."""
+    found: list[NavPage] = []
+    for item in nav:
+        if item.get("url"):
+            found.append(NavPage(str(item["url"]), str(item.get("title") or "")))
+        found += _nav(item.get("children") or [])
+    return found
