@@ -49,6 +49,7 @@ from llmbook.editions import (
     editions_dir,
     make_editions,
 )
+from llmbook.editions.links import edition_name
 from llmbook.site.annotations import annotated
 from llmbook.site.core_extension import LLMBookExtension
 from llmbook.site.preview import Preview
@@ -272,7 +273,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
                 store=self.site.store,
                 sources=self._sources,
                 edition=self.site.project.translating,  # its own slot: builds alternate
-                elsewhere=self._other_editions(),
+                elsewhere=(*self._other_editions(), *self._edition_files()),
             )
             if shipped:
                 log.info(shipped)
@@ -293,6 +294,15 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         if translations is None or translations.languages.translating:
             return ()
         return translations.languages.all[1:]
+
+    def _edition_files(self) -> tuple[str, ...]:
+        """The PDF and EPUB this build writes into site/ after the check (`:::editions` links
+        them): files the site will have."""
+        assert self.site is not None
+        if not self.config.editions or self.serving or self.site.executor.shard is not None:
+            return ()
+        code, languages = self.site.locale.code, self.config.languages or ()
+        return tuple(edition_name(kind, code, languages) for kind in self.config.editions)
 
     def _make_editions(self, config: MkDocsConfig) -> None:
         """The PDF and EPUB editions, into `editions_dir` and the site's root (`:::editions`)."""
