@@ -143,6 +143,10 @@ class Executor:
                 page.result = outcome.result
                 if all(self.raising.allowed(page.source, r) for r in page.result.raised):
                     self.cache.store(page.source.src, page.key, page.result)
+        built = {page.source.src for page in loaded}
+        for source in {id(s): s for s in sources.values() if s is not None}.values():
+            if source.source.src not in built:  # a translation's source: what raised is its own
+                self._report_raised(source, report)
         for page in loaded:
             if page.source.src in sources:
                 self._translated(page, sources[page.source.src])
