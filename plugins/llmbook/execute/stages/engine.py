@@ -314,19 +314,26 @@ class Engine:
                 )
             end_descendants(process.pid)  # first: killed, it would leave them to init
             process.kill()
-            if page_left <= block_left:
-                why = (
-                    f"page timed out after {limits.page_timeout:g} s while running "
-                    f"{_step_name(page, line, kind, pos)}"
-                )
-                fix = (
-                    "make the page faster, or raise `execute_page_timeout` (seconds) in mkdocs.yml"
-                )
-            else:
-                what = "block" if kind == 0 or line is None else f"[[{page.bound[pos].body}]]"
-                why = f"{what} timed out after {limits.block_timeout:g} s"
-                fix = "make it faster, or raise `execute_timeout` (seconds) in mkdocs.yml"
+            why, fix = self._timed_out(page, step, whole_page=page_left <= block_left)
             return PageOutcome(error=page.error(line or first_line, why, fix), raised=raised)
+
+    def _timed_out(
+        self, page: PageSource, step: tuple[int | None, int, int], *, whole_page: bool
+    ) -> tuple[str, str]:
+        """(why, fix) of a page killed at `step` for its time."""
+        line, kind, pos = step
+        if whole_page:
+            why = (
+                f"page timed out after {self.limits.page_timeout:g} s while running "
+                f"{_step_name(page, line, kind, pos)}"
+            )
+            return (
+                why,
+                "make the page faster, or raise `execute_page_timeout` (seconds) in mkdocs.yml",
+            )
+        what = "block" if kind == 0 or line is None else f"[[{page.bound[pos].body}]]"
+        why = f"{what} timed out after {self.limits.block_timeout:g} s"
+        return why, "make it faster, or raise `execute_timeout` (seconds) in mkdocs.yml"
 
 
 def default_workers() -> int:

@@ -84,10 +84,8 @@ class Executor:
         self.spec = spec_from_options(plugin_config, project)  # how pages run: it keys results
         self.engine = engine_from_options(self.spec, plugin_config, self._hashes)
         # The build's one store (Site.create opens it); standalone (pytest, tools) its own.
-        if store is None:
-            store = open_store(
-                self.root, enabled=plugin_config["cache"], folder=plugin_config["cache_dir"]
-            )
+        folder = plugin_config["cache_dir"]
+        store = store or open_store(self.root, enabled=plugin_config["cache"], folder=folder)
         self.store = store
         self.cache = PageCache(store)
         # The book's demos (the `demos` option): a page's `:::demo` IDs are checked against them.
@@ -98,15 +96,8 @@ class Executor:
         self.directives = book_directives(plugin_config)
         # A page's checks depend on llmbook's code, the words it is read in (quiz keywords,
         # ordinals), the demo IDs the book registers and the directives it knows.
-        self.stages = StageCache(
-            store,
-            key(
-                llmbook_hash(),
-                self.locale.reading_digest,
-                demos.known_ids(),
-                self.directives.key(),
-            ),
-        )
+        known = (self.locale.reading_digest, demos.known_ids(), self.directives.key())
+        self.stages = StageCache(store, key(llmbook_hash(), *known))
         self.numbers_strict = bool(plugin_config["numbers_strict"])
         # a raising block: an error, or a warning with its error shown on the page
         self.raising = RaisingPolicy(bool(plugin_config["execute_allow_errors"]), log)
