@@ -22,6 +22,7 @@ from llmbook.core.nav import nav_pages
 from llmbook.core.project import read_mkdocs_yml
 from llmbook.core.store import open_store
 from llmbook.core.store_builds import record_build
+from llmbook.directives.shipped import book_directives
 from llmbook.editions import KINDS, Book, BookPage, book_pages, editions_dir, make_editions
 
 
@@ -59,11 +60,15 @@ def main(argv: list[str] | None = None) -> int:
     language = options.get("language") or (theme.get("language") if isinstance(theme, dict) else "")
     try:
         locale = options_locale({**options, "language": language}, root)
+        directives = book_directives(options)  # the book's box types too
     except LLMBookError as error:
         print(f"Error: {error}", file=sys.stderr)
         return 1
     book = Book.dated(
-        str(config.get("site_name", "")), str(config.get("site_description") or ""), locale
+        str(config.get("site_name", "")),
+        str(config.get("site_description") or ""),
+        locale,
+        directives,
     )
     out = editions_dir(root, options.get("editions_dir", "dist"))
     store = open_store(

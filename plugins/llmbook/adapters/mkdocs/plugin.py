@@ -314,7 +314,12 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             site_dir=Path(config.site_dir),
             out_dir=editions_dir(Path(self._root(config)), self.config.editions_dir),
             store=self.site.store,
-            book=Book.dated(config.site_name, config.site_description or "", self.site.locale),
+            book=Book.dated(
+                config.site_name,
+                config.site_description or "",
+                self.site.locale,
+                self.site.executor.directives,  # the build's: its box types print too
+            ),
             log=log.info,
             languages=self.config.languages,
         )
