@@ -271,9 +271,12 @@ def options_locale(options: Mapping[str, Any], root: Path) -> Locale:
     return book_locale(str(options.get("language") or ""), languages, folder, "mkdocs.yml")
 
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's: 5-20x faster, same result
+
+
 def _read(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
