@@ -20,7 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 from llmbook.core.lexer import lex
-from llmbook.execute.cluster.cluster import cluster as cluster_module
+from llmbook.execute.cluster import cluster as cluster_module
 from llmbook.execute.cluster.remote import (
     ClusterTask,
     _refusal,
@@ -170,7 +170,7 @@ def test_a_worker_that_keeps_a_page_too_long_loses_it(make_executor, cluster, mo
 
 def test_a_worker_with_another_torch_refuses_the_page(make_executor, cluster) -> None:
     def other_torch(on: bool) -> None:  # local: sent to the workers by value
-        from llmbook.execute.cluster.cluster import remote
+        from llmbook.execute.cluster import remote
 
         original = remote.__dict__.setdefault("_original", remote.environment_versions)
         remote.environment_versions = (lambda: {**original(), "torch": "0.1"}) if on else original

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import torch
 from llmbook.core.errors import AuthorError
-from llmbook.execute.cluster.cluster import resources
+from llmbook.execute.cluster import resources
 from llmbook.execute.cluster.resources import machine_resources
 
 _FIX = (

@@ -74,8 +74,8 @@ def test_bindings_and_tokens_in_bodies_are_kept_verbatim():
         (
             "x\n:::sidebar 标题\ny\n:::\n",
             "docs/a.md:2: unknown directive :::sidebar Fix: use one of: answer, background, bibliography, card, chain, demo,"
-            " editions, fold, glossary, hint, insight, interview, key, math, objectives, progress, quiz, related, shapeflow,"
-            " showcase, step, tab, tabs, unfold, walkthrough, warning",
+            " editions, exercise, fold, glossary, hint, insight, interview, key, math, objectives, progress, quiz,"
+            " related, shapeflow, showcase, solution, step, tab, tabs, unfold, walkthrough, warning",
         ),
         (
             ":::: key\n",
@@ -200,6 +200,7 @@ def test_a_typo_of_ours_is_still_an_error_with_a_suggestion(line, expected):
 
 
 _NAMES = (
-    "answer, background, bibliography, card, chain, demo, editions, fold, glossary, hint, insight, "
-    "interview, key, math, objectives, progress, quiz, related, shapeflow, showcase, step, tab, tabs, unfold, walkthrough, warning"
+    "answer, background, bibliography, card, chain, demo, editions, exercise, fold, glossary, hint, "
+    "insight, interview, key, math, objectives, progress, quiz, related, shapeflow, showcase, "
+    "solution, step, tab, tabs, unfold, walkthrough, warning"
 )

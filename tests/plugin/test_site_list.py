@@ -7,17 +7,17 @@ import pytest
 from book_locales import EN, ZH
 from llmbook.core.errors import AuthorError
 from llmbook.core.lexer import lex
+from llmbook.core.page_context import PageContext
 from llmbook.core.stash import engine_stash
 from llmbook.directives import parse_directives, parse_structure, render_tree, shipped
 
 
 def _render(text: str, made: dict[str, str] | None = None) -> str:
     stash, restore = engine_stash()
-    doc = parse_structure(lex(text), src="docs/x.md")
-    markdown = render_tree(
-        doc, src="docs/x.md", stash=stash, made=made, locale=EN, directives=shipped()
-    )
-    return restore(markdown)
+    lexed = lex(text)
+    doc = parse_structure(lexed, src="docs/x.md")
+    page = PageContext("docs/x.md", lexed, stash, EN)
+    return restore(render_tree(doc, page, made=made, directives=shipped()))
 
 
 @pytest.mark.parametrize(
