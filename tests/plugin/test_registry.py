@@ -125,3 +125,18 @@ def test_a_directive_declares_its_print_classes_and_marks():
     assert quiz.marks("B. 乙", opener=False, locale=ZH) == [("answer", "option B")]
     assert quiz.marks("答案: B", opener=False, locale=ZH) == [("answer", "answer B")]
     assert shipped().get("key").marks("B. 乙", opener=False, locale=ZH) == []
+
+
+def test_the_registrys_key_is_the_same_in_every_process() -> None:
+    """The stage and render caches key on it: a validator's address in it missed them all."""
+    import subprocess
+    import sys
+
+    code = "from llmbook.directives.shipped import shipped; print(shipped().key())"
+    keys = {
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout
+        for _ in range(2)
+    }
+    assert len(keys) == 1 and " at 0x" not in keys.pop()

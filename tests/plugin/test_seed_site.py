@@ -114,7 +114,7 @@ def test_the_authoring_guide_builds_with_links_to_the_site(built):
     site, result = built
     assert result.returncode == 0, result.stderr[-4000:]
     guide = (site / "guide" / "authoring.html").read_text(encoding="utf-8")
-    assert guide.count('<div class="llmbook-showcase__result">') == 13
+    assert guide.count('<div class="llmbook-showcase__result">') == 14
     assert (
         '<a class="llmbook-chip llmbook-chip--link" href="../index.html" title="首页">首页</a>'
         in guide

@@ -31,7 +31,7 @@ def _notebook(title: str, code: str, text: str) -> str:
 
 def _book(root: Path, pages: dict[str, str]) -> Path:
     """A two-language book: mkdocs.yml (Chinese) and mkdocs.en.yml (English, into site/en)."""
-    write_pages(root / "docs", pages)
+    write_pages(root / "docs", {"index.md": "# 首页\n", **pages})  # the home the theme links
     options = {"languages": ["zh", "en"], "translations_strict": True}
     config = {
         "site_name": "t",
@@ -151,7 +151,7 @@ def test_the_two_editions_built_in_turn_keep_each_others_caches(tmp_path: Path) 
             part.split(" ")[1].split("/") for part in line.split("cache hits: ")[1].split(", ")
         ]
         assert all(hits == reads for hits, reads in counts), line
-        assert "converted 2/2" in line and "offline 1/1" in line
+        assert "converted 3/3" in line and "offline 1/1" in line  # index, a, b
     # the untranslated page's text is marked as Chinese; the note saying so is not
     untranslated = (tmp_path / "site/en/b.html").read_text(encoding="utf-8")
     assert '<div lang="zh"><h1 id=' in untranslated

@@ -8,6 +8,8 @@ registered by importing a module. It is immutable: a build that wants more makes
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Iterable, Iterator
 
 from llmbook.directives.base import Directive
@@ -57,5 +59,25 @@ class Registry:
 
 
 def _declared(cls: type) -> dict[str, str]:
-    """A directive class's own upper-case class attributes, as text."""
-    return {k: repr(v) for k, v in vars(cls).items() if k.isupper()}
+    """A directive class's own upper-case class attributes, as text the same in every process
+    (a validator is named by its qualified name, never by its address)."""
+    return {k: _stable(v) for k, v in vars(cls).items() if k.isupper()}
+
+
+def _stable(value: object) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_stable(k)}: {_stable(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, set | frozenset):
+        return "{" + ", ".join(sorted(map(_stable, value))) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(map(_stable, value)) + "]"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = (f"{f.name}={_stable(getattr(value, f.name))}" for f in dataclasses.fields(value))
+        return f"{type(value).__qualname__}({', '.join(fields)})"
+    if callable(value):
+        name = getattr(value, "__qualname__", type(value).__qualname__)
+        return f"{getattr(value, '__module__', '')}.{name}"
+    return _ADDRESS.sub("", repr(value))  # an object's default repr holds its address
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
