@@ -72,7 +72,7 @@ def test_jupyter_ids_are_nbconverts() -> None:
 
 def test_a_notebooks_headings_hold_jupyters_ids_beside_mkdocs(site) -> None:
     html = site.page("sorting/index.html")
-    assert '<h2 id="big-o-notation"><span id="Big-O-Notation"></span>Big O Notation' in html
+    assert '<span id="Big-O-Notation"></span><h2 id="big-o-notation">Big O Notation' in html
     ids = _ids(html)
     ids_made = ["Sorted-and-unsorted-indices", "What's-np.sort?-(fast!)", "intro", "大-O-记号"]
     for wanted in [*ids_made, ENCODED]:

@@ -54,15 +54,21 @@ class JupyterAnchors(Treeprocessor):
         if not self.notebook:
             return
         taken = {element.get("id") for element in root.iter() if element.get("id")}
-        headings = [e for e in root.iter() if isinstance(e.tag, str) and _HEADING.fullmatch(e.tag)]
-        for heading in headings:
+        # Just before the heading, not inside it: a heading's content is also a PDF bookmark's
+        # and an EPUB contents entry's text, which an empty element there breaks.
+        parents = [(p, e) for p in root.iter() for e in p if _is_heading(e)]
+        for parent, heading in parents:
             text = _heading_text(heading, self.md)
             for anchor in dict.fromkeys((nbconvert_id(text), jupyter_id(text))):
                 if anchor and anchor not in taken:  # a repeated heading: Jupyter finds the first
                     taken.add(anchor)
-                    span = etree.Element("span", {"id": anchor})
-                    span.tail, heading.text = heading.text, None
-                    heading.insert(0, span)
+                    parent.insert(
+                        list(parent).index(heading), etree.Element("span", {"id": anchor})
+                    )
+
+
+def _is_heading(element: etree.Element) -> bool:
+    return isinstance(element.tag, str) and bool(_HEADING.fullmatch(element.tag))
 
 
 def _heading_text(heading: etree.Element, md: Markdown) -> str:
