@@ -124,27 +124,13 @@ class PageSource:
         return self.execute and (any(b.runs for b in self.blocks) or bool(self.bound))
 
 
-def _execute_flag(meta: dict, src: str, default: bool) -> bool:
-    value = meta.get("execute", default)
-    if isinstance(value, bool):
+def _true_or_false(meta: dict, src: str, name: str, default: bool | None, fix: str) -> bool | None:
+    """Front matter `name`, which must be true or false when given (else `default`)."""
+    value = meta.get(name, default)
+    if value is default or isinstance(value, bool):
         return value
     raise AuthorError(
-        src,
-        1,
-        f"front matter `execute: {quoted(str(value))}` is not true or false",
-        "write `execute: false`",
-    )
-
-
-def _network_flag(meta: dict, src: str) -> bool:
-    value = meta.get("execute_network", False)
-    if isinstance(value, bool):
-        return value
-    raise AuthorError(
-        src,
-        1,
-        f"front matter `execute_network: {quoted(str(value))}` is not true or false",
-        "write `execute_network: true` for a page whose code needs the network",
+        src, 1, f"front matter `{name}: {quoted(str(value))}` is not true or false", fix
     )
 
 
@@ -158,19 +144,6 @@ def _threads(meta: dict, src: str) -> int | None:
         f"front matter `execute_threads: {quoted(str(value))}` is not a whole number of threads",
         "write e.g. `execute_threads: 4` for a page whose numbers must match a run with 4 threads "
         "(the book's `execute_threads`, 1 by default, otherwise)",
-    )
-
-
-def _allow_errors(meta: dict, src: str) -> bool | None:
-    value = meta.get("execute_allow_errors")
-    if value is None or isinstance(value, bool):
-        return value
-    raise AuthorError(
-        src,
-        1,
-        f"front matter `execute_allow_errors: {quoted(str(value))}` is not true or false",
-        "write `execute_allow_errors: true` to show its raising blocks' errors as Jupyter does "
-        "(each a warning), or `false` to fail the build on them",
     )
 
 
@@ -264,13 +237,26 @@ def collect_page(
     (`execute_pages`); `prose`: 0-based lines whose fences are shown, never run (a notebook's
     Markdown cells, as in Jupyter)."""
     lines, first = lexed.lines, lexed.first
-    runs = _execute_flag(meta, src, execute)
+    runs = _true_or_false(meta, src, "execute", execute, "write `execute: false`")
     page = PageSource(src, lexed, runs, _strict_flag(meta, src), chapter=_chapter(meta, src))
     page.env = _env_names(meta, src)
-    page.network = _network_flag(meta, src)
+    page.network = _true_or_false(
+        meta,
+        src,
+        "execute_network",
+        False,
+        "write `execute_network: true` for a page whose code needs the network",
+    )
     page.resources = _resources(meta, src)
     page.threads = _threads(meta, src)
-    page.allow_errors = _allow_errors(meta, src)
+    page.allow_errors = _true_or_false(
+        meta,
+        src,
+        "execute_allow_errors",
+        None,
+        "write `execute_allow_errors: true` to show its raising blocks' errors as Jupyter does "
+        "(each a warning), or `false` to fail the build on them",
+    )
     _theme_keys(meta, src)
     if not runs:
         page.why_not_run = (
