@@ -281,7 +281,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             shard = self.site.executor.shard
             if self.config.editions and not self.serving and shard is not None:
                 log.info(f"no editions from shard {shard}'s build: it left pages out")
-            elif self.config.editions and not self.serving:
+            elif self._makes_editions():
                 self._make_editions(config)
         log.info(self.site.store.summary())
         if not self.serving:  # what `llmbook cache prune` keeps (a preview reads only part)
@@ -295,11 +295,16 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             return ()
         return translations.languages.all[1:]
 
+    def _makes_editions(self) -> bool:
+        """Whether this build ends with the PDF and EPUB: asked for, not a preview, not a shard's."""
+        assert self.site is not None
+        return bool(self.config.editions) and not self.serving and self.site.executor.shard is None
+
     def _edition_files(self) -> tuple[str, ...]:
         """The PDF and EPUB this build writes into site/ after the check (`:::editions` links
         them): files the site will have."""
         assert self.site is not None
-        if not self.config.editions or self.serving or self.site.executor.shard is not None:
+        if not self._makes_editions():
             return ()
         code, languages = self.site.locale.code, self.config.languages or ()
         return tuple(edition_name(kind, code, languages) for kind in self.config.editions)
