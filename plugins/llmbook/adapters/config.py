@@ -15,6 +15,7 @@ from mkdocs.config.base import Config, ConfigErrors, ConfigWarnings, ValidationE
 
 from llmbook.core.errors import LLMBookError
 from llmbook.core.project import read_mkdocs_yml
+from llmbook.site.launch import launch_problem
 
 __all__ = ["LLMBookConfig", "load_options"]
 
@@ -118,6 +119,10 @@ class LLMBookConfig(Config):
     # Images by URL (`<img src="https://…">`, `![x](https://…)`): `fetch` downloads each into the
     # site (remote_images.py); `keep` leaves them remote, and the offline check allows them.
     remote_images = c.Choice(("fetch", "keep"), default="fetch")
+    # Launch buttons on each page that runs code: service → URL template, `{path}` the page's
+    # notebook's path in the published site (`{colab: "https://colab.research.google.com/github/
+    # OWNER/REPO/blob/notebooks/{path}"}`; site/launch.py); an empty template: no button.
+    launch = c.Type(object, default={})
     # The book's editions beside the site (llmbook/editions/): `pdf`, `epub`; LLMBOOK_EDITIONS
     # (`pdf,epub`) overrides. Written to `editions_dir` (from mkdocs.yml's folder;
     # LLMBOOK_EDITIONS_DIR overrides) and into the site, where `:::editions` links them: named
@@ -136,6 +141,9 @@ class LLMBookConfig(Config):
         warnings = [(key, warning) for key, warning in warnings if key not in unknown]
         for name in unknown:
             failed.append((name, UnknownOption(self.config_file_path, name, names)))
+        problem = launch_problem(self["launch"]) if "launch" not in dict(failed) else None
+        if problem is not None:
+            failed.append(("launch", InvalidOption(self.config_file_path, "launch", *problem)))
         return failed, warnings
 
 
@@ -152,6 +160,16 @@ class UnknownOption(ValidationError):
         super().__init__(f"{where}: the llmbook plugin has no option `{name}` Fix: {fix}")
 
 
+class InvalidOption(ValidationError):
+    """`mkdocs.yml:12: <what is wrong with option x> Fix: …` (an option llmbook checks itself)."""
+
+    def __init__(
+        self, config_file: str, name: str, problem: str, fix: str, entry: str | None = None
+    ) -> None:
+        where = _option_place(config_file, name, entry) if config_file else "mkdocs.yml"
+        super().__init__(f"{where}: {problem}. Fix: {fix}.")
+
+
 def load_options(config_file: str | Path) -> LLMBookConfig:
     """The llmbook options exactly as the project's mkdocs.yml sets them (its `plugins: - llmbook:`
     entry), validated: what pytest, `update_numbers` and the Zensical adapter run with."""
@@ -165,8 +183,9 @@ def load_options(config_file: str | Path) -> LLMBookConfig:
     found.setdefault("language", theme_language(path))
     options.load_dict(found)
     errors, _ = options.validate()
-    unknown = [str(error) for _, error in errors if isinstance(error, UnknownOption)]
-    invalid = [(name, error) for name, error in errors if not isinstance(error, UnknownOption)]
+    placed = (UnknownOption, InvalidOption)  # errors that name their line themselves
+    unknown = [str(error) for _, error in errors if isinstance(error, placed)]
+    invalid = [(name, error) for name, error in errors if not isinstance(error, placed)]
     if invalid:
         problems = "; ".join(f"{name}: {error}" for name, error in invalid)
         unknown.insert(0, f"{path}: the llmbook options are invalid: {problems}")
@@ -182,9 +201,10 @@ def theme_language(config_file: str | Path) -> str:
     return str(language or "")
 
 
-def _option_place(config_file: str, name: str) -> str:
-    """`mkdocs.yml:12`: the line of option `name` of the llmbook plugin, in the config or in a
-    file it INHERITs (named relative to the config's folder); the config alone when not found."""
+def _option_place(config_file: str, name: str, entry: str | None = None) -> str:
+    """`mkdocs.yml:12`: the line of option `name` of the llmbook plugin (of its key `entry`, when
+    given and found), in the config or in a file it INHERITs (named relative to the config's
+    folder); the config alone when not found."""
     path = Path(config_file).resolve()
     root, seen = path.parent, []
     while path.is_file() and path not in seen and len(seen) < 8:
@@ -196,9 +216,10 @@ def _option_place(config_file: str, name: str) -> str:
         if not isinstance(node, yaml.MappingNode):
             break
         shown = os.path.relpath(path, root).replace(os.sep, "/")
-        for key in _plugin_keys(_value(node, "plugins")):
+        for key, value in _plugin_options(_value(node, "plugins")):
             if key.value == name:
-                return f"{shown}:{key.start_mark.line + 1}"
+                inner = _key(value, entry) if isinstance(value, yaml.MappingNode) else None
+                return f"{shown}:{(inner or key).start_mark.line + 1}"
         parent = _value(node, "INHERIT")
         if not isinstance(parent, yaml.ScalarNode):
             break
@@ -206,14 +227,18 @@ def _option_place(config_file: str, name: str) -> str:
     return os.path.relpath(config_file, root).replace(os.sep, "/")
 
 
-def _plugin_keys(plugins: yaml.Node | None) -> list[yaml.ScalarNode]:
-    """The option keys of the llmbook entry of a `plugins:` list (or mapping)."""
+def _plugin_options(plugins: yaml.Node | None) -> list[tuple[yaml.ScalarNode, yaml.Node]]:
+    """The options (key, value) of the llmbook entry of a `plugins:` list (or mapping)."""
     entries = plugins.value if isinstance(plugins, yaml.SequenceNode) else [plugins]
     for entry in entries:
         options = _value(entry, "llmbook") if isinstance(entry, yaml.MappingNode) else None
         if isinstance(options, yaml.MappingNode):
-            return [key for key, _ in options.value if isinstance(key, yaml.ScalarNode)]
+            return [(k, v) for k, v in options.value if isinstance(k, yaml.ScalarNode)]
     return []
+
+
+def _key(node: yaml.MappingNode, key: str | None) -> yaml.Node | None:
+    return next((k for k, _ in node.value if getattr(k, "value", None) == key), None)
 
 
 def _value(node: yaml.MappingNode, key: str) -> yaml.Node | None:

@@ -65,8 +65,9 @@ def _inline_svgs(soup: BeautifulSoup, page: PrintPage) -> None:
 
 def _plain(soup: BeautifulSoup, page: PrintPage) -> None:
     """What only a browser uses: permalinks, buttons, progress bars, tooltips, controls, the
-    language switcher (each language's edition is a book of its own)."""
-    gone = "a.headerlink, button, input, progress, script, nav.llmbook-languages"
+    language switcher (each language's edition is a book of its own), and whatever the site
+    marks `llmbook-web-only` (the launch links: a reader of paper has no notebook to open)."""
+    gone = "a.headerlink, button, input, progress, script, nav.llmbook-languages, .llmbook-web-only"
     for tag in soup.select(gone):
         tag.decompose()
     for tag in soup.select("[title]"):

@@ -52,6 +52,7 @@ from llmbook.editions import (
 from llmbook.editions.links import edition_name
 from llmbook.site.annotations import annotated
 from llmbook.site.core_extension import LLMBookExtension
+from llmbook.site.launch import launch_links
 from llmbook.site.preview import Preview
 from llmbook.site.site import Build, Site
 from llmbook.translate.book import Translations
@@ -231,6 +232,9 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
+        if self.site is not None and page.file.abs_src_path:  # a button per `launch` service
+            src = self._display_path(page.file.abs_src_path, config)
+            html = launch_links(self.site, src) + html
         if isinstance(page.file, NotebookFile):
             # The download is written where the notebook is in docs/ (BuildOutputs.write): linked
             # from the page's URL, which is `x/` or `x.html` as `use_directory_urls` says.
