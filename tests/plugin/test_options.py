@@ -54,7 +54,7 @@ OPTIONS = (
     "execute_read, demos, box_types, numbers_strict, "
     "language, locales, languages, translations_strict, bibliography, cache, cache_dir, "
     "cache_converted, "
-    "offline_check, remote_images, editions, editions_dir, editions_skip"
+    "offline_check, remote_images, launch, editions, editions_dir, editions_skip"
 )
 MISSPELT = (
     "site_name: x\nplugins:\n  - search\n  - llmbook:\n      execute: false\n"

@@ -85,7 +85,7 @@ def _template_problem(service: str, template: Any) -> tuple[str, str] | None:
         return (
             f"{where} has no `{{path}}`, so every page's button would open the same address",
             "put `{path}` where the service takes the notebook's path, e.g. "
-            f"`{service}: {EXAMPLE}`",
+            f'`{service}: "{EXAMPLE}"`',
         )
     return None
 
