@@ -99,6 +99,16 @@ def test_a_book_without_launch_shows_no_button(make_site) -> None:
     assert "llmbook-launch" not in built.page("chapters/ch 1.html")
 
 
+def test_launch_links_cost_no_page_its_render(make_site, tmp_path: Path) -> None:
+    """The buttons are added to the rendered page: a book that sets `launch` (CI) or not (an
+    author's machine) shares the render cache."""
+    built = make_site(PAGES, config({}), in_process=True, cache=tmp_path / "cache")
+    assert len(built.config.plugins["llmbook"].site.rendered) == len(PAGES)
+    built = make_site(PAGES, config({"colab": COLAB}), in_process=True, cache=tmp_path / "cache")
+    assert built.config.plugins["llmbook"].site.rendered == []
+    assert "Open in Colab" in built.page("chapters/ch 1.html")
+
+
 def test_the_offline_check_lets_launch_links_pass(make_site) -> None:
     """A link is followed on purpose, never fetched: the built site passes the check, while a
     script from the same host fails it."""

@@ -283,12 +283,13 @@ class Site:
         if self._rendered_pages is None and self.store.enabled:
             settings = self.index.settings() if self.index is not None else ""
             # Options that steer only running and checking reach a page through its results; the
-            # post-build steps (offline_check, remote_images) never reach it.
+            # post-build steps (offline_check, remote_images) and the launch links, added to the
+            # rendered page (launch.py), never reach it.
             shown = {
                 k: v
                 for k, v in dict(self.options).items()
                 if not k.startswith(("execute", "cache"))
-                and k not in ("offline_check", "remote_images")
+                and k not in ("offline_check", "remote_images", "launch")
             }
             options = json.dumps(shown, sort_keys=True, default=str)
             self._rendered_pages = RenderCache(
