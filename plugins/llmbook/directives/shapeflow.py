@@ -311,7 +311,7 @@ class Shapeflow(Directive):
         """Its lines as written, in a text block (the build checked them; Jupyter draws no
         chips)."""
         shown = [page.line(number) for number, line in node.text_lines() if line.strip()]
-        fence = "`" * max(3, *(len(run) + 1 for line in shown for run in re.findall("`+", line)))
+        fence = "`" * max([3, *(len(run) + 1 for line in shown for run in re.findall("`+", line))])
         return ["", f"{fence}text", *shown, fence, ""]
 
     def validate(self, node: Block, ctx: Context) -> None:

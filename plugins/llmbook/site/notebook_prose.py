@@ -20,6 +20,7 @@ from llmbook.book.parts import PageParts
 from llmbook.book.term_render import site_urls
 from llmbook.core.book_syntax import CAPTION
 from llmbook.core.i18n import Locale
+from llmbook.core.lexer import lex
 from llmbook.core.site_index import SiteIndex
 from llmbook.directives.nodes import Block, Text
 from llmbook.directives.notebook import CodeCell, Lines, titled
@@ -113,12 +114,20 @@ def page_cells(context: ProseContext) -> list[ProseCell | CodeCell]:
 
 
 def _cell_text(lines: list[str]) -> str:
-    """The cell's Markdown: no empty lines (or empty quote lines) at its ends, none doubled."""
+    """The cell's Markdown: no empty lines (or empty quote lines) at its ends, and outside code
+    none that follows another (the forms pad their blocks with them)."""
     while lines and _EMPTY.match(lines[0]):
         lines = lines[1:]
     while lines and _EMPTY.match(lines[-1]):
         lines = lines[:-1]
-    kept = [ln for i, ln in enumerate(lines) if ln.strip() or not i or lines[i - 1].strip()]
+    code = lex("\n".join(lines)).code_lines(quotes=True)
+    kept: list[str] = []
+    for i, line in enumerate(lines):
+        empty = i not in code and _EMPTY.match(line)
+        after = lines[i + 1] if i + 1 < len(lines) else ""
+        if empty and ((kept and _EMPTY.match(kept[-1])) or (line.strip() and not after.strip())):
+            continue
+        kept.append(line)
     return "\n".join(kept)
 
 
