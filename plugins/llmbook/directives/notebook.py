@@ -58,7 +58,9 @@ class NotebookPage(Protocol):
 
 def blockquote(lines: Lines) -> Lines:
     """Every Markdown line quoted (`> `); code cells stay where they are, between quotes."""
-    return [(f"> {line}" if line.strip() else ">") if isinstance(line, str) else line for line in lines]
+    return [
+        (f"> {line}" if line.strip() else ">") if isinstance(line, str) else line for line in lines
+    ]
 
 
 def titled(title: str, body: Lines) -> Lines:

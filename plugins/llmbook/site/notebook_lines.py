@@ -45,8 +45,13 @@ class Links:
     url_of: Callable[[str], str]
 
     def to(self, site_path: str) -> str:
-        """A path of the site (an anchor may follow), relative to the notebook."""
-        return get_relative_url(site_path, self.notebook)
+        """A path of the site (an anchor may follow), relative to the notebook; a folder's
+        (a page's, with directory URLs) ends with its slash."""
+        path, hash_, anchor = site_path.partition("#")
+        href = get_relative_url(path, self.notebook)
+        if (not path or path.endswith("/")) and not href.endswith("/"):
+            href += "/"
+        return href + hash_ + anchor
 
     def page(self, anchor: str = "") -> str:
         """The page on the site (at `anchor`)."""

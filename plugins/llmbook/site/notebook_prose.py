@@ -139,7 +139,9 @@ class _View:
         self.locale = context.locale
         page = context.plan.page
         first = page.first
-        self.fences = {first + f.start: first + min(f.end, len(page.lines) - 1) for f in page.lexed.fences}
+        self.fences = {
+            first + f.start: first + min(f.end, len(page.lines) - 1) for f in page.lexed.fences
+        }
         self.blocks: dict[int, CodeBlock] = {b.line: b for b in page.blocks}
 
     def ui(self, key: str, **fields: object) -> str:
