@@ -9,6 +9,7 @@ code cell of its own there, and the lines around it go to the cells before and a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from llmbook.core.i18n import Locale
     from llmbook.directives.nodes import Block
 
-__all__ = ["CodeCell", "Lines", "NotebookPage", "blockquote", "folded", "titled"]
+__all__ = ["CodeCell", "Lines", "NotebookPage", "blockquote", "folded", "text_block", "titled"]
 
 
 @dataclass(frozen=True)
@@ -84,3 +85,9 @@ def folded(summary: str, body: Lines) -> Lines:
         if line is not None:
             out += [line, ""]
     return out
+
+
+def text_block(lines: list[str]) -> Lines:
+    """Lines shown as written, in a fence longer than any run of backticks they hold."""
+    fence = "`" * max([3, *(len(run) + 1 for line in lines for run in re.findall("`+", line))])
+    return ["", f"{fence}text", *lines, fence, ""]

@@ -22,7 +22,7 @@ from llmbook.core.errors import quoted as quote
 from llmbook.core.i18n import Locale
 from llmbook.directives.base import FORBIDDEN, Context, Directive, escape
 from llmbook.directives.nodes import Block
-from llmbook.directives.notebook import Lines, NotebookPage
+from llmbook.directives.notebook import Lines, NotebookPage, text_block
 from llmbook.directives.shapes import (
     Dim,
     Grouping,
@@ -310,9 +310,7 @@ class Shapeflow(Directive):
     def notebook_form(self, node: Block, page: NotebookPage) -> Lines:
         """Its lines as written, in a text block (the build checked them; Jupyter draws no
         chips)."""
-        shown = [page.line(number) for number, line in node.text_lines() if line.strip()]
-        fence = "`" * max([3, *(len(run) + 1 for line in shown for run in re.findall("`+", line))])
-        return ["", f"{fence}text", *shown, fence, ""]
+        return text_block([page.line(n) for n, line in node.text_lines() if line.strip()])
 
     def validate(self, node: Block, ctx: Context) -> None:
         self.flows(node, ctx)
