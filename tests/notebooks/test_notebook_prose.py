@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from llmbook.directives import shipped
+from llmbook.site import notebook_prose
 from llmbook.site.notebook_lines import Links
 from llmbook.site.notebook_prose import CodeCell, ProseCell, page_cells, prose_context
 from sites import ROOT, build, write_config, write_pages
@@ -57,6 +59,7 @@ $$ {#eq-a}
 | a | b |
 | --- | --- |
 | [[x = 21]] | [[~2]] |
+| [[5% @ 某论文, 表 1]] | 3 |
 
 /// table-caption | #tbl-a
 一张表
@@ -204,7 +207,8 @@ def test_front_matter_is_not_prose_and_a_cell_starts_at_each_section(site):
 def test_bound_numbers_show_their_values_and_none_is_left(site):
     text = prose(cells_of(site, "docs/ch.md"))
     assert "一共 42 个" in text
-    assert "| 21 | 2 |" in text  # checked and illustrative numbers, in a table
+    assert "| 21 | 2<sup>示意</sup> |" in text  # checked and illustrative, in a table
+    assert "| 5%（某论文, 表 1） | 3 |" in text  # a cited number, its source after it
     assert "[[" not in text and "]]" not in text
 
 
@@ -315,6 +319,20 @@ def test_a_card_is_a_section_and_progress_is_left_out(site):
     assert "progress" not in text and ":::" not in text
     assert "> **走查**\n>\n> **Step 1：表**\n>\n> 一步。\n>\n> **Step 2：再算**" in text
     assert CodeCell(line_of("lesson", "```python")) in cells
+
+
+def test_the_notebook_prose_names_no_directive():
+    """It asks each directive for its form through the build's registry, as the editions do."""
+    folder = Path(notebook_prose.__file__).parent
+    text = "".join(
+        (folder / f).read_text("utf-8") for f in ("notebook_prose.py", "notebook_lines.py")
+    )
+    named = [
+        d.NAME
+        for d in shipped()
+        if re.search(rf":::{d.NAME}\\b|llmbook-{d.NAME}(?![a-z0-9-])", text)
+    ]
+    assert named == []
 
 
 def test_every_page_of_the_book_converts(site):

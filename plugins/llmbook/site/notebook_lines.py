@@ -21,6 +21,7 @@ from mkdocs.utils import get_relative_url
 from llmbook.book.apparatus import Apparatus
 from llmbook.book.parts import ATTRS, HEADING, PageParts
 from llmbook.core.book_syntax import EQUATION_LABEL
+from llmbook.core.cite_syntax import cited_key
 from llmbook.core.formulas import tex_written
 from llmbook.core.i18n import Locale
 from llmbook.core.lexer import code_spans
@@ -85,7 +86,7 @@ class ShownLines:
             p.line: p.number for p in (parts.numbered("equation") if parts is not None else ())
         }
         self._math(plan)
-        self._bindings(plan)
+        self._bindings(plan, book, links, locale)
         self._terms(plan.page.src, book, links, plan)
         self._citations(plan.page.src, book, links, locale)
         self._links_and_headings(links, plan)
@@ -117,12 +118,21 @@ class ShownLines:
                 shown = tex_written(text[start:end])
                 self._add(line, start, end, shown)
 
-    def _bindings(self, plan: Plan) -> None:
-        """Every `[[…]]` of the prose: its written value (one inside a formula is the math's)."""
+    def _bindings(self, plan: Plan, book: Apparatus, links: Links, locale: Locale) -> None:
+        """Every `[[…]]` of the prose as the page shows it: its written value, a cited one's
+        source after it (linked to its entry), an illustrative one's label (one inside a
+        formula is the math's)."""
         for binding in plan.page.bindings:
             inside = any(a <= binding.start < b for a, b in plan.math.get(binding.line, ()))
-            if not inside:
-                self._add(binding.line, binding.start, binding.end, binding.written)
+            if inside:
+                continue
+            shown = binding.written
+            if binding.source is not None:
+                source = _source(binding.source, book, links)
+                shown += locale.ui("cited_source", source=source)
+            elif binding.illustrative:
+                shown += f"<sup>{locale.ui('illustrative')}</sup>"
+            self._add(binding.line, binding.start, binding.end, shown)
 
     def _terms(self, src: str, book: Apparatus, links: Links, plan: Plan) -> None:
         """A term: its text, linked to its entry on the glossary page where the book has one."""
@@ -168,3 +178,14 @@ class ShownLines:
             attrs = ATTRS.search(text) if heading is not None else None
             if attrs is not None:
                 self._add(number, attrs.start(), attrs.end(), "")
+
+
+def _source(source: str, book: Apparatus, links: Links) -> str:
+    """A cited number's source: its bibliography entry's label, linked to the page's list of
+    references; free text as written."""
+    cite = cited_key(source)
+    entry = book.citations.entry(cite.key) if cite is not None else None
+    if cite is None or entry is None:
+        return source
+    tail = f", {cite.locator}" if cite.locator else ""
+    return f"[{entry.label}{tail}]({links.page(entry.anchor)})"
