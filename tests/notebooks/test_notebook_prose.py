@@ -330,7 +330,7 @@ def test_the_notebook_prose_names_no_directive():
     named = [
         d.NAME
         for d in shipped()
-        if re.search(rf":::{d.NAME}\\b|llmbook-{d.NAME}(?![a-z0-9-])", text)
+        if re.search(rf":::{d.NAME}\b|llmbook-{d.NAME}(?![a-z0-9-])", text)
     ]
     assert named == []
 
