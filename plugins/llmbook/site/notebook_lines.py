@@ -163,7 +163,7 @@ class ShownLines:
 
     def _links_and_headings(self, links: Links, plan: Plan) -> None:
         """Links made the site's; a heading's `{#id}` left out (Jupyter shows it as text)."""
-        code = {self.lexed.first + i for i in self.lexed.code_lines()}
+        code = {self.lexed.first + i for i in self.lexed.code_lines(quotes=True)}
         for number in self.lexed.numbers:
             text = self.lexed.line(number)
             if number in code or ("](" not in text and "{" not in text):
