@@ -83,6 +83,14 @@ print("no")
 plain
 ```
 
+```python
+print(x + 1)
+```
+<!--pytest-codeblocks:expected-output-->
+```
+22
+```
+
 :::warning
 小心 [[x = 21]]。
 :::
@@ -193,7 +201,11 @@ def test_every_block_that_ran_is_a_code_cell_in_order_hidden_and_nested_ones_too
     code = [c.line for c in cells if isinstance(c, CodeCell)]
     plan = site.report.plans["docs/ch.md"]
     assert code == [b.line for b in plan.page.blocks if b.runs]
-    assert code == [line_of("ch", "```python hidden"), line_of("ch", "print(x)") - 1]
+    assert code == [
+        line_of("ch", "```python hidden"),
+        line_of("ch", "print(x)") - 1,
+        line_of("ch", "print(x + 1)") - 1,
+    ]
 
 
 def test_front_matter_is_not_prose_and_a_cell_starts_at_each_section(site):
@@ -255,6 +267,7 @@ def test_fences_that_did_not_run_stay_fences_of_the_prose_without_their_tags(sit
     assert '```python\nprint("no")\n```' in text
     assert "```text\nplain\n```" in text
     assert "norun" not in text and "hidden" not in text
+    assert "22" not in text  # an expected output: the code cell before shows it
 
 
 def test_an_admonition_and_a_caption_as_jupyter_shows_them(site):

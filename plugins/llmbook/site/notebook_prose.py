@@ -175,7 +175,7 @@ class _View:
         out: Lines = []
         for child in node.children:
             if isinstance(child, Text):
-                numbers = [child.line + i for i in range(len(child.lines))]
+                numbers = child.numbers or [child.line + i for i in range(len(child.lines))]
                 out += self._text(numbers, top=top)
                 continue
             directive = self.context.directives.get(child.name)
@@ -213,10 +213,13 @@ class _View:
         return out
 
     def _fence(self, start: int, end: int, dedent: int) -> Lines:
-        """A block that ran: its code cell; any other fence: itself, its tags left out."""
+        """A block that ran: its code cell; an expected output: nothing (the cell before shows
+        what it printed); any other fence: itself, its tags left out."""
         block = self.blocks.get(start)
         if block is not None and block.runs:
             return ["", CodeCell(start), ""]
+        if block is not None and block.mode == "expected":
+            return []
         lexed = self.context.plan.page.lexed
         lines = [_dedented(lexed.line(n), dedent) for n in range(start, end + 1)]
         if block is not None:
