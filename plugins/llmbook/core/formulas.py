@@ -23,7 +23,7 @@ from llmbook.core.lexer import Lexed, code_spans, lex
 from llmbook.core.stash import Stash
 from llmbook.core.store import Store
 
-__all__ = ["display_lines", "math_spans", "render_math", "render_math_text"]
+__all__ = ["display_lines", "math_spans", "render_math", "render_math_text", "tex_written"]
 
 # A line's container prefix (indentation, blockquote markers) and a display formula after it.
 _DISPLAY_OPEN = re.compile(r"^(?P<prefix>[ \t]*(?:>[ \t]?)*)\$\$")
@@ -284,7 +284,7 @@ def _inline_html(html: str) -> str:
 def _convert(tex: str, *, display: bool, src: str, line: int, store: Store | None = None) -> str:
     shown = quoted(" ".join(tex.split()))
     try:
-        return kept_mathml(_bindings_to_written(tex), display=display, store=store)
+        return kept_mathml(tex_written(tex), display=display, store=store)
     except FormulaError as exc:
         raise AuthorError(
             src,
@@ -294,7 +294,7 @@ def _convert(tex: str, *, display: bool, src: str, line: int, store: Store | Non
         ) from None
 
 
-def _bindings_to_written(tex: str) -> str:
+def tex_written(tex: str) -> str:
     """Each `[[…]]` in a formula becomes its written value, spelled as TeX sets numbers."""
 
     def written(value: str) -> str:

@@ -5,8 +5,9 @@ and where it may stand, its typed `OPTIONS` (options.py), the classes of its web
 (`CLASSES`), what a translation must keep of it (`MARKS`) and the locale keys of its words
 (`WORDS`); it overrides `validate` (raise AuthorError on bad input; runs on the original source,
 so lines are true), `render` (the Markdown lines that replace the block; finished HTML goes
-through the page's stash), `print_form` (what paper shows of its web form: printing.py) and
-`marks` (a translation's marks, read by translate/fingerprint.py).
+through the page's stash), `print_form` (what paper shows of its web form: printing.py),
+`notebook_form` (what a Jupyter notebook of the page shows of it: notebook.py) and `marks` (a
+translation's marks, read by translate/fingerprint.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from llmbook.core.fragments import FragmentRenderer
 from llmbook.core.i18n import Locale
 from llmbook.core.page_ref import PageRef
 from llmbook.directives.nodes import Block, Document, Text
+from llmbook.directives.notebook import titled
 from llmbook.directives.options import Validator, split_options
 
 if TYPE_CHECKING:
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from llmbook.core.site_index import SiteIndex
     from llmbook.core.stash import Stash
     from llmbook.demos.cache import DemoFrames
+    from llmbook.directives.notebook import Lines, NotebookPage
     from llmbook.directives.printing import PrintPage
 
 __all__ = [
@@ -146,6 +149,12 @@ class Directive:
         """Its web form on a built page (`soup`) made what paper and an e-reader show; it may add
         to the page's end (`page.add_end`). Default: printed as the web shows it (boxes and
         folds print as boxes)."""
+
+    def notebook_form(self, node: Block, page: NotebookPage) -> Lines:
+        """The Markdown a Jupyter notebook of the page shows for it (a `CodeCell` where a block of
+        its body ran). Default: a blockquote, its title in bold, its body as the notebook shows
+        it."""
+        return titled(page.title(node), page.children(node))
 
     def marks(self, text: str, *, opener: bool, locale: Locale) -> list[tuple[str, str]]:
         """(kind, value) a translation must keep of one line of its body, or of its opener line

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from llmbook.core.errors import LLMBookError
 from llmbook.directives.base import FORBIDDEN, OPTIONAL, REQUIRED, Context, Directive
 from llmbook.directives.nodes import Block
+from llmbook.directives.notebook import CodeCell, Lines, NotebookPage, folded, titled
 from llmbook.directives.printing import new_tag
 
 if TYPE_CHECKING:
@@ -86,6 +87,20 @@ class BoxDirective(Directive):
             box_close(self.COLLAPSE),
             ctx.children(node),
         )
+
+    def notebook_form(self, node: Block, page: NotebookPage) -> Lines:
+        """A blockquote under its title; a box that folds (a hint, an answer) folds in the
+        notebook too, unless code that ran stands in it (a code cell cannot sit in a fold)."""
+        title = page.title(node) if node.arg else self._default_title(page)
+        body = page.children(node)
+        if self.COLLAPSE == "closed" and not any(isinstance(x, CodeCell) for x in body):
+            return folded(title, body)
+        return titled(title, body)
+
+    def _default_title(self, page: NotebookPage) -> str:
+        if self.DEFAULT_TITLE:
+            return page.ui(self.DEFAULT_TITLE)
+        return self.TITLE
 
     def print_form(self, soup: BeautifulSoup, page: PrintPage) -> None:
         """A box with a print label reads on in the text, its label first; others print as the

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from llmbook.core.errors import quoted
 from llmbook.directives.base import REQUIRED, Context, Directive, escape
 from llmbook.directives.nodes import Block
+from llmbook.directives.notebook import Lines, NotebookPage
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup
@@ -64,6 +65,12 @@ class Card(Directive):
             f' aria-pressed="false" hidden>{ctx.ui("card_done")}</button></footer></section>'
         )
         return ctx.wrap(node, opening, closing, ctx.children(node))
+
+    def notebook_form(self, node: Block, page: NotebookPage) -> Lines:
+        """A section of the notebook: a heading with its number and title, then its body."""
+        number, _, title = page.title(node).partition(" ")
+        heading = f"## {number}{page.ui('print_card_number')}{title.strip()}"
+        return ["", heading, "", *page.children(node), ""]
 
     def print_form(self, soup: BeautifulSoup, page: PrintPage) -> None:
         """Its number says what it is (its done button goes with every button)."""

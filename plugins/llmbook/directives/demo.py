@@ -9,6 +9,7 @@ from llmbook.core.errors import quoted
 from llmbook.demos import DemoError
 from llmbook.directives.base import REQUIRED, Context, Directive
 from llmbook.directives.nodes import Block
+from llmbook.directives.notebook import Lines, NotebookPage, titled
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup
@@ -24,7 +25,7 @@ class DemoDirective(Directive):
     NESTED = ()
     # its frame's, as demos/base.py writes it
     CLASSES = ("llmbook-demo", "llmbook-demo__widget", "llmbook-widget", "llmbook-demo__narrow")
-    WORDS = ("print_online",)
+    WORDS = ("print_online", "notebook_demo")
 
     def _resolve(self, node: Block, ctx: Context) -> tuple[str, str]:
         # Known IDs come from the book's catalog: validating a page imports no demo (no torch).
@@ -49,6 +50,12 @@ class DemoDirective(Directive):
 
     def validate(self, node: Block, ctx: Context) -> None:
         self._resolve(node, ctx)
+
+    def notebook_form(self, node: Block, page: NotebookPage) -> Lines:
+        """Its title and description, and a link to the page where it is interactive."""
+        title = page.title(node).partition(" ")[2].strip()
+        link = f"[{page.ui('notebook_demo')}]({page.page_link()})"
+        return titled(title, [*page.children(node), "", link])
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         demo_id, title = self._resolve(node, ctx)

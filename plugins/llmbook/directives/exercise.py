@@ -16,6 +16,7 @@ from llmbook.core.i18n import Locale
 from llmbook.directives.base import FORBIDDEN, REQUIRED, Context, Directive
 from llmbook.directives.box import box_close, box_open
 from llmbook.directives.nodes import Block
+from llmbook.directives.notebook import Lines, NotebookPage, folded
 from llmbook.directives.options import an_id, split_options
 from llmbook.directives.printing import new_tag, print_box
 
@@ -108,6 +109,10 @@ class Solution(Directive):
     PARENTS = ("exercise",)
     CLASSES = ("llmbook-solution",)
     WORDS = ("solution",)
+
+    def notebook_form(self, node: Block, page: NotebookPage) -> Lines:
+        """Folded, as on the web: the reader tries the exercise first."""
+        return folded(page.ui("solution"), page.children(node))
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         opening = box_open(

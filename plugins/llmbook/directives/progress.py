@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, refuse_body
 from llmbook.directives.nodes import Block
+from llmbook.directives.notebook import Lines, NotebookPage
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup
@@ -26,6 +27,10 @@ class Progress(Directive):
         """Paper keeps no progress: it goes."""
         for tag in soup.select(".llmbook-progress"):
             tag.decompose()
+
+    def notebook_form(self, node: Block, page: NotebookPage) -> Lines:
+        """A notebook keeps no progress: nothing."""
+        return []
 
     def _total(self, ctx: Context) -> int:
         return sum(1 for block in ctx.doc.walk() if block.name == "card")

@@ -17,6 +17,7 @@ from llmbook.core.errors import quoted
 from llmbook.core.i18n import Locale
 from llmbook.directives.base import FORBIDDEN, Context, Directive, escape
 from llmbook.directives.nodes import Block
+from llmbook.directives.notebook import Lines, NotebookPage, folded, titled
 from llmbook.directives.printing import PrintPage, new_tag, print_box
 
 if TYPE_CHECKING:
@@ -36,6 +37,10 @@ class QuizData:
     options: list[tuple[str, str, int]] = field(default_factory=list)  # (letter, text, line)
     answer: str = ""
     explanation: list[str] = field(default_factory=list)
+    # the file lines of each part: what a notebook form shows of them (notebook.py)
+    question_lines: list[int] = field(default_factory=list)
+    option_lines: list[list[int]] = field(default_factory=list)
+    explanation_lines: list[int] = field(default_factory=list)
 
 
 def parse_quiz(node: Block, ctx: Context) -> QuizData:
@@ -54,17 +59,22 @@ def parse_quiz(node: Block, ctx: Context) -> QuizData:
             data.answer, answer_line, stage = answer.group("letter").upper(), number, "answer"
         elif explanation and stage != "explanation":
             data.explanation.append(explanation.group("text"))
+            data.explanation_lines.append(number)
             stage = "explanation"
         elif option and stage in ("question", "options"):
             _add_option(data, option.group("letter"), option.group("text"), number, ctx)
+            data.option_lines.append([number])
             stage = "options"
         elif stage == "question":
             data.question.append(line)
+            data.question_lines.append(number)
         elif stage == "options" and line.strip():
             letter, text, first = data.options[-1]
             data.options[-1] = (letter, f"{text} {line.strip()}", first)
+            data.option_lines[-1].append(number)
         elif stage == "explanation":
             data.explanation.append(line)
+            data.explanation_lines.append(number)
         elif line.strip():
             raise ctx.error(
                 number,
@@ -93,6 +103,13 @@ def _add_option(data: QuizData, letter: str, text: str, number: int, ctx: Contex
             "letter the options A, B, C, … in order (2 to 6 options)",
         )
     data.options.append((letter, text.strip(), number))
+
+
+def _after(pattern: re.Pattern[str], line: str, written: str) -> str:
+    """The text of a line after its option letter or keyword (`written`, as parsed, when the
+    line shown no longer starts so)."""
+    found = pattern.match(line)
+    return found.group("text").strip() if found is not None else written
 
 
 def _words(ctx: Context) -> tuple[str, str]:
@@ -183,6 +200,27 @@ class Quiz(Directive):
 
     def validate(self, node: Block, ctx: Context) -> None:
         node.data = parse_quiz(node, ctx)
+
+    def notebook_form(self, node: Block, page: NotebookPage) -> Lines:
+        """Its question, its options as a list, and its answer with the explanation folded."""
+        data = node.data
+        assert isinstance(data, QuizData), "a quiz is validated before it is shown"
+        options = [
+            f"- **{letter}.** {_after(OPTION, page.line(numbers[0]), text)}"
+            + "".join(f" {page.line(n).strip()}" for n in numbers[1:])
+            for (letter, text, _), numbers in zip(data.options, data.option_lines, strict=True)
+        ]
+        first, *rest = data.explanation_lines
+        explanation = page.locale.quiz_explanation
+        answer = [
+            f"{page.ui('quiz_key')}**{data.answer}**",
+            "",
+            _after(explanation, page.line(first), data.explanation[0]),
+            *(page.line(n) for n in rest),
+        ]
+        question = [page.line(n) for n in data.question_lines]
+        body = [*question, "", *options, *folded(page.ui("quiz_answer_summary"), answer)]
+        return titled(page.ui("quiz"), body)
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         data = node.data if isinstance(node.data, QuizData) else parse_quiz(node, ctx)

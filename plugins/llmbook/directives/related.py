@@ -7,6 +7,7 @@ import re
 from llmbook.core.errors import quoted
 from llmbook.directives.base import FORBIDDEN, Context, Directive, escape
 from llmbook.directives.nodes import Block
+from llmbook.directives.notebook import Lines, NotebookPage
 
 __all__ = ["Related"]
 
@@ -17,6 +18,7 @@ class Related(Directive):
     NAME = "related"
     ARGUMENT = FORBIDDEN
     NESTED = ()
+    WORDS = ("list_join",)
 
     def rows(self, node: Block, ctx: Context) -> list[tuple[str, list[str]]]:
         rows = []
@@ -44,7 +46,20 @@ class Related(Directive):
         return rows
 
     def validate(self, node: Block, ctx: Context) -> None:
-        self.rows(node, ctx)
+        node.data = self.rows(node, ctx)
+
+    def notebook_form(self, node: Block, page: NotebookPage) -> Lines:
+        """A list, a row an item: its label, then its topics, linked where the site teaches
+        them."""
+        assert isinstance(node.data, list), "a related block is validated before it is shown"
+        items = []
+        for label, names in node.data:
+            links = [
+                f"[{name}]({href})" if (href := page.topic_link(name)) is not None else name
+                for name in names
+            ]
+            items.append(f"- **{label}**: {page.ui('list_join').join(links)}")
+        return ["", *items, ""]
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         parts = ['<div class="llmbook-related">']

@@ -22,6 +22,7 @@ from llmbook.core.errors import quoted as quote
 from llmbook.core.i18n import Locale
 from llmbook.directives.base import FORBIDDEN, Context, Directive, escape
 from llmbook.directives.nodes import Block
+from llmbook.directives.notebook import Lines, NotebookPage, text_block
 from llmbook.directives.shapes import (
     Dim,
     Grouping,
@@ -305,6 +306,11 @@ class Shapeflow(Directive):
                 "write one line per flow, e.g. Q [B, H, S, d] × Kᵀ [B, H, d, S] → scores [B, H, S, S]",
             )
         return flows
+
+    def notebook_form(self, node: Block, page: NotebookPage) -> Lines:
+        """Its lines as written, in a text block (the build checked them; Jupyter draws no
+        chips)."""
+        return text_block([page.line(n) for n, line in node.text_lines() if line.strip()])
 
     def validate(self, node: Block, ctx: Context) -> None:
         self.flows(node, ctx)

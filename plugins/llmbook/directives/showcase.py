@@ -11,6 +11,7 @@ from llmbook.core.formulas import render_math_text
 from llmbook.core.lexer import fences
 from llmbook.directives.base import FORBIDDEN, Context, Directive
 from llmbook.directives.nodes import Block
+from llmbook.directives.notebook import Lines, NotebookPage
 from llmbook.directives.tree import parse_directives, render_directives
 
 __all__ = ["Showcase"]
@@ -48,6 +49,10 @@ class Showcase(Directive):
             directives=ctx.directives,
             demos=ctx.demos,
         )
+
+    def notebook_form(self, node: Block, page: NotebookPage) -> Lines:
+        """The example's source as written (what it renders to is the site's page)."""
+        return [line for _, line in node.text_lines()]
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         source, first = _example(node, ctx)

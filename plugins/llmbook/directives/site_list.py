@@ -11,6 +11,7 @@ from typing import ClassVar
 
 from llmbook.directives.base import FORBIDDEN, Context, Directive, escape, refuse_body
 from llmbook.directives.nodes import Block
+from llmbook.directives.notebook import Lines, NotebookPage
 
 __all__ = ["Bibliography", "Editions", "GlossaryList", "SiteList"]
 
@@ -34,6 +35,10 @@ class SiteList(Directive):
     def show(self, node: Block, listing: str, ctx: Context) -> list[str]:
         """The list as Markdown lines in the page."""
         return ["", *listing.splitlines(), ""]
+
+    def notebook_form(self, node: Block, page: NotebookPage) -> Lines:
+        """Its note, linked to the page where the site shows the list."""
+        return ["", f"[{page.ui(self.NOTE)}]({page.page_link()})", ""]
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         listing = self.listing(ctx)

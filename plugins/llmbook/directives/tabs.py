@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from llmbook.directives.base import FORBIDDEN, Context, Directive
 from llmbook.directives.nodes import Block
+from llmbook.directives.notebook import Lines, NotebookPage
 from llmbook.directives.printing import new_tag
 from llmbook.directives.tab_set import render_tab_set
 
@@ -45,6 +46,10 @@ class Tabs(Directive):
 
     def render(self, node: Block, ctx: Context) -> list[str]:
         return render_tab_set(node, node.blocks("tab"), ctx)
+
+    def notebook_form(self, node: Block, page: NotebookPage) -> Lines:
+        """Every tab, one after the other, each a box under its label."""
+        return page.children(node)
 
     def print_form(self, soup: BeautifulSoup, page: PrintPage) -> None:
         """Every tab shown, under its label."""
