@@ -13,7 +13,7 @@ from llmbook.directives import shipped
 from llmbook.site import notebook_prose
 from llmbook.site.notebook_lines import Links
 from llmbook.site.notebook_prose import CodeCell, ProseCell, page_cells, prose_context
-from sites import ROOT, build, write_config, write_pages
+from sites import ROOT, build, project_site, write_config, write_pages
 
 CONFIG = """\
 site_name: t
@@ -358,10 +358,11 @@ def test_every_page_of_the_book_converts(site):
 
 @pytest.fixture(scope="module", params=["mkdocs.yml", "mkdocs.en.yml"])
 def book(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """The project's site in one language, built in this process (its results from the build's
-    cache when it holds them)."""
+    """The project's site in one language, built again in this process for its Site object:
+    its pages' results come from the cache of the run's one project build (`project_site`)."""
     site = tmp_path_factory.mktemp("book") / "site"
-    built = build(ROOT / request.param, site=site, in_process=True, cwd=ROOT)
+    cache = project_site(tmp_path_factory).parent / "cache"
+    built = build(ROOT / request.param, site=site, in_process=True, cwd=ROOT, cache=cache)
     return built.config.plugins["llmbook"].site
 
 
