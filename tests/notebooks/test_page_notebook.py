@@ -1,0 +1,304 @@
+"""Every Markdown page that ran code is also a notebook beside it in the site (site/page_notebook.py):
+its cells in page order after a setup cell, Jupyter Book's tags, the build's outputs, a Python
+kernelspec, valid under nbformat, linked from the page under both URL styles, kept out of the
+PDF and EPUB, taken from the store on a warm build, and re-run by Jupyter to the same text."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import unquote
+
+import nbformat
+import pytest
+from book_locales import EN
+from bs4 import BeautifulSoup
+from llmbook.directives import shipped
+from llmbook.editions.print_form import print_form
+from llmbook.execute.stages.tags import read_tags
+from llmbook.site.notebook_setup import setup_code
+from llmbook.site.page_notebook import block_tags, notebook_uri, quiet_last
+from sites import Built, build, write_config, write_pages
+
+from .rerun import rerun
+
+pytestmark = pytest.mark.slow
+
+PAGE = """# Page
+
+Intro text.
+
+```python
+from pathlib import Path
+
+data = (Path(__file__).parent / "data.txt").read_text(encoding="utf-8")
+print(data.strip())
+```
+
+Some prose.
+
+```python hidden
+import random
+
+secret = round(random.random(), 6)
+print(secret)
+```
+
+```python remove-output
+x = 6 * 7
+x  # the answer
+```
+
+```python raises-exception
+1 / 0
+```
+
+```python hide-output
+import matplotlib.pyplot as plt
+from IPython.display import HTML, display
+
+fig, ax = plt.subplots()
+ax.plot([1, 2])
+ax.set_title("line")
+display(HTML("<b>hi</b>"))
+```
+
+```python norun
+print("never")
+```
+"""
+
+PAGES = {
+    "index.md": "# Home\n\nNo code here.\n",
+    "sub/page.md": PAGE,
+    "sub/data.txt": "from a file\n",
+}
+
+
+def _config(directory_urls: bool) -> dict:
+    return {
+        "site_name": "t",
+        "use_directory_urls": directory_urls,
+        "theme": {"name": "mkdocs", "highlightjs": False},  # no CDN: the offline check passes
+        "plugins": ["llmbook"],
+        "markdown_extensions": ["llmbook.extension", "pymdownx.superfences"],
+    }
+
+
+def _site(root: Path, directory_urls: bool = True, **options) -> Built:
+    write_pages(root / "docs", PAGES)
+    config = write_config(root, _config(directory_urls))
+    return build(config, site=root / "site", strict=True, **options).ok()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    return _site(tmp_path_factory.mktemp("notebook"), cache=False)
+
+
+@pytest.fixture(scope="module")
+def notebook(built: Built) -> nbformat.NotebookNode:
+    return nbformat.read(built.site / "sub/page.ipynb", as_version=4)
+
+
+def _source(cell) -> str:
+    return "".join(cell.source)
+
+
+def test_the_cells_follow_the_page_after_the_setup_cell(notebook) -> None:
+    kinds = [cell.cell_type for cell in notebook.cells]
+    assert kinds == ["code", "markdown", "code", "markdown", "code", "code", "code", "code"]
+    assert _source(notebook.cells[1]) == "# Page\n\nIntro text."
+    assert _source(notebook.cells[3]) == "Some prose."
+    assert "never" not in json.dumps(notebook)  # a block that did not run is no code cell
+    assert [cell.id for cell in notebook.cells] == [f"cell-{n}" for n in range(1, 9)]
+    counts = [cell.execution_count for cell in notebook.cells if cell.cell_type == "code"]
+    assert counts == [1, 2, 3, 4, 5, 6]
+
+
+def test_the_setup_cell_does_what_the_build_did_before_the_first_block(notebook) -> None:
+    setup = notebook.cells[0]
+    assert setup.metadata.tags == ["llmbook-setup"]
+    assert setup.outputs == []
+    assert _source(setup) == setup_code(
+        EN, name="page.md", preamble="", seed=0, threads=1, torch=True
+    )
+    assert _source(setup).splitlines() == [
+        "# What the build did before this page's first block: run this cell first, from the "
+        "notebook's own folder",
+        "# NumPy's and torch's math libraries on one thread, as in the build (set before they "
+        "load)",
+        "import os",
+        "",
+        'os.environ.setdefault("OMP_NUM_THREADS", "1")',
+        "# The page's file: the files beside the page lie in this notebook's folder, so "
+        "Path(__file__).parent / 'data.csv' finds them",
+        "__file__ = os.path.abspath('page.md')",
+        "",
+        "# The same random state as the build (seed 0), torch on 1 thread(s) with deterministic "
+        "algorithms",
+        "import random",
+        "",
+        "import numpy",
+        "import torch",
+        "",
+        "random.seed(0)",
+        "numpy.random.seed(0)",
+        "torch.manual_seed(0)",
+        "torch.set_num_threads(1)",
+        "torch.use_deterministic_algorithms(True)",
+    ]
+
+
+def test_the_setup_cell_holds_the_preamble_and_the_threads_asked() -> None:
+    code = setup_code(EN, name="x.md", preamble="import math\n", seed=7, threads=4, torch=False)
+    lines = code.splitlines()
+    assert lines[lines.index("import math") - 1] == (
+        "# The code every page of the book starts with (execute_preamble)"
+    )
+    assert "torch" not in code.replace("torch on", "")  # no torch installed: none imported
+    assert lines[-3:] == ["random.seed(7)", "numpy.random.seed(7)", "threadpool_limits(4)"]
+    assert code.index("__file__") < code.index("import math") < code.index("random.seed")
+
+
+def test_hidden_blocks_keep_jupyter_books_tags(notebook) -> None:
+    code = [cell for cell in notebook.cells[1:] if cell.cell_type == "code"]
+    assert [cell.metadata.get("tags") for cell in code] == [
+        None,
+        ["remove-input"],
+        ["remove-output"],
+        ["raises-exception"],
+        ["hide-output"],
+    ]
+    assert code[4].metadata.jupyter == {"outputs_hidden": True}
+
+
+@pytest.mark.parametrize(
+    ("words", "tags"),
+    [
+        (["hidden"], ["remove-input"]),
+        (["remove-cell"], ["remove-cell"]),
+        (["hide-cell"], ["hide-cell"]),
+        (["hide-input", "remove-output"], ["hide-input", "remove-output"]),
+        (["raises-exception", "hide-input"], ["hide-input", "raises-exception"]),
+        (["skip-execution"], []),
+    ],
+)
+def test_block_tags_name_what_the_page_shows(words, tags) -> None:
+    assert block_tags(read_tags(words)[0]) == tags
+
+
+def test_outputs_are_as_the_build_produced_them(notebook) -> None:
+    code = [cell for cell in notebook.cells[1:] if cell.cell_type == "code"]
+    assert code[0].outputs == [{"output_type": "stream", "name": "stdout", "text": "from a file\n"}]
+    assert code[1].outputs[0].text == "0.844422\n"  # random.seed(0), as the build seeds it
+    assert code[2].outputs == []  # the build showed no `Out` for `x`
+    error = code[3].outputs[0]
+    assert (error.output_type, error.ename, error.evalue) == (
+        "error",
+        "ZeroDivisionError",
+        "division by zero",
+    )
+    kinds = [(o.output_type, sorted(o.data)) for o in code[4].outputs]
+    assert kinds == [
+        ("display_data", ["text/html", "text/plain"]),
+        ("display_data", ["image/svg+xml", "text/plain"]),
+    ]
+    assert code[4].outputs[1].data["text/plain"] == "line"  # the figure's alt text
+    assert code[4].outputs[1].data["image/svg+xml"].lstrip().startswith(("<?xml", "<svg"))
+
+
+def test_a_last_expression_the_build_did_not_show_ends_with_a_semicolon(notebook) -> None:
+    assert _source(notebook.cells[5]) == "x = 6 * 7\nx;  # the answer"
+
+
+@pytest.mark.parametrize(
+    ("code", "quiet"),
+    [
+        ("x", "x;"),
+        ("x  # a comment", "x;  # a comment"),
+        ("x;", "x;"),
+        ("x ;  # quiet already", "x ;  # quiet already"),
+        ("f(\n    1,\n)\n", "f(\n    1,\n);\n"),
+        ("名 = 1\n名 + 1  # 注", "名 = 1\n名 + 1;  # 注"),  # offsets are bytes, not characters
+        ("print(1)", "print(1)"),
+        ("display(x)", "display(x)"),
+        ("x = 1", "x = 1"),
+        ("%time x", "%time x"),  # not Python: left as it is
+        ("", ""),
+    ],
+)
+def test_quiet_last(code, quiet) -> None:
+    assert quiet_last(code) == quiet
+
+
+def test_metadata_is_a_python_kernel_and_the_notebook_is_valid(notebook) -> None:
+    nbformat.validate(notebook)
+    assert notebook.metadata.kernelspec == {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    assert notebook.metadata.language_info.name == "python"
+    assert (notebook.nbformat, notebook.nbformat_minor) >= (4, 5)
+
+
+def test_a_page_without_code_has_no_notebook_and_no_link(built: Built) -> None:
+    assert not (built.site / "index.ipynb").exists()
+    assert "llmbook-download" not in built.page("index.html")
+
+
+@pytest.mark.parametrize(("directory_urls", "page"), [(True, "sub/page/index.html"),
+                                                      (False, "sub/page.html")])  # fmt: skip
+def test_the_link_reaches_the_notebook(tmp_path, directory_urls, page) -> None:
+    site = _site(tmp_path, directory_urls, cache=False).site
+    html = (site / page).read_text(encoding="utf-8")
+    found = re.search(r'<p class="llmbook-download"><a href="([^"]+)" download>([^<]+)</a>', html)
+    assert found is not None
+    assert found.group(2) == EN.ui("notebook_download")
+    assert ((site / page).parent / unquote(found.group(1))).resolve() == (
+        site / "sub/page.ipynb"
+    ).resolve()
+
+
+def test_the_editions_leave_the_download_out() -> None:
+    html = (
+        '<p class="llmbook-download"><a href="x.ipynb" download>Download</a></p>\n'
+        "<h1>Title</h1><p>Text</p>"
+    )
+    printed = print_form(html, locale=EN, directives=shipped()).html
+    soup = BeautifulSoup(printed, "html.parser")
+    assert soup.select(".llmbook-download") == []
+    assert "Download" not in soup.get_text()
+    assert "Text" in soup.get_text()
+
+
+def test_a_warm_build_takes_the_notebook_from_the_store(tmp_path) -> None:
+    cache = tmp_path / "cache"
+    first = _site(tmp_path, cache=cache)
+    before = (first.site / "sub/page.ipynb").read_bytes()
+    second = build(tmp_path / "mkdocs.yml", site=tmp_path / "site", strict=True, cache=cache)
+    assert re.search(r"notebooks 1/1\b", second.ok().stderr), second.stderr[-2000:]
+    assert (second.site / "sub/page.ipynb").read_bytes() == before
+
+
+def test_a_markdown_page_beside_a_notebook_page_leaves_it_the_name(make_site) -> None:
+    cell = {"cell_type": "code", "metadata": {}, "source": ["print(1)"], "outputs": [],
+            "execution_count": None}  # fmt: skip
+    notebook = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    pages = {"index.md": "# Home\n", "a/x.md": "# X\n\n```python\nprint(2)\n```\n",
+             "a/y.ipynb": json.dumps(notebook), "a/y.md": "# Y\n\n```python\nprint(3)\n```\n"}  # fmt: skip
+    built = make_site(pages, _config(False), strict=True, cache=False)
+    assert built.returncode != 0
+    assert (
+        "docs/a/y.md:1: the page's notebook would be a/y.ipynb, which the notebook page beside "
+        "it already is; it is left out. Fix: rename one of the two pages"
+    ) in built.stderr
+    assert notebook_uri("a/x.md") == "a/x.ipynb"
+
+
+def test_jupyter_reruns_it_to_the_same_text(built: Built) -> None:
+    found = rerun(built.site / "sub/page.ipynb", timeout=120)
+    assert (found.cells, found.code_cells, found.failed, found.differences) == (8, 6, [], [])
+    assert found.equal == 6
