@@ -3,7 +3,7 @@ editions (zh in site/, en in site/en/), its notebook executed top to bottom by n
 real ipykernel from the notebook's folder (tests/notebooks/rerun.py), and its text outputs
 compared with the build's. Reports per page: cells, code cells, code cells re-run equal, cells
 that raised, each difference left (cut to 300 characters), the notebook's bytes; and the bytes
-all notebooks add to site/. Writes benchmarks/results/notebook_rerun.json.
+all notebooks take in site/, and those the Markdown pages' notebooks add. Writes benchmarks/results/notebook_rerun.json.
 
     python benchmarks/notebook_rerun.py [--site PATH]   # PATH: a site built with its en/ edition;
                                                         # without, both editions are built first
@@ -46,11 +46,15 @@ def measure(site: Path) -> dict:
     pages = []
     for path in sorted(site.rglob("*.ipynb")):
         rel = path.relative_to(site).as_posix()
+        first = json.loads(path.read_text(encoding="utf-8"))["cells"][:1]
+        made = any("llmbook-setup" in c.get("metadata", {}).get("tags", []) for c in first)
         started = time.perf_counter()
         found = rerun(path)
         pages.append({
             "notebook": rel,
             "edition": "en" if rel.startswith("en/") else "zh",
+            # a Markdown page's notebook (page_notebook.py), or a notebook page's download
+            "kind": "markdown page" if made else "notebook page",
             "cells": found.cells,
             "code_cells": found.code_cells,
             "equal": found.equal,
@@ -66,9 +70,11 @@ def measure(site: Path) -> dict:
               f"{len(found.differences)} differences, raised in {found.failed}")  # fmt: skip
     site_bytes = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
     notebook_bytes = sum(page["bytes"] for page in pages)
+    added = sum(page["bytes"] for page in pages if page["kind"] == "markdown page")
     return {
         "pages": pages,
         "notebook_bytes": notebook_bytes,
+        "added_bytes": added,  # what the Markdown pages' notebooks add (notebook pages had one)
         "site_bytes": site_bytes,
         "notebook_share": round(notebook_bytes / site_bytes, 4),
     }
@@ -85,7 +91,8 @@ def main() -> None:
             build_sites(site)
         report = measure(site.resolve())
     RESULTS.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"notebooks: {report['notebook_bytes']:,} bytes of {report['site_bytes']:,} in site/")
+    print(f"notebooks: {report['notebook_bytes']:,} bytes of {report['site_bytes']:,} in site/, "
+          f"{report['added_bytes']:,} of them the Markdown pages'")  # fmt: skip
 
 
 if __name__ == "__main__":
