@@ -79,7 +79,7 @@ def notebook_of(site: Site, src: str) -> str | None:
 def write_page_notebooks(site: Site) -> int:
     """Write every executed Markdown page's notebook into the site; how many were written. A
     page whose notebook a notebook page beside it already is gets a warning instead."""
-    written = 0
+    written, book = 0, _book_digest(site)
     for src in sorted(site.report.plans):
         path = notebook_of(site, src)
         if path is None:
@@ -92,16 +92,21 @@ def write_page_notebooks(site: Site) -> int:
             continue
         target = site.project.site_dir / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(page_notebook(site, src), encoding="utf-8")
+        target.write_text(page_notebook(site, src, book=book), encoding="utf-8")
         written += 1
     return written
 
 
-def page_notebook(site: Site, src: str) -> str:
-    """The notebook of page `src` (one `notebook_of` names), as nbformat writes it."""
+def _book_digest(site: Site) -> str:
+    """The book's pages as one key: a page's prose links and numbers the others."""
+    return key(sorted((name, bytes_digest(raw)) for name, raw in site.sources.items()))
+
+
+def page_notebook(site: Site, src: str, *, book: str | None = None) -> str:
+    """The notebook of page `src` (one `notebook_of` names), as nbformat writes it; `book`:
+    `_book_digest(site)`, when the caller made it once for many pages."""
     plan = site.report.plans[src]
     uri = site.project.uri(src)
-    sources = sorted((name, bytes_digest(raw)) for name, raw in site.sources.items())
     parts = [
         src,
         uri,
@@ -109,7 +114,7 @@ def page_notebook(site: Site, src: str) -> str:
         plan.result_digest or result_digest(plan.result),
         _run_options(site, plan),
         site.render_cache_key() or site.locale.digest,
-        sources,  # the prose links and numbers the book's other pages
+        book if book is not None else _book_digest(site),
         version("nbformat"),
         platform.python_version(),
         llmbook_hash(),
