@@ -119,7 +119,8 @@ _TABLE = (
         "page's: site/page_notebook.py)",
         "memo",
         "the notebook, each cell's outputs and figures, nbformat's version; a Markdown page's: "
-        "its text and results, the run options, the book's pages, llmbook's source",
+        "its text and results, the run options, the book's pages, Python's, torch's and the CJK "
+        "font's versions, llmbook's source",
     ),
     Namespace(
         "editions",

@@ -115,7 +115,7 @@ def page_notebook(site: Site, src: str, *, book: str | None = None) -> str:
         _run_options(site, plan),
         site.render_cache_key() or site.locale.digest,
         book if book is not None else _book_digest(site),
-        version("nbformat"),
+        [version(name) for name in ("nbformat", "torch", "noto-cjk-sans-otc")],  # setup cell
         platform.python_version(),
         llmbook_hash(),
     ]
@@ -170,8 +170,8 @@ def _made(site: Site, src: str, plan: Plan, name: str) -> str:
 
 
 def _draws(plan: Plan) -> str:
-    """ "cjk" for a page that drew figures with the CJK font installed, "plain" without it, ""
-    for a page that drew none."""
+    """How the page's figures were drawn: "cjk" with the CJK font installed, "plain" without
+    it, "" for a page that drew none."""
     results = plan.result.blocks.values() if plan.result is not None else ()
     if not any(run.figures for run in results):
         return ""
