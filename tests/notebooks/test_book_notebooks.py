@@ -5,7 +5,9 @@ build stored: streams, `Out` text and errors."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from urllib.parse import unquote
 
 import nbformat
 import pytest
@@ -39,3 +41,18 @@ def test_the_books_notebook_is_valid_and_reruns_to_the_same_text(site: Path, nam
     assert found.failed == []
     assert found.differences == []
     assert found.equal == found.code_cells > 10
+
+
+@pytest.mark.parametrize(
+    ("page", "words"),
+    [
+        ("chapters/ch10-modern-llm.html", "下载本页的 Jupyter 笔记本"),
+        ("en/chapters/ch10-modern-llm.html", "Download this page's Jupyter notebook"),
+    ],
+)
+def test_each_edition_links_its_notebook_in_its_language(site: Path, page: str, words: str) -> None:
+    html = (site / page).read_text(encoding="utf-8")
+    found = re.search(r'<p class="llmbook-download"><a href="([^"]+)" download>([^<]+)</a>', html)
+    assert found is not None and found.group(2).startswith(words)
+    target = ((site / page).parent / unquote(found.group(1))).resolve()
+    assert target == (site / page).with_suffix(".ipynb").resolve()
