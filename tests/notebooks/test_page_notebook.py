@@ -329,3 +329,19 @@ def test_jupyter_reruns_it_to_the_same_text(built: Built) -> None:
     found = rerun(built.site / "sub/page.ipynb", timeout=120)
     assert (found.code_cells, found.failed, found.differences) == (6, [], [])
     assert found.equal == 6
+
+
+def test_zensical_writes_and_links_the_notebook_as_it_renders_the_page(tmp_path) -> None:
+    pytest.importorskip("zensical")
+    write_pages(tmp_path / "docs", PAGES)
+    write_config(tmp_path, {**_config(False), "theme": {"name": "material"}})  # Zensical's
+    built = build(tmp_path / "mkdocs.yml", engine="zensical", cache=False, args=["--clean"])
+    assert built.returncode == 0, built.stderr[-3000:]
+    site = tmp_path / "site"
+    html = next(site.glob("sub/page*/index.html"), None) or site / "sub/page.html"
+    found = re.search(r'<p class="llmbook-download"><a href="([^"]+)" download>', html.read_text())
+    assert found is not None
+    target = (html.parent / unquote(found.group(1))).resolve()
+    assert target == (site / "sub/page.ipynb").resolve()
+    nbformat.validate(nbformat.read(target, as_version=4))
+    assert not (site / "index.ipynb").exists()

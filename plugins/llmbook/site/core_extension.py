@@ -23,6 +23,7 @@ from markdown.preprocessors import Preprocessor
 from llmbook.core.errors import LLMBookError
 from llmbook.core.jupyter_anchors import JupyterAnchors
 from llmbook.core.stash import Stash
+from llmbook.site.page_notebook import with_download
 
 __all__ = ["OUTSIDE_A_BUILD", "LLMBookExtension"]
 
@@ -106,6 +107,8 @@ class _PagePreprocessor(Preprocessor):
         body = "\n".join(lines[: len(lines) - extra])
         try:
             markdown = site.render_page(body, page, Stash.of(self.md))
+            if self.extension._site is None:  # Zensical: no end-of-build hook, no page event
+                markdown = with_download(site, page, markdown, Stash.of(self.md).put)
         except LLMBookError as error:
             if self.extension._translate is None:
                 raise

@@ -19,9 +19,12 @@ import ast
 import platform
 import posixpath
 from importlib.util import find_spec
+from collections.abc import Callable
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from mkdocs.plugins import get_plugin_logger
+from mkdocs.utils import get_relative_url
 
 from llmbook.core.store import bytes_digest, key, llmbook_hash, version
 from llmbook.core.store_namespaces import NOTEBOOKS
@@ -30,18 +33,22 @@ from llmbook.execute.stages.tags import Display
 from llmbook.site.notebook_setup import setup_code
 from llmbook.site.notebook_prose import CodeCell, page_cells, prose_context
 from llmbook.site.render_cache import result_digest
+from llmbook.site.site import after_title
 
 if TYPE_CHECKING:
     from llmbook.core.i18n import Locale
+    from llmbook.core.page_ref import PageRef
     from llmbook.execute.stages.plan import Plan
     from llmbook.site.site import Site
 
 __all__ = [
     "block_tags",
+    "download_html",
     "notebook_of",
     "notebook_uri",
     "page_notebook",
     "quiet_last",
+    "with_download",
     "write_page_notebooks",
 ]
 
@@ -74,6 +81,25 @@ def notebook_of(site: Site, src: str) -> str | None:
     uri = notebook_uri(site.project.uri(src))
     taken = {site.project.uri(other) for other in site.report.notebooks}
     return None if uri in taken else uri
+
+
+def download_html(locale: Locale, href: str) -> str:
+    """The link to a page's notebook, in the page's words (`href`: relative to the page)."""
+    text = locale.ui("notebook_download")
+    return f'<p class="llmbook-download"><a href="{quote(href)}" download>{text}</a></p>'
+
+
+def with_download(site: Site, page: PageRef, markdown: str, put: Callable[[str], str]) -> str:
+    """For an engine without an end-of-build hook (Zensical): the page's notebook written into
+    the site now, and its link (stashed by `put`) after the page's title in `markdown`."""
+    path = notebook_of(site, page.src)
+    if path is None:
+        return markdown
+    target = site.project.site_dir / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(page_notebook(site, page.src), encoding="utf-8")
+    link = download_html(site.locale, get_relative_url(path, page.url))
+    return after_title(markdown, put(link))
 
 
 def write_page_notebooks(site: Site) -> int:

@@ -18,7 +18,6 @@ import functools
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import quote
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -52,7 +51,7 @@ from llmbook.editions import (
 from llmbook.editions.links import edition_name
 from llmbook.site.annotations import annotated
 from llmbook.site.core_extension import LLMBookExtension
-from llmbook.site.page_notebook import notebook_of, write_page_notebooks
+from llmbook.site.page_notebook import download_html, notebook_of, write_page_notebooks
 from llmbook.site.preview import Preview
 from llmbook.site.site import Build, Site
 from llmbook.translate.book import Translations
@@ -245,9 +244,9 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             else None
         )
         if notebook is not None:
-            href = quote(get_relative_url(notebook, page.url))
-            text = self.site.locale.ui("notebook_download")
-            html = f'<p class="llmbook-download"><a href="{href}" download>{text}</a></p>\n' + html
+            html = (
+                download_html(self.site.locale, get_relative_url(notebook, page.url)) + "\n" + html
+            )
         translations = self.site.translations if self.site is not None else None
         if translations is not None and page.file.abs_src_path:
             src = self._display_path(page.file.abs_src_path, config)
