@@ -9,7 +9,8 @@ headings Jupyter's anchors as well (`jupyter_anchors.py`). The build context (`S
 engine adapter: the MkDocs plugin hands it over; under Zensical, `context(md)` makes it on the
 first page. An engine that reads the page's file itself (Zensical) may be handed the Markdown to
 render in its place (a translation's, in a translating build): a preprocessor that runs before
-every other puts it there.
+every other puts it there. Such an engine has no end-of-build hook either: a page that ran code
+writes its notebook into the site as it renders, and links it after its title (page_notebook.py).
 """
 
 from __future__ import annotations
