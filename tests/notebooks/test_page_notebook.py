@@ -1,7 +1,8 @@
-"""Every Markdown page that ran code is also a notebook beside it in the site (site/page_notebook.py):
-its cells in page order after a setup cell, Jupyter Book's tags, the build's outputs, a Python
-kernelspec, valid under nbformat, linked from the page under both URL styles, kept out of the
-PDF and EPUB, taken from the store on a warm build, and re-run by Jupyter to the same text."""
+"""Every Markdown page that ran code is also a notebook beside it in the site (site/page_notebook.py),
+in a real build: its cells in page order after a setup cell, Jupyter Book's tags, the build's
+outputs, a Python kernelspec, valid under nbformat, linked from the page under both URL styles
+and by Zensical, taken from the store on a warm build, and re-run by Jupyter to the same text.
+The parts that need no build: test_notebook_cells.py."""
 
 from __future__ import annotations
 
@@ -13,12 +14,7 @@ from urllib.parse import unquote
 import nbformat
 import pytest
 from book_locales import EN
-from bs4 import BeautifulSoup
-from llmbook.directives import shipped
-from llmbook.editions.print_form import print_form
-from llmbook.execute.stages.tags import read_tags
 from llmbook.site.notebook_setup import setup_code
-from llmbook.site.page_notebook import block_tags, notebook_uri, quiet_last
 from sites import Built, build, write_config, write_pages
 
 from .rerun import rerun
@@ -169,26 +165,6 @@ def test_the_setup_cell_does_what_the_build_did_before_the_first_block(notebook)
     ]
 
 
-def test_the_setup_cell_holds_the_preamble_and_the_threads_asked() -> None:
-    code = setup_code(EN, name="x.md", preamble="import math\n", seed=7, threads=4, torch=False)
-    lines = code.splitlines()
-    assert lines[lines.index("import math") - 1] == (
-        "# The code every page of the book starts with (execute_preamble)"
-    )
-    assert not [line for line in lines if "torch" in line and not line.startswith("#")]
-    assert "matplotlib" not in code  # a page that drew nothing: no fonts
-    plain = setup_code(
-        EN, name="x.md", preamble="", seed=0, threads=1, torch=False, figures="plain"
-    )
-    assert plain.splitlines()[-1] == (
-        "matplotlib.rcParams.update({'font.family': 'sans-serif', 'font.sans-serif': "
-        "['DejaVu Sans'], 'axes.unicode_minus': False})"
-    )
-    assert "noto" not in plain.replace("noto-cjk-sans-otc)", "")
-    assert lines[-3:] == ["random.seed(7)", "numpy.random.seed(7)", "threadpool_limits(4)"]
-    assert code.index("__file__") < code.index("import math") < code.index("random.seed")
-
-
 def test_hidden_blocks_keep_jupyter_books_tags(notebook) -> None:
     code = [cell for cell in notebook.cells[1:] if cell.cell_type == "code"]
     assert [cell.metadata.get("tags") for cell in code] == [
@@ -199,21 +175,6 @@ def test_hidden_blocks_keep_jupyter_books_tags(notebook) -> None:
         ["hide-output"],
     ]
     assert code[4].metadata.jupyter == {"outputs_hidden": True}
-
-
-@pytest.mark.parametrize(
-    ("words", "tags"),
-    [
-        (["hidden"], ["remove-input"]),
-        (["remove-cell"], ["remove-cell"]),
-        (["hide-cell"], ["hide-cell"]),
-        (["hide-input", "remove-output"], ["hide-input", "remove-output"]),
-        (["raises-exception", "hide-input"], ["hide-input", "raises-exception"]),
-        (["skip-execution"], []),
-    ],
-)
-def test_block_tags_name_what_the_page_shows(words, tags) -> None:
-    assert block_tags(read_tags(words)[0]) == tags
 
 
 def test_outputs_are_as_the_build_produced_them(notebook) -> None:
@@ -238,26 +199,6 @@ def test_outputs_are_as_the_build_produced_them(notebook) -> None:
 
 def test_a_last_expression_the_build_did_not_show_ends_with_a_semicolon(notebook) -> None:
     assert _source(notebook.cells[5]) == "x = 6 * 7\nx;  # the answer"
-
-
-@pytest.mark.parametrize(
-    ("code", "quiet"),
-    [
-        ("x", "x;"),
-        ("x  # a comment", "x;  # a comment"),
-        ("x;", "x;"),
-        ("x ;  # quiet already", "x ;  # quiet already"),
-        ("f(\n    1,\n)\n", "f(\n    1,\n);\n"),
-        ("名 = 1\n名 + 1  # 注", "名 = 1\n名 + 1;  # 注"),  # offsets are bytes, not characters
-        ("print(1)", "print(1)"),
-        ("display(x)", "display(x)"),
-        ("x = 1", "x = 1"),
-        ("%time x", "%time x"),  # not Python: left as it is
-        ("", ""),
-    ],
-)
-def test_quiet_last(code, quiet) -> None:
-    assert quiet_last(code) == quiet
 
 
 def test_metadata_is_a_python_kernel_and_the_notebook_is_valid(notebook) -> None:
@@ -289,18 +230,6 @@ def test_the_link_reaches_the_notebook(tmp_path, directory_urls, page) -> None:
     ).resolve()
 
 
-def test_the_editions_leave_the_download_out() -> None:
-    html = (
-        '<p class="llmbook-download"><a href="x.ipynb" download>Download</a></p>\n'
-        "<h1>Title</h1><p>Text</p>"
-    )
-    printed = print_form(html, locale=EN, directives=shipped()).html
-    soup = BeautifulSoup(printed, "html.parser")
-    assert soup.select(".llmbook-download") == []
-    assert "Download" not in soup.get_text()
-    assert "Text" in soup.get_text()
-
-
 def test_a_warm_build_takes_the_notebook_from_the_store(tmp_path) -> None:
     cache = tmp_path / "cache"
     first = _site(tmp_path, cache=cache)
@@ -322,7 +251,6 @@ def test_a_markdown_page_beside_a_notebook_page_leaves_it_the_name(make_site) ->
         "docs/a/y.md:1: the page's notebook would be a/y.ipynb, which the notebook page beside "
         "it already is; it is left out. Fix: rename one of the two pages"
     ) in built.stderr
-    assert notebook_uri("a/x.md") == "a/x.ipynb"
 
 
 def test_jupyter_reruns_it_to_the_same_text(built: Built) -> None:
