@@ -273,3 +273,28 @@ def test_zensical_writes_and_links_the_notebook_as_it_renders_the_page(tmp_path)
     assert target == (site / "sub/page.ipynb").resolve()
     nbformat.validate(nbformat.read(target, as_version=4))
     assert not (site / "index.ipynb").exists()
+
+
+def test_the_differences_the_guide_states_are_the_only_ones(tmp_path) -> None:
+    """A warning's location and an expected SyntaxError's value name the page in the build, the
+    kernel's cell file in Jupyter (docs/guide/executable.md, "run this page yourself")."""
+    page = (
+        "# W\n\n```python raises-exception\nx[(:, 1)]\n```\n\n"
+        '```python\nimport warnings\n\nwarnings.warn("careful")\n```\n'
+    )
+    write_pages(tmp_path / "docs", {"index.md": page})
+    config = write_config(tmp_path, _config(False))
+    site = build(config, site=tmp_path / "site", cache=False).ok().site
+    found = rerun(site / "index.ipynb", timeout=120)
+    assert found.failed == [] and found.equal == 1
+    syntax, warned = found.differences
+    assert syntax[1:3] == ("errors", [["SyntaxError", "invalid syntax (docs/index.md, line 4)"]])
+    assert syntax[3][0][0] == "SyntaxError" and syntax[3][0][1].endswith(".py, line 1)")
+    assert warned[1:3] == (
+        "stderr",
+        'docs/index.md:10: UserWarning: careful\n  warnings.warn("careful")\n',
+    )
+    # the line as the notebook has it: a last bare expression the build did not show ends in `;`
+    assert re.fullmatch(
+        r'\S+\.py:3: UserWarning: careful\n  warnings.warn\("careful"\);\n', warned[3]
+    )
