@@ -115,9 +115,12 @@ _TABLE = (
     ),
     Namespace(
         "notebooks",
-        "the .ipynb downloads with their outputs (execute/stages/notebook.py)",
+        "the .ipynb downloads with their outputs (execute/stages/notebook.py, a Markdown "
+        "page's: site/page_notebook.py)",
         "memo",
-        "the notebook, each cell's outputs and figures, nbformat's version",
+        "the notebook, each cell's outputs and figures, nbformat's version; a Markdown page's: "
+        "its text and results, the run options, the book's pages, Python's, torch's and the CJK "
+        "font's versions, llmbook's source",
     ),
     Namespace(
         "editions",

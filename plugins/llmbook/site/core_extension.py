@@ -9,7 +9,8 @@ headings Jupyter's anchors as well (`jupyter_anchors.py`). The build context (`S
 engine adapter: the MkDocs plugin hands it over; under Zensical, `context(md)` makes it on the
 first page. An engine that reads the page's file itself (Zensical) may be handed the Markdown to
 render in its place (a translation's, in a translating build): a preprocessor that runs before
-every other puts it there.
+every other puts it there. Such an engine has no end-of-build hook either: a page that ran code
+writes its notebook into the site as it renders, and links it after its title (page_notebook.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from markdown.preprocessors import Preprocessor
 from llmbook.core.errors import LLMBookError
 from llmbook.core.jupyter_anchors import JupyterAnchors
 from llmbook.core.stash import Stash
+from llmbook.site.page_notebook import with_download
 
 __all__ = ["OUTSIDE_A_BUILD", "LLMBookExtension"]
 
@@ -106,6 +108,8 @@ class _PagePreprocessor(Preprocessor):
         body = "\n".join(lines[: len(lines) - extra])
         try:
             markdown = site.render_page(body, page, Stash.of(self.md))
+            if self.extension._site is None:  # Zensical: no end-of-build hook, no page event
+                markdown = with_download(site, page, markdown, Stash.of(self.md).put)
         except LLMBookError as error:
             if self.extension._translate is None:
                 raise

@@ -14,8 +14,8 @@ from mkdocs.utils import get_relative_url
 
 from llmbook.core.assets import SITE_PREFIX
 from llmbook.execute.shell.display_html import FileUrl
-from llmbook.execute.shell.figures import described
 from llmbook.execute.stages.notebook import executed_notebook
+from llmbook.execute.stages.notebook_outputs import run_outputs
 from llmbook.execute.stages.report import Report
 from llmbook.core.i18n import Locale
 from llmbook.core.page_ref import PageRef
@@ -70,10 +70,7 @@ class BuildOutputs:
             if plan is not None and plan.result is not None:
                 for pos, run in plan.result.blocks.items():
                     cell = plan.page.cell_of(plan.page.blocks[pos].line)
-                    shown = [described(f, self.locale) for f in run.figures]
-                    figures = [(f.svg, f.alt) for f in shown]
-                    displays = [[d.at, d.data, d.metadata, d.kind] for d in run.displays]
-                    outputs[cell] = (run.output, figures, run.error, displays)
+                    outputs[cell] = run_outputs(run, self.locale)
             target = site_dir / self.project.uri(src)  # a translation's: where its source's is
             target.parent.mkdir(parents=True, exist_ok=True)
             text = executed_notebook(notebook, outputs, store=self.store)

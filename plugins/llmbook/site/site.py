@@ -49,7 +49,7 @@ from llmbook.core.stash import Stash
 from llmbook.core.store import Store, open_store
 from llmbook.translate.book import Translations
 
-__all__ = ["Build", "Site"]
+__all__ = ["Build", "Site", "after_title"]
 
 log = get_plugin_logger(__name__)
 
@@ -366,7 +366,7 @@ class Site:
         if self.translations is None or page.page is None:
             return rendered
         banner = self.translations.banner(page.src, page.page.url)
-        return _after_title(rendered, page.stash.put(banner))
+        return after_title(rendered, page.stash.put(banner))
 
     def _edit(
         self, edits: LineEdits, page: PageContext, plan: Plan | None
@@ -402,7 +402,7 @@ class Site:
         return glossary, made
 
 
-def _after_title(markdown: str, block: str) -> str:
+def after_title(markdown: str, block: str) -> str:
     """`block` after the page's title (its first line, when a `# ` heading: MkDocs takes the
     title from the first element), else first."""
     lines = markdown.split("\n")

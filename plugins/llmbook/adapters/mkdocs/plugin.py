@@ -6,9 +6,9 @@ on_config        makes the build's `Site` and hands it to the `llmbook.extension
 on_files         notebooks become pages; every page's code runs (in parallel worker processes)
                  and the build stops there with one report of every failure and drifted number;
 on_page_markdown names the page the extension renders next;
-on_post_build    writes figures and executed notebooks, ships remote images (remote_images.py),
-                 runs the offline check, makes the editions, and logs the store's hits and
-                 misses per cache namespace.
+on_post_build    writes figures, executed notebooks and the notebooks of Markdown pages that
+                 ran code, ships remote images (remote_images.py), runs the offline check,
+                 makes the editions, and logs the store's hits and misses per cache namespace.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import functools
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import quote
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -53,6 +52,7 @@ from llmbook.editions.links import edition_name
 from llmbook.site.annotations import annotated
 from llmbook.site.core_extension import LLMBookExtension
 from llmbook.site.launch import launch_links
+from llmbook.site.page_notebook import download_html, notebook_of, write_page_notebooks
 from llmbook.site.preview import Preview
 from llmbook.site.site import Build, Site
 from llmbook.translate.book import Translations
@@ -232,16 +232,26 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        if self.site is not None and page.file.abs_src_path:  # a button per `launch` service
-            src = self._display_path(page.file.abs_src_path, config)
-            html = launch_links(self.site, src) + html
-        if isinstance(page.file, NotebookFile):
-            # The download is written where the notebook is in docs/ (BuildOutputs.write): linked
-            # from the page's URL, which is `x/` or `x.html` as `use_directory_urls` says.
-            href = quote(get_relative_url(page.file.src_uri, page.url))
-            assert self.site is not None
-            text = self.site.locale.ui("notebook_download")
-            html = f'<p class="llmbook-download"><a href="{href}" download>{text}</a></p>\n' + html
+        assert self.site is not None
+        # A notebook page's download is written where the notebook is in docs/
+        # (BuildOutputs.write), a Markdown page's that ran code as `x.ipynb` beside it
+        # (page_notebook.py): linked from the page's URL, `x/` or `x.html` as
+        # `use_directory_urls` says.
+        notebook = (
+            page.file.src_uri
+            if isinstance(page.file, NotebookFile)
+            else notebook_of(self.site, self._display_path(page.file.abs_src_path, config))
+            if page.file.abs_src_path
+            else None
+        )
+        if page.file.abs_src_path:  # a button per `launch` service
+            html = (
+                launch_links(self.site, self._display_path(page.file.abs_src_path, config)) + html
+            )
+        if notebook is not None:
+            html = (
+                download_html(self.site.locale, get_relative_url(notebook, page.url)) + "\n" + html
+            )
         translations = self.site.translations if self.site is not None else None
         if translations is not None and page.file.abs_src_path:
             src = self._display_path(page.file.abs_src_path, config)
@@ -269,6 +279,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             rendered, replayed = len(self.site.rendered), len(self.site.replayed)
             log.info(f"{rendered} pages rendered, {replayed} from the render cache")
             self.site.outputs.write(self.site.report)
+            write_page_notebooks(self.site)
             save_segments()
             shipped = ship_and_check(
                 config.site_dir,

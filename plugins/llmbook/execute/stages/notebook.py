@@ -28,6 +28,7 @@ from llmbook.core.errors import AuthorError
 from llmbook.core.lexer import cell_line, engine_text, fences
 from llmbook.core.store import Store, key, version
 from llmbook.core.store_namespaces import NOTEBOOKS
+from llmbook.execute.stages.notebook_outputs import cell_outputs
 from llmbook.execute.stages.tags import TAGS, read_tags
 
 __all__ = ["Notebook", "executed_notebook", "read_notebook"]
@@ -214,42 +215,9 @@ def _executed(notebook: Notebook, outputs: Outputs) -> str:
             continue
         count += 1
         cell.execution_count = count
-        text, figures, *rest = outputs[index]
-        error = rest[0] if rest else None
-        cell.outputs += _text_and_displays(text, rest[1] if len(rest) > 1 else [], count)
-        for svg, alt in figures:
-            shown = {"image/svg+xml": svg, "text/plain": alt}
-            cell.outputs.append(nbformat.v4.new_output("display_data", data=shown, metadata={}))
-        if error:
-            name, value, lines = error
-            cell.outputs.append(
-                nbformat.v4.new_output("error", ename=name, evalue=value, traceback=list(lines))
-            )
+        cell.outputs = cell_outputs(outputs[index], count)
     nbformat.validate(data)
     return nbformat.writes(data).rstrip("\n") + "\n"
-
-
-def _text_and_displays(text: str, displays: list, count: int) -> list:
-    """The cell's printed text as stdout streams, cut where its displays came
-    (`[at, data, metadata, kind]` each), as `display_data`, `execute_result` or stderr
-    `stream` outputs."""
-    import nbformat
-
-    made, start = [], 0
-    for at, data, metadata, kind in [*displays, (len(text), None, None, None)]:
-        at = max(start, min(at, len(text)))
-        if text[start:at]:
-            made.append(nbformat.v4.new_output("stream", name="stdout", text=text[start:at]))
-        start = at
-        if data is None:
-            continue
-        if kind == "stream":  # stderr's text (display.py)
-            text_out = data.get("text/plain", "")
-            made.append(nbformat.v4.new_output("stream", name="stderr", text=text_out))
-            continue
-        extra = {"execution_count": count} if kind == "execute_result" else {}
-        made.append(nbformat.v4.new_output(kind, data=data, metadata=metadata, **extra))
-    return made
 
 
 def _with_ids(data: dict) -> dict:
