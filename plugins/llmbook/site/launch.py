@@ -122,8 +122,14 @@ def launch_buttons(templates: Mapping[str, Any], path: str, locale: Locale) -> s
 
 def launch_links(site: Site, src: str) -> str:
     """The launch buttons of page `src` ("" where `launch` is unset or the page runs nothing)."""
+    from llmbook.site.page_notebook import notebook_of  # here: config.py imports this module
+
     templates = site.options.get("launch")
-    if not templates or not runs_code(site.report.plans.get(src)):
+    plan = site.report.plans.get(src)
+    if not templates or not runs_code(plan):
         return ""
-    path = notebook_path(site.project.uri(src), site.project.translating)
-    return launch_buttons(templates, path, site.locale)
+    # a notebook page is its own notebook; a Markdown page's is the one page_notebook.py writes
+    uri = site.project.uri(src) if plan.page.cells is not None else notebook_of(site, src)
+    if uri is None:
+        return ""
+    return launch_buttons(templates, notebook_path(uri, site.project.translating), site.locale)
