@@ -53,6 +53,7 @@ from llmbook.editions.links import edition_name
 from llmbook.site.annotations import annotated
 from llmbook.site.core_extension import LLMBookExtension
 from llmbook.site.preview import Preview
+from llmbook.site.provenance import ProvenanceLog, page_entry, panel
 from llmbook.site.site import Build, Site
 from llmbook.translate.book import Translations
 
@@ -81,6 +82,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         self.serving = False
         self._full_content: str | None = None
         self._converted: ConvertedPages | bool | None = None  # False: off for this build
+        self._provenance = ProvenanceLog()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # The live preview renders pages with author errors (shown on them) instead of stopping.
@@ -121,6 +123,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             self.config["language"] = language
             self.site = Site.create(self.config, project, Preview() if self.serving else Build())
         self._converted = None
+        self._provenance = ProvenanceLog()  # this build's records (provenance.json)
         # The extension listed in mkdocs.yml (for Zensical) is replaced by one bound to this build.
         extensions = [e for e in config.markdown_extensions if e != _EXTENSION]
         extensions = [e for e in extensions if not isinstance(e, LLMBookExtension)]
@@ -242,7 +245,20 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         if translations is not None and page.file.abs_src_path:
             src = self._display_path(page.file.abs_src_path, config)
             html = translations.marked_untranslated(src, html)
-        return html
+        return self._with_provenance(html, page, config)
+
+    def _with_provenance(self, html: str, page: Page, config: MkDocsConfig) -> str:
+        """An executed page ends with the record of what computed it (this build's: whether its
+        results came from the cache), kept for `provenance.json` too."""
+        site = self.site
+        if site is None or not self.config.enabled or not page.file.abs_src_path:
+            return html
+        src = self._display_path(page.file.abs_src_path, config)
+        data = page_entry(site.report, site.executor, src)
+        if data is None:
+            return html
+        self._provenance.add(page.file.dest_uri, src, data)
+        return html + panel(data, site.locale)
 
     def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> None:
         # The book's order for its editions: the nav's pages.
@@ -265,6 +281,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             rendered, replayed = len(self.site.rendered), len(self.site.replayed)
             log.info(f"{rendered} pages rendered, {replayed} from the render cache")
             self.site.outputs.write(self.site.report)
+            self._provenance.write(Path(config.site_dir))
             save_segments()
             shipped = ship_and_check(
                 config.site_dir,

@@ -1,0 +1,120 @@
+"""What computed a page: the distributions its code imported, with their versions, Python, the
+platform, when it ran and for how long. Recorded with its results and shown on the page.
+
+In the page's process (worker.py) the top-level modules the page imported are found: the imports
+written in its blocks and the preamble (the forkserver preloaded torch and NumPy, so a page that
+imports them loads nothing new) and the modules new in `sys.modules` since the page started, less
+the standard library and llmbook. The build maps them to distributions once per build
+(`Distributions`: `packages_distributions()` reads every installed distribution's file list, about
+0.4 s, so it runs beside the pages rather than in each) and looks each version up once; a cached
+result whose recorded distribution has another version now, or is gone, is stale.
+"""
+
+from __future__ import annotations
+
+import ast
+import platform
+import sys
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+__all__ = ["Distributions", "Record", "page_record", "static_imports"]
+
+_OWN = frozenset({"llmbook", "__main__"})  # the machinery that runs the page
+
+
+@dataclass
+class Record:
+    """What computed a page's results (kept with them in the results cache)."""
+
+    python: str  # "CPython 3.11.7"
+    platform: str  # platform.platform()
+    computed: str  # when the page ran, UTC, ISO 8601 to the second
+    seconds: float  # the page's run time
+    modules: list[str] = field(default_factory=list)  # top-level modules the page imported
+    distributions: dict[str, str] = field(default_factory=dict)  # {distribution: version}
+
+
+def static_imports(sources: Iterable[str]) -> set[str]:
+    """The top-level modules named by the `import` statements of `sources` (code that does not
+    parse, an IPython magic, is read as far as nothing: its imports run and are seen anyway)."""
+    found: set[str] = set()
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                found.add(node.module.split(".")[0])
+    return found
+
+
+def page_record(sources: Iterable[str], new_modules: Iterable[str], seconds: float) -> Record:
+    """The page's record, made in its process after it ran: `sources`, its code and preamble;
+    `new_modules`, the names in `sys.modules` that were not there when it started."""
+    names = static_imports(sources) | {name.split(".")[0] for name in new_modules}
+    stdlib = getattr(sys, "stdlib_module_names", frozenset())
+    modules = sorted(n for n in names if n and n not in stdlib and n not in _OWN)
+    return Record(
+        python=f"{platform.python_implementation()} {platform.python_version()}",
+        platform=platform.platform(),
+        computed=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        seconds=round(seconds, 3),
+        modules=modules,
+    )
+
+
+class Distributions:
+    """The installed distributions as this build sees them: which one a module comes from (read
+    once, in a thread, only when a page runs) and each one's version (looked up once)."""
+
+    def __init__(self) -> None:
+        self._versions: dict[str, str | None] = {}
+        self._owners: Mapping[str, list[str]] | None = None
+        self._thread: threading.Thread | None = None
+
+    def prepare(self) -> None:
+        """Start reading the module → distribution map (pages are about to run)."""
+        if self._owners is None and self._thread is None:
+            self._thread = threading.Thread(target=self._read_owners, daemon=True)
+            self._thread.start()
+
+    def _read_owners(self) -> None:
+        from importlib.metadata import packages_distributions
+
+        self._owners = packages_distributions()
+
+    def version(self, name: str) -> str | None:
+        """The installed version of distribution `name`; None where it is not installed."""
+        if name not in self._versions:
+            from importlib.metadata import PackageNotFoundError, version
+
+            try:
+                self._versions[name] = version(name)
+            except PackageNotFoundError:
+                self._versions[name] = None
+        return self._versions[name]
+
+    def changed(self, recorded: Mapping[str, str]) -> list[str]:
+        """The distributions of `recorded` with another version now, or gone."""
+        return [name for name, v in recorded.items() if self.version(name) != v]
+
+    def of_modules(self, modules: Iterable[str]) -> dict[str, str]:
+        """{distribution: version} of the distributions `modules` come from (llmbook left out:
+        it runs the page; a module beside the page belongs to none)."""
+        self.prepare()
+        if self._thread is not None:
+            self._thread.join()
+        owners = self._owners or {}
+        found: dict[str, str] = {}
+        for module in modules:
+            for name in owners.get(module, ()):
+                installed = self.version(name)
+                if installed is not None and name.lower() != "llmbook":
+                    found[name] = installed
+        return dict(sorted(found.items(), key=lambda item: item[0].lower()))
