@@ -14,13 +14,18 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 from llmbook.core.i18n import load_locale
 from llmbook.core.store import Store, read_entry
+from llmbook.directives.shipped import shipped
+from llmbook.editions.colophon import book_versions, colophon_html
+from llmbook.editions.model import BookPage
+from llmbook.editions.print_form import print_form
 from llmbook.execute.stages.provenance import Distributions, Record, page_record, static_imports
-from llmbook.site.provenance import PANEL, book_versions, entry, panel
+from llmbook.site.provenance import PANEL, entry, panel
 from sites import build, write_config, write_pages
 
 RECORD = Record(
@@ -106,9 +111,36 @@ def test_the_panel_in_the_pages_language() -> None:
 def test_the_book_wide_versions() -> None:
     other = Record("CPython 3.11.7", "Linux-6.1-x86_64", "", 0.1, [], {"llmkit": "0.1.0"})
     newer = Record("CPython 3.11.7", "Linux-6.1-x86_64", "", 0.1, [], {"numpy": "2.5.0"})
-    pythons, platforms, union = book_versions([RECORD, other, newer])
+    pythons, platforms, union = book_versions(asdict(r) for r in (RECORD, other, newer))
     assert pythons == ["CPython 3.11.7"] and platforms == ["Linux-6.1-x86_64"]
     assert union == {"llmkit": "0.1.0", "numpy": "2.4.6, 2.5.0", "torch": "2.13.0"}
+
+
+def test_the_colophon_of_the_books_pages(tmp_path: Path) -> None:
+    records = {
+        "a.html": entry(RECORD, seed=0, cached=False),
+        "b.html": {**entry(RECORD, seed=0, cached=True), "distributions": {"tinypkg": "1.1"}},
+        "skipped.html": {**entry(RECORD, seed=0, cached=True), "distributions": {"x": "9"}},
+    }
+    (tmp_path / "provenance.json").write_text(json.dumps(records), encoding="utf-8")
+    pages = [BookPage("docs/a.md", "a.html", "A"), BookPage("docs/b.md", "b.html", "B")]
+    made = colophon_html(tmp_path, pages, load_locale("en"))
+    assert made == (
+        '<h1 id="llmbook-colophon">Colophon</h1>\n<p>Every result in this book was computed by '
+        "its code at build time, with CPython 3.11.7 on Linux-6.1-x86_64, and these packages:</p>"
+        "\n<ul><li><code>numpy 2.4.6</code></li><li><code>tinypkg 1.1</code></li>"
+        "<li><code>torch 2.13.0</code></li></ul>\n"
+    )
+    assert '<h1 id="llmbook-colophon">版本记录</h1>' in colophon_html(
+        tmp_path, pages, load_locale("zh")
+    )
+    assert colophon_html(tmp_path / "none", pages, load_locale("en")) == ""
+
+
+def test_the_editions_leave_the_panel_out() -> None:
+    shown = panel(entry(RECORD, seed=0, cached=True), load_locale("en"))
+    printed = print_form(f"<p>Text.</p>{shown}", load_locale("en"), shipped())
+    assert printed.html.strip() == "<p>Text.</p>"
 
 
 # -- the proof: a distribution upgraded under a warm build ----------------------------------------

@@ -65,8 +65,10 @@ def _inline_svgs(soup: BeautifulSoup, page: PrintPage) -> None:
 
 def _plain(soup: BeautifulSoup, page: PrintPage) -> None:
     """What only a browser uses: permalinks, buttons, progress bars, tooltips, controls, the
-    language switcher (each language's edition is a book of its own)."""
+    language switcher (each language's edition is a book of its own), the record of what
+    computed the page (the editions end with the book's: editions/colophon.py)."""
     gone = "a.headerlink, button, input, progress, script, nav.llmbook-languages"
+    gone += ", details.llmbook-provenance"
     for tag in soup.select(gone):
         tag.decompose()
     for tag in soup.select("[title]"):

@@ -1,7 +1,7 @@
 """The record of what computed each executed page, shown to readers: a folded panel at the page's
 end (added per build, outside the render cache, so that a warm build's page says its results came
-from the cache), `provenance.json` beside the pages, and the editions' colophon (the book-wide
-versions: `book_versions`).
+from the cache) and `provenance.json` beside the pages, which the editions' colophon reads
+(editions/colophon.py).
 
 Two builds of the same book differ in the panels and `provenance.json` only: when the results
 were computed, how long the page ran, and whether this build took them from its cache.
@@ -12,12 +12,13 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from llmbook.core.i18n import Locale
+from llmbook.editions.colophon import PROVENANCE_FILE
 from llmbook.execute.stages.executor import Executor
 from llmbook.execute.stages.provenance import Record
 from llmbook.execute.stages.report import Report
@@ -25,13 +26,11 @@ from llmbook.execute.stages.report import Report
 __all__ = [
     "PANEL",
     "ProvenanceLog",
-    "book_versions",
     "entry",
     "page_entry",
     "panel",
 ]
 
-FILE = "provenance.json"
 # The panel as it lies in a built page (tests mask it to compare two builds' pages).
 PANEL = re.compile(r'<details class="[^"]*\bllmbook-provenance\b[^"]*".*?</details>\n?', re.S)
 
@@ -98,23 +97,4 @@ class ProvenanceLog:
         if not self.pages:
             return
         text = json.dumps(dict(sorted(self.pages.items())), ensure_ascii=False, indent=1)
-        (site_dir / FILE).write_text(text + "\n", encoding="utf-8")
-
-
-def book_versions(records: Iterable[Record]) -> tuple[list[str], list[str], dict[str, str]]:
-    """The book-wide versions: (its Pythons, its platforms, the union of the distributions with
-    their versions; a distribution found at two versions lists both)."""
-    pythons: set[str] = set()
-    platforms: set[str] = set()
-    found: dict[str, set[str]] = {}
-    for record in records:
-        pythons.add(record.python)
-        platforms.add(record.platform)
-        for name, v in record.distributions.items():
-            found.setdefault(name, set()).add(v)
-    union = {name: ", ".join(sorted(vs)) for name, vs in sorted(found.items(), key=_lower)}
-    return sorted(pythons), sorted(platforms), union
-
-
-def _lower(item: tuple[str, object]) -> str:
-    return item[0].lower()
+        (site_dir / PROVENANCE_FILE).write_text(text + "\n", encoding="utf-8")
