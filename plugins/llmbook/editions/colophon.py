@@ -45,10 +45,11 @@ def colophon_html(site_dir: Path, pages: Sequence[BookPage], locale: Locale) -> 
     if not chosen:
         return ""
     pythons, platforms, union = book_versions(chosen)
+    join = locale.ui("list_join")
     text = locale.ui(
         "colophon_text",
-        python=html.escape(", ".join(pythons)),
-        platform=html.escape(", ".join(platforms)),
+        python=html.escape(join.join(pythons)),
+        platform=html.escape(join.join(platforms)),
     )
     items = "".join(
         f"<li><code>{html.escape(name)} {html.escape(version)}</code></li>"

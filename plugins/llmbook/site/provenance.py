@@ -59,7 +59,7 @@ def panel(data: Mapping[str, Any], locale: Locale) -> str:
         escaped = {k: html.escape(str(v)) for k, v in fields.items()}
         return f"<li>{locale.ui(key, **escaped)}</li>"
 
-    packages = ", ".join(
+    packages = locale.ui("list_join").join(
         f"<code>{html.escape(name)} {html.escape(v)}</code>"
         for name, v in data["distributions"].items()
     )
