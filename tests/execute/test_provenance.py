@@ -221,3 +221,23 @@ def test_upgrading_a_distribution_re_runs_exactly_the_page_that_imports_it(tmp_p
     assert "<code>tinypkg 1.1</code>" in page and "<pre" in page
     b = (root / "site" / "b.html").read_text(encoding="utf-8")
     assert "<li>Results: from the build cache, computed " in b
+
+
+def test_a_warm_build_says_its_results_came_from_the_cache(build_site) -> None:
+    """The panel is added per build, outside the render cache, in the page's language;
+    `provenance.json` lists the executed pages only (the search index leaves the panel out:
+    tests/plugin/test_search_view.py)."""
+    pages = {
+        "index.md": "# 首页\n\n```python\nimport yaml\nprint(1)\n```\n",
+        "plain.md": "# 文字\n",
+    }
+    cold = build_site(pages, site="site1", execute_preamble="")
+    html = (cold / "index.html").read_text(encoding="utf-8")
+    assert "<summary>本页由什么计算</summary>" in html and "<li>结果：由本次构建计算，" in html
+    assert "<li>随机种子：0</li>" in html and "<code>PyYAML " in html
+    assert "llmbook-provenance" not in (cold / "plain.html").read_text(encoding="utf-8")
+    warm = build_site(pages, site="site2", execute_preamble="")
+    html = (warm / "index.html").read_text(encoding="utf-8")
+    assert "<li>结果：取自构建缓存，计算于 " in html
+    records = json.loads((warm / "provenance.json").read_text(encoding="utf-8"))
+    assert list(records) == ["index.html"] and records["index.html"]["cached"] is True
