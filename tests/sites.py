@@ -34,6 +34,7 @@ __all__ = [
     "Built",
     "build",
     "build_project_site",
+    "masked_panel",
     "masked_provenance",
     "once_per_run",
     "project_config",
@@ -263,8 +264,13 @@ def once_per_run(
 
 # The record of what computed a page (llmbook/site/provenance.py): when, how long and whether from
 # the cache differ between two builds of the same book; everything else must not.
-_PANEL = re.compile(rb'<details class="[^"]*\bllmbook-provenance\b[^"]*".*?</details>', re.S)
+_PANEL = re.compile(r'<details class="[^"]*\bllmbook-provenance\b[^"]*".*?</details>', re.S)
 _VARYING = ("computed", "seconds", "cached")
+
+
+def masked_panel(html: str) -> str:
+    """A built page with its provenance panel replaced by a mark."""
+    return _PANEL.sub("<details llmbook-provenance/>", html)
 
 
 def masked_provenance(files: Mapping[str, bytes]) -> dict[str, bytes]:
@@ -273,7 +279,7 @@ def masked_provenance(files: Mapping[str, bytes]) -> dict[str, bytes]:
     masked = {}
     for name, data in files.items():
         if name.endswith(".html"):
-            data = _PANEL.sub(b"<details llmbook-provenance/>", data)
+            data = masked_panel(data.decode("utf-8")).encode("utf-8")
         elif name.rsplit("/", 1)[-1] == "provenance.json":
             pages = json.loads(data)
             for record in pages.values():
