@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import ast
 import os
-import platform
 import re
 import sys
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 
 __all__ = ["Distributions", "Record", "page_record", "static_imports"]
 
@@ -59,6 +57,9 @@ def static_imports(sources: Iterable[str]) -> set[str]:
 def page_record(sources: Iterable[str], new_modules: Iterable[str], seconds: float) -> Record:
     """The page's record, made in its process after it ran: `sources`, its code and preamble;
     `new_modules`, the names in `sys.modules` that were not there when it started."""
+    import platform  # here, in the page's process: a build that runs no page never needs it
+    from datetime import datetime, timezone
+
     names = static_imports(sources) | {name.split(".")[0] for name in new_modules}
     stdlib = getattr(sys, "stdlib_module_names", frozenset())
     modules = sorted(n for n in names if n and n not in stdlib and n not in _OWN)
