@@ -2,14 +2,15 @@
 platform, when it ran and for how long. Recorded with its results and shown on the page.
 
 In the page's process (worker.py) the top-level modules the page imported are found: the imports
-written in its blocks and the preamble (the forkserver preloaded torch and NumPy, so a page that
-imports them loads nothing new) and the modules new in `sys.modules` since the page started, less
-the standard library and llmbook. The build maps them to distributions once per build
-(`Distributions`: `packages_distributions()` reads every installed distribution's file list, about
-0.4 s, so it runs beside the pages rather than in each) and looks each version up once; a cached
-result whose recorded distribution has another version now, or is gone, is stale.
+written in its blocks and the preamble, the modules new in `sys.modules` since the page started,
+and those named by the `import` statements of the page's code and of the modules it loaded (the
+forkserver preloaded torch and NumPy: llmkit's `import torch` loads nothing new), less the
+standard library and llmbook (deps.UseRecorder sees the imports). The build maps them to
+distributions once per build (`Distributions`: `packages_distributions()` reads every installed
+distribution's file list, about 0.4 s, so it runs in a thread beside the running pages rather
+than in each) and reads each version from its `.dist-info` folder's name once; a cached result
+whose recorded distribution has another version now, or is gone, is stale.
 """
-
 from __future__ import annotations
 
 import ast
