@@ -11,6 +11,7 @@ distribution's file list, about 0.4 s, so it runs in a thread beside the running
 than in each) and reads each version from its `.dist-info` folder's name once; a cached result
 whose recorded distribution has another version now, or is gone, is stale.
 """
+
 from __future__ import annotations
 
 import ast
