@@ -74,7 +74,7 @@ class UseRecorder:
         self._opened: set[str] = set()
         self._modules_before = set(sys.modules)
         # Modules the forkserver preloaded (torch, NumPy) are not new when the page's code or a
-        # package it imports (llmkit) imports them: the `import` statements of the page and of
+        # package it imports (a book's) imports them: the `import` statements of the page and of
         # the modules new since it started are seen here (not the preloaded runner's own).
         self._named: set[str] = set()
         plain_import = builtins.__import__

@@ -4,7 +4,7 @@ platform, when it ran and for how long. Recorded with its results and shown on t
 In the page's process (worker.py) the top-level modules the page imported are found: the imports
 written in its blocks and the preamble, the modules new in `sys.modules` since the page started,
 and those named by the `import` statements of the page's code and of the modules it loaded (the
-forkserver preloaded torch and NumPy: llmkit's `import torch` loads nothing new), less the
+forkserver preloaded torch and NumPy: a book's package importing torch loads nothing new), less the
 standard library and llmbook (deps.UseRecorder sees the imports). The build maps them to
 distributions once per build (`Distributions`: `packages_distributions()` reads every installed
 distribution's file list, about 0.4 s, so it runs in a thread beside the running pages rather
