@@ -12,7 +12,9 @@ tests/conftest.py does all three in the test's tmp_path.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -32,6 +34,8 @@ __all__ = [
     "Built",
     "build",
     "build_project_site",
+    "masked_panel",
+    "masked_provenance",
     "once_per_run",
     "project_config",
     "project_site",
@@ -256,3 +260,31 @@ def once_per_run(
             folder.mkdir()
             done.write_text(str(make(folder)), encoding="utf-8")
     return Path(done.read_text(encoding="utf-8"))
+
+
+# The record of what computed a page (llmbook/site/provenance.py): when, how long and whether from
+# the cache differ between two builds of the same book; everything else must not.
+_PANEL = re.compile(r'<details class="[^"]*\bllmbook-provenance\b[^"]*".*?</details>', re.S)
+_VARYING = ("computed", "seconds", "cached")
+
+
+def masked_panel(html: str) -> str:
+    """A built page with its provenance panel replaced by a mark."""
+    return _PANEL.sub("<details llmbook-provenance/>", html)
+
+
+def masked_provenance(files: Mapping[str, bytes]) -> dict[str, bytes]:
+    """A built site's files with the provenance panels replaced by a mark, and the times and
+    cache flags left out of each `provenance.json`: what two builds may differ in."""
+    masked = {}
+    for name, data in files.items():
+        if name.endswith(".html"):
+            data = masked_panel(data.decode("utf-8")).encode("utf-8")
+        elif name.rsplit("/", 1)[-1] == "provenance.json":
+            pages = json.loads(data)
+            for record in pages.values():
+                for key in _VARYING:
+                    record.pop(key, None)
+            data = json.dumps(pages, sort_keys=True).encode()
+        masked[name] = data
+    return masked

@@ -54,8 +54,27 @@ def test_a_second_build_converts_and_runs_nothing_again(make_site, tmp_path, cap
     with caplog.at_level(logging.INFO):
         make_site({"index.md": PAGE.format(written=42)}, CONFIG, in_process=True, cache=True).ok()
     said = "\n".join(record.getMessage() for record in caplog.records)
-    assert "editions 2/2" in said and "(0 pages run)" in said  # the page's Typst, the PDF
+    # the page's Typst, the colophon's, the PDF
+    assert "editions 3/3" in said and "(0 pages run)" in said
     assert (tmp_path / "dist" / "llmbook.pdf").read_bytes() == first  # the same bytes again
+
+
+def test_the_pdf_ends_with_the_colophon_of_the_versions(make_site, tmp_path) -> None:
+    """The editions end with the versions that computed the book (editions/colophon.py), in the
+    book's language; the pages' panels of the same record are not printed."""
+    import pypdf
+
+    config = {
+        **CONFIG,
+        "plugins": [{"llmbook": {**CONFIG["plugins"][0]["llmbook"], "language": "en"}}],
+    }
+    page = PAGE.format(written=42).replace("x = 6 * 7", "import yaml\nx = 6 * 7")
+    make_site({"index.md": page}, config, in_process=True, cache=False).ok()
+    pages = pypdf.PdfReader(tmp_path / "dist" / "llmbook.pdf").pages
+    last = pages[-1].extract_text()
+    assert last.startswith("Colophon\nEvery result in this book was computed by its code")
+    assert "PyYAML " in last and "CPython " in last
+    assert "What computed this page" not in "".join(p.extract_text() for p in pages)
 
 
 def test_the_command_makes_the_editions_of_a_built_site(make_site, tmp_path, monkeypatch) -> None:
@@ -79,7 +98,8 @@ def test_the_command_makes_the_editions_of_a_built_site(make_site, tmp_path, mon
     assert main(["pdf", "-f", str(tmp_path / "mkdocs.yml")]) == 0
     outline = [item.title for item in pypdf.PdfReader(tmp_path / "out" / "llmbook.pdf").outline
                if not isinstance(item, list)]  # fmt: skip
-    assert outline == ["第 1 章 · 小书", "第 2 章 · 第二页"]
+    # the book's pages, then the colophon of the versions (the site's provenance.json)
+    assert outline == ["第 1 章 · 小书", "第 2 章 · 第二页", "Colophon"]
     assert (tmp_path / "site" / "llmbook.pdf").exists()
 
 

@@ -13,6 +13,7 @@ import pytest
 from llmbook.core.store import read_entry
 from llmbook.core.store_builds import BUILDS
 from llmbook.core.store_namespaces import NAMESPACES as DECLARED
+from sites import masked_provenance
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,7 +112,9 @@ def _build(root: Path, site: str = "site") -> dict[str, bytes]:
 
 
 def _files(site: Path) -> dict[str, bytes]:
-    return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    """The site's files, the record of what computed each page masked (sites.masked_provenance)."""
+    files = {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    return masked_provenance(files)
 
 
 def _entries(cache: Path) -> dict[Path, str]:

@@ -86,7 +86,7 @@ def test_a_books_file_with_a_name_only_is_refused_with_the_count_of_the_rest(
     assert str(error.value) == (
         f"{tmp_path / 'pt.yml'}: the locale lacks quiz, references, examples, ui, ui.output, "
         "ui.stderr, ui.show_code, ui.show_cell, ui.show_output, ui.not_run_norun, "
-        "ui.not_run_skip, ui.checked_title and 94 more. Fix: add them, as llmbook/locales/en.yml "
+        "ui.not_run_skip, ui.checked_title and 103 more. Fix: add them, as llmbook/locales/en.yml "
         "has them"
     )
 

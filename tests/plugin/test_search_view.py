@@ -43,3 +43,12 @@ def test_without_spans_the_search_plugin_reads_the_same_sections() -> None:
 
     assert "<span" not in search_view(html)
     assert sections(search_view(html)) == sections(html)
+
+
+def test_the_record_of_what_computed_the_page_is_not_searched() -> None:
+    """The provenance panel (site/provenance.py): versions and times, different each build."""
+    html = (
+        '<p>正文</p><details class="info llmbook-provenance">\n<summary>本页由什么计算</summary>\n'
+        "<ul>\n<li>随机种子：0</li>\n</ul>\n</details>\n"
+    )
+    assert search_view(html) == "<p>正文</p>\n"

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from llmbook.core.store import Store, read_entry
 from mkdocs.exceptions import Abort
-from sites import build, write_config, write_pages
+from sites import build, masked_provenance, write_config, write_pages
 
 # The shards of two (tests/execute/test_shard.py pins them): index.md in 1, the rest in 0.
 PAGES = {
@@ -109,12 +109,13 @@ class Book:
 
     def files(self, name: str) -> dict[str, bytes]:
         site = self.root / f"site-{name}"
-        # sitemap.xml.gz holds gzip's own timestamp.
-        return {
+        # sitemap.xml.gz holds gzip's own timestamp; the record of what computed each page,
+        # when and whether from the cache (sites.masked_provenance).
+        return masked_provenance({
             p.relative_to(site).as_posix(): p.read_bytes()
             for p in sorted(site.rglob("*"))
             if p.is_file() and p.suffix != ".gz"
-        }
+        })  # fmt: skip
 
     def merge(self, into: str, *caches: str) -> None:
         """Plain copies of the caches' folders, one over the other."""

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from sites import ROOT, build, project_config, project_site, write_config
+from sites import ROOT, build, masked_panel, project_config, project_site, write_config
 
 from .variants import VARIANTS, rewrite
 
@@ -22,8 +22,10 @@ _LINE_END_SPACE = re.compile(r"[ \t]+(?=\n|</)")
 
 
 def article(page: Path) -> str:
-    """A page's article, without the editions' links, whitespace at line ends or blank lines."""
-    found = re.search(r"<article.*?</article>", page.read_text(encoding="utf-8"), re.S)
+    """A page's article, without the editions' links, whitespace at line ends or blank lines,
+    its record of what computed it masked (when, how long: each build's own)."""
+    text = masked_panel(page.read_text(encoding="utf-8"))
+    found = re.search(r"<article.*?</article>", text, re.S)
     assert found is not None, page
     return re.sub(r"\n+", "\n", _LINE_END_SPACE.sub("", _EDITIONS.sub("", found.group(0))))
 

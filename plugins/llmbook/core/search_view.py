@@ -20,9 +20,11 @@ _TAG = re.compile(r"<[^>]+>")
 _SPAN = re.compile(r"</?span\b[^>]*>")
 # The language switcher (translate/book.py): on every page, the same words
 _SWITCHER = re.compile(r'<nav class="llmbook-languages".*?</nav>', re.S)
+# The record of what computed the page (site/provenance.py): versions and times, not its text
+_PROVENANCE = re.compile(r'<details class="[^"]*llmbook-provenance.*?</details>', re.S)
 
 
 def search_view(html: str) -> str:
     html = _MATH.sub(lambda m: _TAG.sub("", m.group(0)), html)
-    html = _SWITCHER.sub("", _SVG.sub("", html))
+    html = _PROVENANCE.sub("", _SWITCHER.sub("", _SVG.sub("", html)))
     return _SPAN.sub("", _DATA.sub("", html))

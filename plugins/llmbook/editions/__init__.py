@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from llmbook.core.store import Store
+from llmbook.editions.colophon import colophon_html
 from llmbook.editions.links import edition_name
 from llmbook.editions.model import Book, BookPage
 
@@ -81,6 +82,7 @@ def make_editions(
             "are not built). Fix: build the site first, then make the editions from it"
         )
     built = [(page, (site_dir / page.url).read_text(encoding="utf-8")) for page in pages]
+    ending = colophon_html(site_dir, pages, book.locale)  # the versions that computed the book
     made = []
     for kind in kinds:
         start = time.perf_counter()
@@ -89,11 +91,11 @@ def make_editions(
             if kind == "pdf":
                 from llmbook.editions.pdf import make_pdf
 
-                make_pdf(built, site_dir, Path(folder), store, book, out=out)
+                make_pdf(built, site_dir, Path(folder), store, book, out=out, ending=ending)
             else:
                 from llmbook.editions.epub import make_epub
 
-                make_epub(built, site_dir, Path(folder), store, book, out=out)
+                make_epub(built, site_dir, Path(folder), store, book, out=out, ending=ending)
         size = out.stat().st_size / 2**20
         log(f"editions: {out} ({size:.1f} MB) in {time.perf_counter() - start:.1f} s")
         shutil.copyfile(out, site_dir / out.name)

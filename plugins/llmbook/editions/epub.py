@@ -39,9 +39,10 @@ def identifier(out: Path, title: str) -> str:
 
 
 def make_epub(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, store: Store,
-              book: Book, *, out: Path) -> None:  # fmt: skip
-    """The EPUB edition of the built pages, written to `out`."""
+              book: Book, *, out: Path, ending: str = "") -> None:  # fmt: skip
+    """The EPUB edition of the built pages (and `ending`, its last part), written to `out`."""
     parts = [_figure_anchors(html) for html in printed_pages(built, site_dir, work, book)]
+    parts += [ending] if ending else []
     source = work / "book.html"
     source.write_text(
         f'<html lang="{book.language_tag}"><head><title>{book.title}</title></head><body>'

@@ -56,8 +56,9 @@ def page_images(printed: PrintPage, page: BookPage, site_dir: Path, work: Path, 
 
 
 def book_typst(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, store: Store,
-               book: Book) -> str:  # fmt: skip
-    """The whole book's Typst source (its images written into `work`)."""
+               book: Book, ending: str = "") -> str:  # fmt: skip
+    """The whole book's Typst source (its images written into `work`); `ending`: the HTML of
+    its last part (the colophon)."""
     text = TEMPLATE.read_text(encoding="utf-8")
     for name, value in template_values(book).items():
         text = text.replace("{{" + name + "}}", value.replace("\\", "\\\\").replace('"', '\\"'))
@@ -66,6 +67,8 @@ def book_typst(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, st
     check_glyphs((page.src, html) for (page, _), html in zip(built, printed, strict=True))
     for (page, _), html in zip(built, printed, strict=True):
         parts.append(f"// {page.src}\n#pagebreak(weak: true)\n" + page_typst(html, store))
+    if ending:
+        parts.append("// colophon\n#pagebreak(weak: true)\n" + page_typst(ending, store))
     return "\n".join(parts)
 
 
@@ -130,11 +133,11 @@ def publish(out: Path, data: bytes) -> None:
 
 
 def make_pdf(built: list[tuple[BookPage, str]], site_dir: Path, work: Path, store: Store,
-             book: Book, *, out: Path) -> None:  # fmt: skip
-    """The PDF edition of the built pages, written to `out`."""
+             book: Book, *, out: Path, ending: str = "") -> None:  # fmt: skip
+    """The PDF edition of the built pages (and `ending`, its last part), written to `out`."""
     import typst
 
-    source = book_typst(built, site_dir, work, store, book)
+    source = book_typst(built, site_dir, work, store, book, ending)
     memo = edition_memo(store, "pdf", source, work, typst.__version__)
     made = memo.get()
     if made is not None:

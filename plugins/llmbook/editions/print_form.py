@@ -66,10 +66,11 @@ def _inline_svgs(soup: BeautifulSoup, page: PrintPage) -> None:
 def _plain(soup: BeautifulSoup, page: PrintPage) -> None:
     """What only a browser uses: permalinks, buttons, progress bars, tooltips, controls, the
     language switcher (each language's edition is a book of its own), a page's notebook
-    download (a file of the site, not of the book), and whatever the site marks
+    download (a file of the site, not of the book), the record of what computed the page (the
+    editions end with the book's: editions/colophon.py), and whatever the site marks
     `llmbook-web-only` (the launch links: a reader of paper has no notebook to open)."""
     gone = "a.headerlink, button, input, progress, script, nav.llmbook-languages"
-    gone += ", p.llmbook-download, .llmbook-web-only"
+    gone += ", p.llmbook-download, details.llmbook-provenance, .llmbook-web-only"
     for tag in soup.select(gone):
         tag.decompose()
     for tag in soup.select("[title]"):

@@ -38,7 +38,7 @@ def translated_result(
             continue
         taken.add(match)
         values.append(result.values[match])
-    return RunResult(blocks=blocks, values=values, used=dict(result.used))
+    return RunResult(blocks=blocks, values=values, used=dict(result.used), record=result.record)
 
 
 def _section_finder(sections: list[Section]):

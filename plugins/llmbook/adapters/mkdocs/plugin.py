@@ -54,6 +54,7 @@ from llmbook.site.core_extension import LLMBookExtension
 from llmbook.site.launch import launch_links
 from llmbook.site.page_notebook import download_html, notebook_of, write_page_notebooks
 from llmbook.site.preview import Preview
+from llmbook.site.provenance import ProvenanceLog, page_entry, panel
 from llmbook.site.site import Build, Site
 from llmbook.translate.book import Translations
 
@@ -82,6 +83,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         self.serving = False
         self._full_content: str | None = None
         self._converted: ConvertedPages | bool | None = None  # False: off for this build
+        self._provenance = ProvenanceLog()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # The live preview renders pages with author errors (shown on them) instead of stopping.
@@ -122,6 +124,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             self.config["language"] = language
             self.site = Site.create(self.config, project, Preview() if self.serving else Build())
         self._converted = None
+        self._provenance = ProvenanceLog()  # this build's records (provenance.json)
         # The extension listed in mkdocs.yml (for Zensical) is replaced by one bound to this build.
         extensions = [e for e in config.markdown_extensions if e != _EXTENSION]
         extensions = [e for e in extensions if not isinstance(e, LLMBookExtension)]
@@ -233,30 +236,40 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
         assert self.site is not None
-        # A notebook page's download is written where the notebook is in docs/
-        # (BuildOutputs.write), a Markdown page's that ran code as `x.ipynb` beside it
-        # (page_notebook.py): linked from the page's URL, `x/` or `x.html` as
-        # `use_directory_urls` says.
-        notebook = (
-            page.file.src_uri
-            if isinstance(page.file, NotebookFile)
-            else notebook_of(self.site, self._display_path(page.file.abs_src_path, config))
-            if page.file.abs_src_path
-            else None
-        )
-        if page.file.abs_src_path:  # a button per `launch` service
-            html = (
-                launch_links(self.site, self._display_path(page.file.abs_src_path, config)) + html
-            )
-        if notebook is not None:
-            html = (
-                download_html(self.site.locale, get_relative_url(notebook, page.url)) + "\n" + html
-            )
-        translations = self.site.translations if self.site is not None else None
-        if translations is not None and page.file.abs_src_path:
-            src = self._display_path(page.file.abs_src_path, config)
+        src = self._display_path(page.file.abs_src_path, config) if page.file.abs_src_path else None
+        html = self._run_links(page, src) + html
+        translations = self.site.translations
+        if translations is not None and src is not None:
             html = translations.marked_untranslated(src, html)
-        return html
+        return self._with_provenance(html, page, src)
+
+    def _run_links(self, page: Page, src: str | None) -> str:
+        """Above the page: its notebook's download and a button per `launch` service. A notebook
+        page's notebook is written where it is in docs/ (BuildOutputs.write), a Markdown page's
+        that ran code as `x.ipynb` beside it (page_notebook.py): linked from the page's URL,
+        `x/` or `x.html` as `use_directory_urls` says."""
+        assert self.site is not None
+        if isinstance(page.file, NotebookFile):
+            notebook = page.file.src_uri
+        else:
+            notebook = notebook_of(self.site, src) if src is not None else None
+        links = launch_links(self.site, src) if src is not None else ""
+        if notebook is not None:
+            href = get_relative_url(notebook, page.url)
+            links = download_html(self.site.locale, href) + "\n" + links
+        return links
+
+    def _with_provenance(self, html: str, page: Page, src: str | None) -> str:
+        """An executed page ends with the record of what computed it (this build's: whether its
+        results came from the cache), kept for `provenance.json` too."""
+        site = self.site
+        if site is None or not self.config.enabled or src is None:
+            return html
+        data = page_entry(site.report, site.executor, src)
+        if data is None:
+            return html
+        self._provenance.add(page.file.dest_uri, src, data)
+        return html + panel(data, site.locale)
 
     def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> None:
         # The book's order for its editions: the nav's pages.
@@ -280,6 +293,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             log.info(f"{rendered} pages rendered, {replayed} from the render cache")
             self.site.outputs.write(self.site.report)
             write_page_notebooks(self.site)
+            self._provenance.write(Path(config.site_dir))
             save_segments()
             shipped = ship_and_check(
                 config.site_dir,

@@ -3,9 +3,10 @@ slot per page.
 
 The key covers what is known before the page runs: the page's code (blocks, their modes and the
 bound expressions, not the written numbers), the seed, the preamble, and the Python, torch and
-matplotlib versions. What the page turned out to use, every file of the project it opened or
-imported (`deps.py`), is stored with the result under its content hash: the entry is stale when
-any of those files changed. The store writes atomically and verifies what it reads.
+matplotlib versions. What the page turned out to use is stored with the result: every file of the
+project it opened or imported (`deps.py`), under its content hash, and every distribution whose
+modules it imported, with its version (`provenance.py`): the entry is stale when any of those
+files changed, or any of those distributions has another version now. The store writes atomically and verifies what it reads.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
+from dataclasses import asdict
 from pathlib import Path
 
 from llmbook.core.store import Store, file_digest, file_stamp, key, version
@@ -21,6 +23,7 @@ from llmbook.execute.shell.display import Display
 from llmbook.execute.shell.figures import Figure
 from llmbook.execute.stages.block_errors import Raised
 from llmbook.execute.stages.collect import PageSource
+from llmbook.execute.stages.provenance import Record
 from llmbook.execute.stages.run import BlockResult, RunResult
 
 __all__ = [
@@ -30,12 +33,13 @@ __all__ = [
     "result_digest",
 ]
 
-_FORMAT = 9  # 2: the files a page used are stored with its result; 3: display outputs;
+_FORMAT = 10  # 2: the files a page used are stored with its result; 3: display outputs;
 # 4: stderr as stream outputs, `clear_output`, display handles (IPython's shell); 5: native
 # output (descriptors 1 and 2), files beside a notebook; 6: the characters cut from an output;
 # 7: an untitled notebook figure's description in every language (`Figure.alts`); 8: no
 # language: such a figure keeps its cell and axes, described when a page renders; 9: the page
-# runs on past a raising block, its errors kept (`RunResult.raised`), the threads in the key
+# runs on past a raising block, its errors kept (`RunResult.raised`), the threads in the key;
+# 10: what computed the page (`RunResult.record`: its imported distributions' versions)
 NAMESPACE = RESULTS
 
 
@@ -133,7 +137,8 @@ class PageCache:
                 Raised(int(line), str(problem), str(fix), bool(allowable))
                 for line, problem, fix, allowable in data.get("raised", [])
             ]
-            return RunResult(blocks, list(data["values"]), used, raised)
+            record = Record(**data["record"]) if "record" in data else None
+            return RunResult(blocks, list(data["values"]), used, raised, record)
         except (ValueError, KeyError, TypeError, AttributeError):
             return None  # a whole entry of another shape (an older format)
 
@@ -155,6 +160,7 @@ class PageCache:
             **(
                 {"raised": [list(vars(r).values()) for r in result.raised]} if result.raised else {}
             ),
+            **({"record": asdict(result.record)} if result.record is not None else {}),
         }
         self._store.slot(NAMESPACE, src).put(page_key, data)
 

@@ -14,6 +14,7 @@ the pages that opened them.
 
 from __future__ import annotations
 
+import builtins
 import os
 import sys
 from collections.abc import Iterator
@@ -72,6 +73,20 @@ class UseRecorder:
         )
         self._opened: set[str] = set()
         self._modules_before = set(sys.modules)
+        # Modules the forkserver preloaded (torch, NumPy) are not new when the page's code or a
+        # package it imports (a book's) imports them: the `import` statements of the page and of
+        # the modules new since it started are seen here (not the preloaded runner's own).
+        self._named: set[str] = set()
+        plain_import = builtins.__import__
+        before = self._modules_before
+
+        def recording_import(name, globals=None, locals=None, fromlist=(), level=0):  # noqa: ANN001, ANN202, A002
+            importer = (globals or {}).get("__name__", "__main__")
+            if not level and (importer == "__main__" or importer not in before):
+                self._named.add(name)
+            return plain_import(name, globals, locals, fromlist, level)
+
+        builtins.__import__ = recording_import
         sys.addaudithook(self._hook)
 
     def _hook(self, event: str, args: tuple) -> None:
@@ -92,6 +107,11 @@ class UseRecorder:
             if spec is not None and spec.has_location and spec.origin:
                 found.add(spec.origin)
         return found
+
+    def new_modules(self) -> list[str]:
+        """The modules imported since the recorder started, or named by an `import` statement
+        (provenance.py)."""
+        return sorted((set(sys.modules) - self._modules_before) | self._named)
 
     def used(self) -> dict[str, str]:
         """{path relative to the root: content hash} of every used file under the root; an

@@ -40,6 +40,7 @@ from llmbook.execute.stages.load import LoadedPage
 from llmbook.execute.stages.mode import Strict
 from llmbook.execute.stages.pages import docs_relative, page_selector
 from llmbook.execute.stages.plan import Plan
+from llmbook.execute.stages.provenance import Distributions
 from llmbook.execute.stages.report import BuildFailed, RaisingPolicy, Report
 from llmbook.execute.stages.run import RunResult
 from llmbook.execute.stages.stage_cache import StageCache
@@ -81,6 +82,7 @@ class Executor:
         self._docs_path = docs_relative(root=self.root, docs_dir=docs_dir)
         self.left_out: set[str] = set()  # pages of other shards, neither run nor checked
         self._hashes = FileHashes(self.root)
+        self.distributions = Distributions()  # versions, each looked up once per build
         self.spec = spec_from_options(plugin_config, project)  # how pages run: it keys results
         self.engine = engine_from_options(self.spec, plugin_config, self._hashes)
         # The build's one store (Site.create opens it); standalone (pytest, tools) its own.
@@ -121,6 +123,8 @@ class Executor:
         runnable = [p for p in loaded if p.source.src not in sources]
         runnable += list({id(s): s for s in sources.values() if s is not None}.values())
         waiting = self._this_shards(runnable, self._uncached(runnable, report), sharded=sharded)
+        if waiting:
+            self.distributions.prepare()  # beside the pages: which distribution owns a module
         outcomes = self._run([p.source for p in waiting])
         for page, outcome in zip(waiting, outcomes, strict=True):
             self.executed.append(page.source.src)
@@ -132,6 +136,7 @@ class Executor:
                 report.failures.append(outcome.error)
             else:
                 page.result = outcome.result
+                self._record_versions(page.result)
                 if all(self.raising.allowed(page.source, r) for r in page.result.raised):
                     self.cache.store(page.source.src, page.key, page.result)
         built = {page.source.src for page in loaded}
@@ -330,6 +335,9 @@ class Executor:
         page.result = self.cache.load(source.src, page.key)
         if page.result is not None and not self._hashes.unchanged(page.result.used):
             page.result = None  # a file the page opened or imported has changed since
+        record = page.result.record if page.result is not None else None
+        if record is not None and self.distributions.changed(record.distributions):
+            page.result = None  # a distribution it imported was upgraded, or removed
         if page.result is None and not self.execute:
             first = min([b.line for b in source.blocks if b.runs] + [b.line for b in source.bound])
             why = "" if self.store.enabled else " and the cache is off"
@@ -343,6 +351,12 @@ class Executor:
                 "or opt the page out with `execute: false` in its front matter",
             )
         return page.result
+
+    def _record_versions(self, result: RunResult) -> None:
+        """The versions of the distributions the page's modules come from, into its record."""
+        record = result.record
+        if record is not None and not record.distributions:
+            record.distributions = self.distributions.of_modules(record.modules)
 
     def _this_shards(
         self, loaded: list[LoadedPage], waiting: list[LoadedPage], *, sharded: bool

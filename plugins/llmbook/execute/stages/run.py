@@ -33,6 +33,7 @@ from llmbook.execute.stages.block_errors import (
 )
 from llmbook.execute.stages.collect import CodeBlock, PageSource
 from llmbook.execute.stages.page_process import located_warnings, set_threads, torch_module
+from llmbook.execute.stages.provenance import Record
 
 __all__ = ["BlockResult", "RunResult", "run_blocks", "steps"]
 
@@ -58,6 +59,8 @@ class RunResult:
     # what raised while the page ran on, in page order (block_errors.py): the executor reports
     # each as an error, or as a warning under `execute_allow_errors`
     raised: list[Raised] = field(default_factory=list)
+    # what computed them: versions, platform, when and how long (provenance.py)
+    record: Record | None = None
 
 
 def steps(page: PageSource) -> list[tuple[int, int, int]]:

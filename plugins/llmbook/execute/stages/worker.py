@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import time
 
 # Before torch starts its thread pool: one thread per page (see run.py), in every forked page.
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -152,9 +153,11 @@ def _run(conn, page, options: dict) -> None:  # noqa: ANN001
     ("done", result) or ("fail", …)."""
     from llmbook.core.errors import AuthorError
     from llmbook.execute.stages.deps import UseRecorder
+    from llmbook.execute.stages.provenance import page_record
     from llmbook.execute.stages.run import run_blocks
 
     recorder = UseRecorder(options["root"])
+    start = time.perf_counter()
     try:
         result = run_blocks(
             page,
@@ -180,5 +183,8 @@ def _run(conn, page, options: dict) -> None:  # noqa: ANN001
         ))  # fmt: skip
     else:
         result.used = recorder.used()
+        code = [options["preamble"], *(b.code for b in page.blocks if b.runs)]
+        seconds = time.perf_counter() - start
+        result.record = page_record(code, recorder.new_modules(), seconds)
         conn.send(("done", result))
     conn.close()
