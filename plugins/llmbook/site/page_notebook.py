@@ -63,13 +63,15 @@ def notebook_uri(uri: str) -> str:
 
 
 def _runs_code(plan: Plan | None) -> bool:
-    """A Markdown page whose build ran at least one block (a notebook page has its own
-    download: the executed notebook)."""
+    """A Markdown page whose build ran at least one block and checked its tree (a notebook
+    page has its own download: the executed notebook; a page the live preview shows with its
+    errors has no tree to make prose of)."""
     return (
         plan is not None
         and plan.page.cells is None
         and plan.result is not None
         and bool(plan.result.blocks)
+        and plan.doc is not None
     )
 
 
