@@ -85,6 +85,14 @@ def test_a_notebook_cell_shows_its_last_expression_as_out(run_md) -> None:
     ]
 
 
+def test_a_semicolon_before_a_comment_still_hides_the_last_expression(run_md) -> None:
+    # IPython reads the last token, comments and blank lines aside; a `;` inside a string is text
+    cells = [("code", "41 + 1;  # hidden\n\n# the end"), ("code", "'a;'"), ("code", "1 # ;")]
+    plan = run_md(notebook(*cells), src="docs/nb.ipynb")
+    shown = [[d.data for d in b.displays] for b in plan.result.blocks.values()]
+    assert shown == [[], [{"text/plain": "'a;'"}], [{"text/plain": "1"}]]
+
+
 def test_a_failing_repr_names_the_file_and_line(run_md) -> None:
     page = """\
     ```python

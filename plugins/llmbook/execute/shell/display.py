@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import ast
 import base64
+import io
 import re
 import shutil
 import tempfile
+import tokenize
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -179,3 +181,19 @@ def split_last(tree: ast.Module) -> tuple[ast.Module, ast.Expression | None]:
         return tree, None
     last = ast.Expression(tree.body[-1].value)
     return ast.Module(tree.body[:-1], type_ignores=[]), last
+
+
+def ends_quiet(code: str) -> bool:
+    """Whether the block's last token, comments and blank lines aside, is `;`: then Jupyter
+    shows nothing for its last expression, a comment after the `;` included (IPython's
+    `DisplayHook.semicolon_at_end_of_expression`, for blocks run without IPython too)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return code.rstrip().endswith(";")
+    skipped = (tokenize.ENDMARKER, tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT)
+    for token in reversed(tokens):
+        if token.type in skipped:
+            continue
+        return token.type == tokenize.OP and token.string == ";"
+    return False

@@ -33,13 +33,14 @@ __all__ = [
     "result_digest",
 ]
 
-_FORMAT = 10  # 2: the files a page used are stored with its result; 3: display outputs;
+_FORMAT = 11  # 2: the files a page used are stored with its result; 3: display outputs;
 # 4: stderr as stream outputs, `clear_output`, display handles (IPython's shell); 5: native
 # output (descriptors 1 and 2), files beside a notebook; 6: the characters cut from an output;
 # 7: an untitled notebook figure's description in every language (`Figure.alts`); 8: no
 # language: such a figure keeps its cell and axes, described when a page renders; 9: the page
 # runs on past a raising block, its errors kept (`RunResult.raised`), the threads in the key;
-# 10: what computed the page (`RunResult.record`: its imported distributions' versions)
+# 10: what computed the page (`RunResult.record`: its imported distributions' versions);
+# 11: a `;` before a trailing comment hides the last expression, as in IPython
 NAMESPACE = RESULTS
 
 

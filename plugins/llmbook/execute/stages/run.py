@@ -18,7 +18,13 @@ from dataclasses import dataclass, field
 
 from llmbook.core.errors import AuthorError, quoted, quoted_lines
 from llmbook.execute.numbers.precision import to_plain
-from llmbook.execute.shell.display import Display, Displays, display_context, split_last
+from llmbook.execute.shell.display import (
+    Display,
+    Displays,
+    display_context,
+    ends_quiet,
+    split_last,
+)
 from llmbook.execute.shell.figures import Figure, figure_context, take_figures
 from llmbook.execute.shell.fonts import MissingGlyph
 from llmbook.execute.shell.shell import automagic, remember_input, transform_magics
@@ -224,7 +230,7 @@ def _compiled(
     # the first of its own. Here it goes first, where Python takes it.
     tree.body.sort(key=lambda node: not _future_import(node))
     # Jupyter's way: a last expression ending in `;` shows nothing.
-    shown = show_last and not block.code.rstrip().endswith(";")
+    shown = show_last and not ends_quiet(block.code)
     body, last = split_last(tree) if shown else (tree, None)
     tail = compile(last, page.src, "eval") if last is not None else None
     return compile(body, page.src, "exec"), tail
