@@ -35,6 +35,8 @@ def test_the_books_notebook_is_valid_and_reruns_to_the_same_text(site: Path, nam
     path = site / name
     notebook = nbformat.read(path, as_version=4)
     nbformat.validate(notebook)
+    # written without nbformat (notebook_outputs.notebook_json): byte for byte what it writes
+    assert path.read_text(encoding="utf-8") == nbformat.writes(notebook) + "\n"
     assert notebook.metadata.kernelspec.name == "python3"
     assert "llmbook-setup" in notebook.cells[0].metadata.tags
     found = rerun(path)

@@ -201,8 +201,11 @@ def test_a_last_expression_the_build_did_not_show_ends_with_a_semicolon(notebook
     assert _source(notebook.cells[5]) == "x = 6 * 7\nx;  # the answer"
 
 
-def test_metadata_is_a_python_kernel_and_the_notebook_is_valid(notebook) -> None:
+def test_metadata_is_a_python_kernel_and_the_notebook_is_valid(notebook, built) -> None:
     nbformat.validate(notebook)
+    # written by the standard library in nbformat's layout: byte for byte nbformat's own text
+    written = (built.site / "sub/page.ipynb").read_text(encoding="utf-8")
+    assert written == nbformat.writes(notebook) + "\n"
     assert notebook.metadata.kernelspec == {
         "name": "python3",
         "display_name": "Python 3",

@@ -10,7 +10,9 @@ show (`execute_show_last` off) ends it with `;`, Jupyter's way of showing nothin
 `x.md`'s notebook is `x.ipynb` beside the page in the site. Where a notebook page `x.ipynb` is
 beside it, that page's executed notebook keeps the name: `x.md` gets none, and the build warns.
 Kept in the store's "notebooks" namespace under a key of everything it is made from, so a warm
-build neither imports nbformat nor makes a cell.
+build neither imports nbformat nor makes a cell; written in nbformat's layout by the standard
+library (`notebook_json`), so an edited page's rebuild imports neither nbformat nor jsonschema.
+The tests check every notebook the book makes against the schema and nbformat's own writer.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from mkdocs.utils import get_relative_url
 
 from llmbook.core.store import bytes_digest, key, llmbook_hash, version
 from llmbook.core.store_namespaces import NOTEBOOKS
-from llmbook.execute.stages.notebook_outputs import cell_outputs, run_outputs
+from llmbook.execute.stages.notebook_outputs import cell_outputs, notebook_json, run_outputs
 from llmbook.execute.stages.tags import Display
 from llmbook.site.notebook_setup import setup_code
 from llmbook.site.notebook_prose import CodeCell, page_cells, prose_context
@@ -130,6 +132,16 @@ def _book_digest(site: Site) -> str:
     return key(sorted((name, bytes_digest(raw)) for name, raw in site.sources.items()))
 
 
+def _links_key(site: Site, src: str, book: str | None) -> object:
+    """What the page's prose took from the rest of the book: the parts, terms and citations its
+    render looked up (`page_deps`, the render cache's record), so an edit of another page
+    remakes only the notebooks that show what changed; without that record, every page."""
+    deps = site.page_deps.get(src)
+    if deps is not None:
+        return vars(deps)
+    return book if book is not None else _book_digest(site)
+
+
 def page_notebook(site: Site, src: str, *, book: str | None = None) -> str:
     """The notebook of page `src` (one `notebook_of` names), as nbformat writes it; `book`:
     `_book_digest(site)`, when the caller made it once for many pages."""
@@ -142,7 +154,7 @@ def page_notebook(site: Site, src: str, *, book: str | None = None) -> str:
         plan.result_digest or result_digest(plan.result),
         _run_options(site, plan),
         site.render_cache_key() or site.locale.digest,
-        book if book is not None else _book_digest(site),
+        _links_key(site, src, book),
         [version(name) for name in ("nbformat", "torch", "noto-cjk-sans-otc")],  # setup cell
         platform.python_version(),
         llmbook_hash(),
@@ -167,34 +179,35 @@ def _run_options(site: Site, plan: Plan) -> dict:
 
 
 def _made(site: Site, src: str, plan: Plan, name: str) -> str:
-    import nbformat
-
-    v4, run = nbformat.v4, _run_options(site, plan)
+    run = _run_options(site, plan)
     torch = find_spec("torch") is not None  # the build seeds torch where it is installed
     options = {k: run[k] for k in ("preamble", "seed", "threads")}
     options["figures"] = _draws(plan)
     setup = setup_code(site.locale, name=name, torch=torch, **options)
-    cells = [v4.new_code_cell(setup, execution_count=1, metadata={"tags": ["llmbook-setup"]})]
+    cells = [_cell("code", setup, execution_count=1, metadata={"tags": ["llmbook-setup"]})]
     blocks = {block.line: (pos, block) for pos, block in enumerate(plan.page.blocks)}
     results = plan.result.blocks if plan.result is not None else {}
     for item in page_cells(prose_context(site, src)):
         if not isinstance(item, CodeCell):
-            cells.append(v4.new_markdown_cell(item.markdown))
+            cells.append(_cell("markdown", item.markdown))
             continue
         pos, block = blocks[item.line]
-        count = 1 + sum(c.cell_type == "code" for c in cells)
+        count = 1 + sum(c["cell_type"] == "code" for c in cells)
         code = block.code if run["show_last"] else quiet_last(block.code)
         done = results.get(pos)
         outputs = cell_outputs(run_outputs(done, site.locale), count) if done else []
-        cell = v4.new_code_cell(code, execution_count=count, outputs=outputs)
-        cell.metadata.update(_cell_metadata(block.display))
-        cells.append(cell)
+        metadata = _cell_metadata(block.display)
+        cells.append(_cell("code", code, execution_count=count, outputs=outputs, metadata=metadata))
     for number, cell in enumerate(cells, start=1):
-        cell.id = f"cell-{number}"  # stable from build to build (nbformat's own are random)
+        cell["id"] = f"cell-{number}"  # stable from build to build (nbformat's own are random)
     metadata = {"kernelspec": dict(KERNELSPEC), "language_info": _language_info()}
-    notebook = v4.new_notebook(cells=cells, metadata=metadata)
-    nbformat.validate(notebook)
-    return nbformat.writes(notebook).rstrip("\n") + "\n"
+    return notebook_json({"nbformat": 4, "nbformat_minor": 5, "metadata": metadata, "cells": cells})
+
+
+def _cell(kind: str, source: str, **fields: object) -> dict:
+    """A cell as nbformat writes it (`notebook_json`: the tests check it against the schema)."""
+    code = {"execution_count": None, "outputs": []} if kind == "code" else {}
+    return {"cell_type": kind, "metadata": {}, "source": source, **code, **fields}
 
 
 def _draws(plan: Plan) -> str:

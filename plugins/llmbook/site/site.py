@@ -220,7 +220,6 @@ class Site:
         entry = cache.load(page.src, key)
         if entry is not None and self.replay_extras(page.src, entry.deps):
             self.replayed.append(page.src)
-            self.page_deps[page.src] = entry.deps
             self.store.use_again(entry.uses)  # its formulas, demo frames: still needed
             return replay(entry, stash.put)
         entry = Rendered("", len(stash))
@@ -258,7 +257,8 @@ class Site:
     def replay_extras(self, src: str, deps: Deps) -> bool:
         """Whether what a kept page depended on still holds: the site-index answers it used are
         the same and the figures it links are still among its results; if so the figures are
-        registered (written at the end) as when the page rendered."""
+        registered (written at the end) and the page's `page_deps` are these, as when the page
+        rendered."""
         if any((self._lookup(n) or ("", "")) != (title, url) for n, title, url in deps.lookups):
             return False
         plan = self.report.plans.get(src)
@@ -272,6 +272,7 @@ class Site:
             return False  # a demo it shows is drawn by other code now
         for path in deps.figures:
             self.outputs.keep_figure(path, shown[path])
+        self.page_deps[src] = deps
         return True
 
     def render_cache_key(self) -> str:

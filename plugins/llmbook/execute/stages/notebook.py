@@ -28,7 +28,7 @@ from llmbook.core.errors import AuthorError
 from llmbook.core.lexer import cell_line, engine_text, fences
 from llmbook.core.store import Store, key, version
 from llmbook.core.store_namespaces import NOTEBOOKS
-from llmbook.execute.stages.notebook_outputs import cell_outputs
+from llmbook.execute.stages.notebook_outputs import cell_outputs, written
 from llmbook.execute.stages.tags import TAGS, read_tags
 
 __all__ = ["Notebook", "executed_notebook", "read_notebook"]
@@ -216,8 +216,7 @@ def _executed(notebook: Notebook, outputs: Outputs) -> str:
         count += 1
         cell.execution_count = count
         cell.outputs = cell_outputs(outputs[index], count)
-    nbformat.validate(data)
-    return nbformat.writes(data).rstrip("\n") + "\n"
+    return written(data)
 
 
 def _with_ids(data: dict) -> dict:
