@@ -109,7 +109,7 @@ def with_download(site: Site, page: PageRef, markdown: str, put: Callable[[str],
 def write_page_notebooks(site: Site) -> int:
     """Write every executed Markdown page's notebook into the site; how many were written. A
     page whose notebook a notebook page beside it already is gets a warning instead."""
-    written, book = 0, _book_digest(site)
+    written = 0
     for src in sorted(site.report.plans):
         path = notebook_of(site, src)
         if path is None:
@@ -122,31 +122,28 @@ def write_page_notebooks(site: Site) -> int:
             continue
         target = site.project.site_dir / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(page_notebook(site, src, book=book), encoding="utf-8")
+        target.write_text(page_notebook(site, src), encoding="utf-8")
         written += 1
     return written
 
 
-def _book_digest(site: Site) -> str:
-    """The book's pages as one key: a page's prose links and numbers the others."""
-    return key(sorted((name, bytes_digest(raw)) for name, raw in site.sources.items()))
-
-
-def _links_key(site: Site, src: str, book: str | None) -> object:
+def _links_key(site: Site, src: str) -> object:
     """What the page's prose took from the rest of the book: the parts, terms and citations its
     render looked up (`page_deps`, the render cache's record), so an edit of another page
-    remakes only the notebooks that show what changed; without that record, every page."""
+    remakes only the notebooks that show what changed; without that record (a page another
+    shard rendered), every page of the book."""
     deps = site.page_deps.get(src)
     if deps is not None:
         return vars(deps)
-    return book if book is not None else _book_digest(site)
+    return sorted((name, bytes_digest(raw)) for name, raw in site.sources.items())
 
 
-def page_notebook(site: Site, src: str, *, book: str | None = None) -> str:
-    """The notebook of page `src` (one `notebook_of` names), as nbformat writes it; `book`:
-    `_book_digest(site)`, when the caller made it once for many pages."""
+def page_notebook(site: Site, src: str) -> str:
+    """The notebook of page `src` (one `notebook_of` names), as nbformat writes it."""
     plan = site.report.plans[src]
     uri = site.project.uri(src)
+    if not site.store.enabled:
+        return _made(site, src, plan, posixpath.basename(uri))
     parts = [
         src,
         uri,
@@ -154,17 +151,16 @@ def page_notebook(site: Site, src: str, *, book: str | None = None) -> str:
         plan.result_digest or result_digest(plan.result),
         _run_options(site, plan),
         site.render_cache_key() or site.locale.digest,
-        _links_key(site, src, book),
-        [version(name) for name in ("nbformat", "torch", "noto-cjk-sans-otc")],  # setup cell
+        _links_key(site, src),
+        [version(name) for name in ("torch", "noto-cjk-sans-otc")],  # the setup cell's
         platform.python_version(),
         llmbook_hash(),
     ]
-    memo = site.store.memo(NOTEBOOKS, key(parts), codec="text") if site.store.enabled else None
-    text = memo.get() if memo is not None else None
+    memo = site.store.memo(NOTEBOOKS, key(parts), codec="text")
+    text = memo.get()
     if text is None:
         text = _made(site, src, plan, posixpath.basename(uri))
-        if memo is not None:
-            memo.put(text)
+        memo.put(text)
     return text
 
 
