@@ -4,8 +4,7 @@ on the first page: it reads the llmbook options from the config Zensical builds 
 the one `-f` names), runs every page's code (one complete report, as under MkDocs), and ships
 the assets into the site. Under `zensical serve` a
 page whose file changed is run again before it is rendered, and errors show on their pages.
-Zensical prints any exception an extension raises, so the core's own errors pass through as
-they are.
+Under `zensical build` an error ends the build as under MkDocs, its report alone (errors.py).
 
 Translations (the `languages` option): Zensical renders the files it finds, so mkdocs.yml leaves
 them out (`exclude_docs: *.en.md`) and they are never pages of their own; the pages the build runs
