@@ -1,7 +1,8 @@
 """The `llmbook` command (also `python -m llmbook`):
 
-llmbook new DIR [--language L]       a new book that builds with `mkdocs build --strict`, in L:
-                                     en (the default) or another language llmbook ships words for
+llmbook new DIR [--language L] [--engine E]   a new book that builds at once, in L: en (the
+                                     default) or another language llmbook ships words for; built
+                                     with E: mkdocs (the default) or zensical
 llmbook update-numbers [PATH ...]    rewrite drifted [[… = number]] to the computed values
 llmbook zensical-config CONFIG [-o OUT]   CONFIG merged over what it INHERITs, for Zensical
 llmbook cache info [-f CONFIG]       the cache's namespaces: entries, bytes, read by the last build
@@ -15,6 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from llmbook.commands.scaffold import ENGINES
 from llmbook.core.i18n import shipped_languages
 
 __all__ = ["main"]
@@ -30,6 +32,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=shipped_languages(),
         default="en",
         help="the book's language (theme.language): its first page, comments and llmbook's words",
+    )
+    new.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default=ENGINES[0],
+        help="what builds the book: its README, requirements and workflow (default: mkdocs)",
     )
     update = commands.add_parser(
         "update-numbers", help="rewrite drifted bound numbers to the computed ones, print the diff"
@@ -49,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "cache":
         return _cache(args.config_file, args.action, getattr(args, "keep_builds", 1))
     if args.command == "new":
-        return _new(args.folder, args.language)
+        return _new(args.folder, args.language, args.engine)
     if args.command == "zensical-config":
         return _zensical_config(args.config, args.output)
     from llmbook.commands.update import main as update_numbers
@@ -119,15 +127,21 @@ def _zensical_config(config: Path, output: Path | None) -> int:
     return 0
 
 
-def _new(folder: Path, language: str) -> int:
+def _new(folder: Path, language: str, engine: str) -> int:
     from llmbook.commands.scaffold import NotEmpty, new_book
 
     try:
-        new_book(folder, language=language)
+        new_book(folder, language=language, engine=engine)
     except NotEmpty as error:
         print(f"llmbook new: {error}", file=sys.stderr)
         return 2  # argparse's status for a usage error
-    print(f"llmbook new: a book in {folder}. Build it: cd {folder} && mkdocs build --strict")
+    how = "mkdocs build --strict"
+    if engine == "zensical":  # as its README says
+        how = (
+            "python -m llmbook zensical-config mkdocs.yml && "
+            "zensical build --clean -f mkdocs.zensical.yml"
+        )
+    print(f"llmbook new: a book in {folder}. Build it: cd {folder} && {how}")
     return 0
 
 

@@ -1,9 +1,13 @@
-"""`llmbook new DIR --language L`: a new book that builds with `mkdocs build --strict` at once.
+"""`llmbook new DIR --language L [--engine E]`: a new book that builds at once, with MkDocs
+(`mkdocs build --strict`, the default) or with Zensical (its README and workflow say how).
 
 The files are package data (llmbook/templates/<language>/): one whole folder per language
 llmbook ships a locale for, every file in that language (its comments, the workflow's step names,
-the first page). Names that start with a dot are stored without it (`gitignore`, `github/`), so no
-packaging step can drop them, and get it back when written.
+the first page), the book as MkDocs builds it. Another engine's folder
+(llmbook/templates/<engine>/<language>/) holds the files that differ under it (README.md,
+requirements.txt, the workflow), written over those. Names that start with a dot are stored
+without it (`gitignore`, `github/`), so no packaging step can drop them, and get it back when
+written.
 """
 
 from __future__ import annotations
@@ -14,7 +18,10 @@ from pathlib import Path
 
 from llmbook.core.i18n import shipped_languages
 
-__all__ = ["NotEmpty", "new_book"]
+__all__ = ["ENGINES", "NotEmpty", "new_book"]
+
+# The engines a new book can be built with; the first is the default.
+ENGINES = ("mkdocs", "zensical")
 
 # Stored without their dot (see above); written with it.
 _DOTTED = {"gitignore": ".gitignore", "github": ".github"}
@@ -24,19 +31,27 @@ class NotEmpty(Exception):
     """The folder for a new book already holds something: nothing is written into it."""
 
 
-def new_book(folder: Path, *, language: str) -> list[Path]:
-    """Write a new book in `language` into `folder` (created; it must be empty or absent); the
-    files written."""
+def new_book(folder: Path, *, language: str, engine: str = ENGINES[0]) -> list[Path]:
+    """Write a new book in `language`, built with `engine`, into `folder` (created; it must be
+    empty or absent); the files written."""
     if language not in shipped_languages():
         raise ValueError(
             f"llmbook new writes a book in {', '.join(shipped_languages())}, not {language!r}"
+        )
+    if engine not in ENGINES:
+        raise ValueError(
+            f"llmbook new writes a book built with {' or '.join(ENGINES)}, not {engine!r}"
         )
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise NotEmpty(
             f"{folder} is not empty: `llmbook new` writes a book only into an empty or new "
             "folder. Fix: choose a new folder name, or empty this one."
         )
-    return _copy(resources.files("llmbook") / "templates" / language, folder)
+    templates = resources.files("llmbook") / "templates"
+    written = _copy(templates / language, folder)
+    if engine != ENGINES[0]:  # its own README, requirements and workflow, over MkDocs'
+        written += [p for p in _copy(templates / engine / language, folder) if p not in written]
+    return written
 
 
 def _copy(source: Traversable, target: Path) -> list[Path]:
