@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 from llmbook.commands.scaffold import ENGINES, new_book
+from llmbook.core.assets import asset_paths
 from llmbook.core.i18n import shipped_languages
 
 LANGUAGES = shipped_languages()
@@ -24,6 +25,13 @@ ZENSICAL = [
     "python -m llmbook.offline site",
 ]
 INSTALL = "python -m pip install -r requirements.txt"
+
+
+class Loader(yaml.SafeLoader):  # MkDocs' !ENV tag, as None
+    pass
+
+
+Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 
 def new(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -77,8 +85,18 @@ def test_a_zensical_books_readme_and_workflow_build_with_zensical(
     # The rest of the book is MkDocs' own: the same config and first page.
     mkdocs_book = tmp_path / "mkdocs"
     new_book(mkdocs_book, language=language)
-    for rel in ("mkdocs.yml", "docs/index.md", ".gitignore"):
+    for rel in ("docs/index.md", ".gitignore"):
         assert (book / rel).read_bytes() == (mkdocs_book / rel).read_bytes(), rel
+    # Its mkdocs.yml is MkDocs' with the lists of llmbook's assets (Zensical links only those).
+    config = (book / "mkdocs.yml").read_text(encoding="utf-8")
+    assert config.startswith((mkdocs_book / "mkdocs.yml").read_text(encoding="utf-8") + "\n# ")
+    listed = yaml.load(config, Loader=Loader)
+    ours = {f"assets/llmbook/{rel}" for rel in asset_paths()}
+    assert {
+        *listed["extra_css"],
+        *listed["extra_javascript"],
+        *listed["extra"]["polyfills"],
+    } == ours
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -149,3 +167,5 @@ def test_a_zensical_book_builds_with_the_commands_its_readme_names(tmp_path: Pat
     page = (book / "site" / "index.html").read_text(encoding="utf-8")
     assert "a circle of radius 2 has an area of" in page and "12.57" in page
     assert "<svg" in page and 'data-llmbook-quiz data-answer="B"' in page
+    for rel in asset_paths():  # linked from the page, and in the site
+        assert f"assets/llmbook/{rel}" in page and (book / "site/assets/llmbook" / rel).is_file()

@@ -5,7 +5,10 @@ The files are package data (llmbook/templates/<language>/): one whole folder per
 llmbook ships a locale for, every file in that language (its comments, the workflow's step names,
 the first page), the book as MkDocs builds it. Another engine's folder
 (llmbook/templates/<engine>/<language>/) holds the files that differ under it (README.md,
-requirements.txt, the workflow), written over those. Names that start with a dot are stored
+requirements.txt, the workflow), written over those; a file named `X.append` there is added to
+the end of X. Zensical links only the stylesheets and scripts the config lists (the MkDocs plugin
+links llmbook's by itself): its mkdocs.yml ends with its comment (`mkdocs.yml.append`) and the
+lists of llmbook's assets, as this llmbook ships them. Names that start with a dot are stored
 without it (`gitignore`, `github/`), so no packaging step can drop them, and get it back when
 written.
 """
@@ -51,7 +54,22 @@ def new_book(folder: Path, *, language: str, engine: str = ENGINES[0]) -> list[P
     written = _copy(templates / language, folder)
     if engine != ENGINES[0]:  # its own README, requirements and workflow, over MkDocs'
         written += [p for p in _copy(templates / engine / language, folder) if p not in written]
+    if engine == "zensical":
+        with (folder / "mkdocs.yml").open("a", encoding="utf-8") as config:
+            config.write(_asset_lists())
     return written
+
+
+def _asset_lists() -> str:
+    """`extra_css` and `extra_javascript` listing llmbook's assets (the iframe-worker shim is in
+    `extra.polyfills` already), as Zensical reads them."""
+    from llmbook.core.assets import SITE_PREFIX, asset_paths  # MkDocs' config: only here
+
+    files = [f"{SITE_PREFIX}/{rel}" for rel in asset_paths() if "iframe-worker" not in rel]
+    lines = []
+    for key, suffix in (("extra_css", ".css"), ("extra_javascript", ".js")):
+        lines += [f"{key}:", *(f"  - {path}" for path in files if path.endswith(suffix))]
+    return "\n".join(lines) + "\n"
 
 
 def _copy(source: Traversable, target: Path) -> list[Path]:
@@ -62,6 +80,9 @@ def _copy(source: Traversable, target: Path) -> list[Path]:
         path = target / _DOTTED.get(entry.name, entry.name)
         if entry.is_dir():
             written += _copy(entry, path)
+        elif path.suffix == ".append":  # to the end of the file the folder below wrote
+            with path.with_suffix("").open("ab") as end:
+                end.write(entry.read_bytes())
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(entry.read_bytes())
