@@ -60,6 +60,14 @@ def build_runs(folder: Path) -> list[str]:
     return [step["run"] for step in workflow(folder)["jobs"]["build"]["steps"] if "run" in step]
 
 
+def comments(path: Path) -> list[str]:
+    return [
+        line.split("#", 1)[1].strip()
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.lstrip().startswith("#")
+    ]
+
+
 def requirement(folder: Path) -> str:
     text = (folder / "requirements.txt").read_text(encoding="utf-8")
     return [line for line in text.splitlines() if line and not line.startswith("#")][-1]
@@ -119,6 +127,9 @@ def test_a_zensical_workflow_is_englishs_with_its_step_names_translated(
 ) -> None:
     for code in (language, "en"):
         new_book(tmp_path / code, language=code, engine="zensical")
+    for rel in ("requirements.txt", "mkdocs.yml", ".github/workflows/book.yml"):
+        shared = set(comments(tmp_path / language / rel)) & set(comments(tmp_path / "en" / rel))
+        assert shared == set(), f"{rel} keeps English comments"
     ours, theirs = workflow(tmp_path / language), workflow(tmp_path / "en")
     names = [step.pop("name", None) for step in ours["jobs"]["build"]["steps"]]
     english = [step.pop("name", None) for step in theirs["jobs"]["build"]["steps"]]
