@@ -7,7 +7,8 @@ rendering the other pages, prints its own summary ("No issues found": it counts 
 issues), then raises `RuntimeError("Python error: <error>\\n<its traceback>")` out of
 `zensical.build()`, which Python prints as a second traceback: the report buried in some 55 lines.
 Zensical documents no way for an extension to hand it a message (no error type of its own, no
-logger it collects), and any exception raised, SystemExit included, takes that path. So under
+logger it collects), and any exception raised, SystemExit included, takes that path; a hook where
+Python prints the RuntimeError (`sys.excepthook`) would come after Rust's summary. So under
 `zensical build` the first page that meets an error prints the error's text, flushes stdout and
 stderr, runs the interpreter's exit functions (llmbook's: the page processes' forkserver ended)
 and ends the process with status 1 (`os._exit`: from Zensical's rendering thread, before Rust
@@ -72,7 +73,9 @@ def stopped(error: LLMBookError) -> NoReturn:
         sys.stdout.flush()
         sys.stderr.write(f"{error}\n")
         sys.stderr.flush()
-        atexit._run_exitfuncs()  # what the interpreter runs at exit: the forkserver ended
+        # What the interpreter runs at its exit (CPython's and PyPy's function), which
+        # `os._exit` skips: llmbook's forkserver and its page processes are ended.
+        atexit._run_exitfuncs()
         sys.stdout.flush()
         sys.stderr.flush()
     finally:
