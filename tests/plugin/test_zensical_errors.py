@@ -108,10 +108,16 @@ def test_a_citation_and_a_raising_block_read_as_under_mkdocs(tmp_path: Path) -> 
     [
         # inside the page pipeline, guarded by the core (core/crash.py)
         ("llmbook.site.site", "render_math", "docs/index.md", "rendering the page"),
-        # in the adapter itself: the Zensical entry's own last resort
+        # in the adapter itself, or in the extension: the Zensical entry's own last resort
         (
             "llmbook.adapters.zensical.adapter",
             "_site_index",
+            "docs/index.md",
+            "building the site with Zensical",
+        ),
+        (
+            "llmbook.site.core_extension",
+            "with_download",
             "docs/index.md",
             "building the site with Zensical",
         ),

@@ -39,7 +39,7 @@ from llmbook.adapters.zensical.adapter import _config_file, _context, _serving, 
 from llmbook.core.crash import internal_error
 from llmbook.core.errors import LLMBookError
 
-__all__ = ["BUILDING", "reported", "stopped"]
+__all__ = ["BUILDING", "guarded", "stopped"]
 
 T = TypeVar("T")
 
@@ -48,13 +48,14 @@ BUILDING = "building the site with Zensical"
 _EXITING = threading.Lock()  # taken by the one page whose error ends the build; never released
 
 
-def reported(site_for: Callable[[Markdown], T]) -> Callable[[Markdown], T]:
-    """`site_for` (the adapter's entry for each page) whose errors end `zensical build` as
-    `stopped` says; under `zensical serve` they reach Zensical as they are."""
+def guarded(run: Callable[..., T], md: Markdown) -> Callable[..., T]:
+    """`run` (a processor's, of the extension rendering a page with `md`) whose errors end
+    `zensical build` as `stopped` says, a bug of llmbook's as its internal error; under
+    `zensical serve` they reach Zensical as they are."""
 
-    def entry(md: Markdown) -> T:
+    def call(*args: Any, **kwargs: Any) -> T:
         try:
-            return site_for(md)
+            return run(*args, **kwargs)
         except Exception as error:
             if _serving():
                 raise
@@ -63,7 +64,7 @@ def reported(site_for: Callable[[Markdown], T]) -> Callable[[Markdown], T]:
                 error = internal_error(src, BUILDING, error, root=root, folder=folder)
             stopped(error)
 
-    return entry
+    return call
 
 
 def stopped(error: LLMBookError) -> NoReturn:
