@@ -93,8 +93,10 @@ def test_a_zensical_books_readme_and_workflow_build_with_zensical(
     # The rest of the book is MkDocs' own: the same config and first page.
     mkdocs_book = tmp_path / "mkdocs"
     new_book(mkdocs_book, language=language)
-    for rel in ("docs/index.md", ".gitignore"):
-        assert (book / rel).read_bytes() == (mkdocs_book / rel).read_bytes(), rel
+    assert (book / "docs/index.md").read_bytes() == (mkdocs_book / "docs/index.md").read_bytes()
+    ignored = (book / ".gitignore").read_text(encoding="utf-8")  # and the config it writes
+    assert ignored.startswith((mkdocs_book / ".gitignore").read_text(encoding="utf-8") + "# ")
+    assert ignored.endswith("\nmkdocs.zensical.yml\n")
     # Its mkdocs.yml is MkDocs' with the lists of llmbook's assets (Zensical links only those).
     config = (book / "mkdocs.yml").read_text(encoding="utf-8")
     assert config.startswith((mkdocs_book / "mkdocs.yml").read_text(encoding="utf-8") + "\n# ")
@@ -127,7 +129,7 @@ def test_a_zensical_workflow_is_englishs_with_its_step_names_translated(
 ) -> None:
     for code in (language, "en"):
         new_book(tmp_path / code, language=code, engine="zensical")
-    for rel in ("requirements.txt", "mkdocs.yml", ".github/workflows/book.yml"):
+    for rel in ("requirements.txt", "mkdocs.yml", ".gitignore", ".github/workflows/book.yml"):
         shared = set(comments(tmp_path / language / rel)) & set(comments(tmp_path / "en" / rel))
         assert shared == set(), f"{rel} keeps English comments"
     ours, theirs = workflow(tmp_path / language), workflow(tmp_path / "en")

@@ -77,11 +77,12 @@ def _copy(source: Traversable, target: Path) -> list[Path]:
     for entry in sorted(source.iterdir(), key=lambda e: e.name):
         if entry.name == "__pycache__":
             continue
-        path = target / _DOTTED.get(entry.name, entry.name)
+        name = entry.name.removesuffix(".append")
+        path = target / _DOTTED.get(name, name)
         if entry.is_dir():
             written += _copy(entry, path)
-        elif path.suffix == ".append":  # to the end of the file the folder below wrote
-            with path.with_suffix("").open("ab") as end:
+        elif name != entry.name:  # to the end of the file the folder below wrote
+            with path.open("ab") as end:
                 end.write(entry.read_bytes())
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
