@@ -193,9 +193,11 @@ def _docs_files(project: Project, site: Site, config_file: Path) -> DocsFiles:
     notebooks = any(src.endswith(".ipynb") for src in files.pages)
     if (notebooks or files.translations) and not is_written(config_file):
         name = config_file.name
+        would = ["the notebooks as no pages"] if notebooks else []
+        would += ["the translations as pages of their own"] if files.translations else []
         raise LLMBookError(
-            f"{name}: Zensical would build this book's translations as pages of their own and "
-            "its notebooks as no pages. Fix: build from the config llmbook writes for Zensical: "
+            f"{name}: Zensical would build {' and '.join(would)} (it renders every Markdown "
+            "file and only those). Fix: build from the config llmbook writes for Zensical: "
             f"`python -m llmbook zensical-config {name}`, then "
             f"`zensical build --clean -f {flat_path(name).name}`"
         )
