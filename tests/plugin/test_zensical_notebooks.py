@@ -53,7 +53,11 @@ def _zensical(root: Path, config: str = "mkdocs.yml", site: str = "site") -> Bui
     assert llmbook_main(["zensical-config", str(root / config)]) == 0
     written = config.replace(".yml", ".zensical.yml")
     return build(
-        root / config, site=root / site, engine="zensical", cache=False, args=["--clean", "-f", written]
+        root / config,
+        site=root / site,
+        engine="zensical",
+        cache=False,
+        args=["--clean", "-f", written],
     )
 
 
