@@ -82,8 +82,13 @@ def test_a_notebook_is_the_same_page_under_both_engines(tmp_path: Path) -> None:
     write_config(tmp_path, project_config(nav=[{"首页": "index.md"}, {"笔记": "nb.ipynb"}]))
     zensical = _zensical(tmp_path).ok()
     assert (tmp_path / "docs" / "nb.md").read_text(encoding="utf-8") == twin_text("nb.ipynb")
-    mkdocs = build(tmp_path / "mkdocs.yml", site=tmp_path / "msite", strict=True, cache=False)
-    mkdocs.ok()
+    mkdocs = build(
+        tmp_path / "mkdocs.yml", site=tmp_path / "msite", strict=True, cache=False, in_process=True
+    )
+    assert sorted(mkdocs.config.plugins["llmbook"].site.rendered) == [
+        "docs/index.md",
+        "docs/nb.ipynb",  # and not the twin docs/nb.md
+    ]
     ours, theirs = zensical.page("nb.html"), mkdocs.page("nb.html")
     assert _numbers(ours) == _numbers(theirs) == [("x = 42（构建时计算并核对）", "42")]
     assert _outputs(ours) == _outputs(theirs) and "<code>42</code>" in _outputs(ours)[0]
