@@ -70,13 +70,14 @@ class DocsFiles:
     pages: list[str] = field(default_factory=list)  # Markdown pages and notebooks, sorted
     twins: dict[str, str] = field(default_factory=dict)  # twin → its notebook
     translations: list[str] = field(default_factory=list)
-    problems: list[AuthorError] = field(default_factory=list)
+    stale: list[AuthorError] = field(default_factory=list)  # twins missing, edited or orphaned
+    beside: list[AuthorError] = field(default_factory=list)  # pages written beside a notebook
 
     def check(self, config_name: str) -> None:
         """Stop the build with every missing, stale or hand-written twin, each with its fix."""
-        if self.problems:
+        if self.stale or self.beside:
             fix = _fix(config_name)
-            lines = [str(e) if e.fix else f"{e} Fix: {fix}" for e in self.problems]
+            lines = [f"{e} Fix: {fix}" for e in self.stale] + [str(e) for e in self.beside]
             raise LLMBookError("\n".join(lines))
 
 
@@ -84,7 +85,7 @@ def docs_files(docs_dir: Path, root: Path, is_translation: Callable[[str], bool]
     """Every page the Zensical build runs, each twin and translation, and what is wrong."""
     found = DocsFiles()
     markdown: set[str] = set()
-    notebooks: list[str] = []
+    notebooks: set[str] = set()
     for folder, dirs, names in os.walk(docs_dir):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))  # as MkDocs: no hidden folder
         for name in names:
@@ -93,49 +94,42 @@ def docs_files(docs_dir: Path, root: Path, is_translation: Callable[[str], bool]
             src = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
             if is_translation(src):
                 found.translations.append(src)
-            elif name.endswith(".md"):
-                markdown.add(src)
             else:
-                notebooks.append(src)
+                (markdown if name.endswith(".md") else notebooks).add(src)
     for src in sorted(markdown):
         with open(root / src, "rb") as file:
-            if not is_twin(file.read(_HEAD)):
-                continue
-        notebook = posixpath.splitext(src)[0] + ".ipynb"
-        found.twins[src] = notebook
-        if notebook not in notebooks:
-            found.problems.append(
-                AuthorError(src, 1, f"the page of notebook {notebook}, which is gone")
-            )
-        elif (root / src).read_text(encoding="utf-8") != twin_text(posixpath.basename(notebook)):
-            found.problems.append(
-                AuthorError(
-                    notebook, 1, f"its page for Zensical, {src}, is not the one written for it"
-                )
-            )
-    for notebook in notebooks:
-        twin = posixpath.splitext(notebook)[0] + ".md"
-        if twin not in markdown:
-            found.problems.append(
-                AuthorError(
-                    notebook, 1, f"Zensical builds no page of it: its twin {twin} is missing"
-                )
-            )
-        elif twin not in found.twins:
-            found.problems.append(_beside(notebook, twin))
-    found.pages = sorted((markdown - found.twins.keys()) | set(notebooks))
+            if is_twin(file.read(_HEAD)):
+                found.twins[src] = posixpath.splitext(src)[0] + ".ipynb"
+    _twin_problems(found, root, markdown, notebooks)
+    found.pages = sorted((markdown - found.twins.keys()) | notebooks)
     found.translations.sort()
     return found
 
 
-def _beside(notebook: str, page: str) -> AuthorError:
-    return AuthorError(
-        notebook,
-        1,
-        f"{page} beside it is a page of its own, where Zensical needs the notebook's page "
-        "(both would be built as one file)",
-        "rename one of the two",
-    )
+def _twin_problems(found: DocsFiles, root: Path, markdown: set[str], notebooks: set[str]) -> None:
+    for twin, notebook in found.twins.items():
+        if notebook not in notebooks:
+            found.stale.append(
+                AuthorError(twin, 1, f"the page of notebook {notebook}, which is gone")
+            )
+        elif _text(root / twin) != twin_text(posixpath.basename(notebook)):
+            problem = f"its page for Zensical, {twin}, is not the one written for it"
+            found.stale.append(AuthorError(notebook, 1, problem))
+    for notebook in sorted(notebooks):
+        twin = posixpath.splitext(notebook)[0] + ".md"
+        if twin not in markdown:
+            problem = f"Zensical builds no page of it: its twin {twin} is missing"
+            found.stale.append(AuthorError(notebook, 1, problem))
+        elif twin not in found.twins:
+            found.beside.append(
+                AuthorError(
+                    notebook,
+                    1,
+                    f"{twin} beside it is a page of its own, where Zensical needs the notebook's "
+                    "page (both would be built as one file)",
+                    "rename one of the two",
+                )
+            )
 
 
 def _fix(config_name: str) -> str:
@@ -143,13 +137,17 @@ def _fix(config_name: str) -> str:
     return f"`python -m llmbook zensical-config {written}` writes the twins again"
 
 
+def _text(path: Path) -> str:
+    """A twin's text, its line ends as written (a checkout may have made them CRLF)."""
+    return path.read_bytes().decode("utf-8", "replace").replace("\r\n", "\n")
+
+
 def write_twins(docs_dir: Path, is_translation: Callable[[str], bool]) -> list[Path]:
     """A twin beside each notebook page of `docs_dir`, twins whose notebook is gone removed; the
     twins written. A Markdown page beside a notebook (not a twin) stops it."""
     files = docs_files(docs_dir, docs_dir.parent, is_translation)
-    beside = [e for e in files.problems if "beside it" in e.problem]
-    if beside:
-        raise LLMBookError("\n".join(str(e) for e in beside))
+    if files.beside:
+        raise LLMBookError("\n".join(str(e) for e in files.beside))
     for twin, notebook in files.twins.items():
         if not (docs_dir.parent / notebook).is_file():
             (docs_dir.parent / twin).unlink()
@@ -158,7 +156,7 @@ def write_twins(docs_dir: Path, is_translation: Callable[[str], bool]) -> list[P
         if src.endswith(".ipynb"):
             path = docs_dir.parent / (posixpath.splitext(src)[0] + ".md")
             text = twin_text(posixpath.basename(src))
-            if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            if not path.is_file() or _text(path) != text:
                 path.write_text(text, encoding="utf-8", newline="\n")
             written.append(path)
     return written
