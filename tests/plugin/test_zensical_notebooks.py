@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 from llmbook.adapters.zensical.twins import docs_files, twin_text
-from llmbook.adapters.zensical.written import zensical_config
+from llmbook.adapters.zensical.written import build_files, zensical_config
 from llmbook.cli import main as llmbook_main
 from llmbook.core.errors import LLMBookError
+from llmbook.core.project import Project
 from sites import Built, build, project_config, write_config, write_pages
 
 
@@ -299,3 +300,38 @@ def test_the_build_runs_notebooks_and_pages_but_no_twin_or_translation(tmp_path:
     assert files.pages == ["docs/a.md", "docs/x.ipynb"]
     assert files.twins == {"docs/x.md": "docs/x.ipynb"}
     assert files.translations == ["docs/a.en.md", "docs/x.en.ipynb"]
+
+
+def _written(root: Path, pages: dict[str, str]) -> Path:
+    """A one-language book with its config written by zensical-config (and its twins)."""
+    (root / "mkdocs.yml").write_text("site_name: t\nnav: [x.ipynb]\n", encoding="utf-8")
+    write_pages(root / "docs", pages)
+    return zensical_config(root / "mkdocs.yml")[0]
+
+
+def test_a_config_written_for_an_earlier_nav_or_languages_stops_the_build(tmp_path: Path) -> None:
+    written = _written(tmp_path, {"x.ipynb": "{}"})
+    config = yaml.safe_load(written.read_text(encoding="utf-8"))
+    project = Project.from_config_file(written)
+    build_files(project, None, {**config, "nav": [{"url": "x.md"}]}, written)  # current
+    stale = {"exclude_docs": "drafts/\n", "nav": [{"url": None, "children": [{"url": "x.ipynb"}]}]}
+    with pytest.raises(LLMBookError) as caught:
+        build_files(project, None, stale, written)
+    assert str(caught.value) == (
+        "mkdocs.zensical.yml: written for an earlier state of mkdocs.yml: its exclude_docs lacks "
+        "*.ipynb; its nav names x.ipynb. Fix: write it again: "
+        "`python -m llmbook zensical-config mkdocs.yml`"
+    )
+
+
+def test_a_book_with_a_notebook_built_from_its_own_config_stops_the_build(tmp_path: Path) -> None:
+    _written(tmp_path, {"x.ipynb": "{}"})
+    project = Project.from_config_file(tmp_path / "mkdocs.yml")
+    with pytest.raises(LLMBookError) as caught:
+        build_files(project, None, {}, tmp_path / "mkdocs.yml")
+    assert str(caught.value) == (
+        "mkdocs.yml: Zensical would build the notebooks as no pages (it renders every Markdown "
+        "file and only those). Fix: build from the config llmbook writes for Zensical: "
+        "`python -m llmbook zensical-config mkdocs.yml`, then "
+        "`zensical build --clean -f mkdocs.zensical.yml`"
+    )

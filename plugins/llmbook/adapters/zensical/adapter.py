@@ -38,8 +38,9 @@ from typing import Any
 from markdown import Markdown
 
 from llmbook.adapters.config import load_options
-from llmbook.adapters.zensical.config import appended_lists, flat_path, is_written
-from llmbook.adapters.zensical.twins import DocsFiles, docs_files
+from llmbook.adapters.zensical.config import appended_lists, flat_path
+from llmbook.adapters.zensical.twins import DocsFiles
+from llmbook.adapters.zensical.written import build_files
 from llmbook.core.assets import asset_files
 from llmbook.core.errors import LLMBookError
 from llmbook.core.nav import NavPage
@@ -147,7 +148,7 @@ def _new_site(config: dict, project: Project) -> Site:
     translations = site.translations
     if translations is not None and translations.languages.translating:
         _check_flat(config_file)
-    files = _docs_files(project, site, config_file)
+    files = build_files(project, site.translations, config, config_file)
     _TWINS[str(project.docs_dir)] = files.twins
     pages = []
     for src in files.pages:  # a translating build runs a page's translation in its place
@@ -182,31 +183,6 @@ def _config_file(root: Path) -> Path:
         found = next((f for f in ("mkdocs.yml", "mkdocs.yaml") if os.path.exists(f)), None)
     path = Path(found).resolve() if found is not None else root / "mkdocs.yml"
     return path if path.parent == root and path.suffix in (".yml", ".yaml") else root / "mkdocs.yml"
-
-
-def _docs_files(project: Project, site: Site, config_file: Path) -> DocsFiles:
-    """The docs folder's pages, twins and translations; a book with notebooks or translations
-    must build from the config zensical-config writes, its twins as written."""
-    translations = site.translations
-    is_translation = translations.is_translation if translations is not None else _none
-    files = docs_files(project.docs_dir, project.root, is_translation)
-    notebooks = any(src.endswith(".ipynb") for src in files.pages)
-    if (notebooks or files.translations) and not is_written(config_file):
-        name = config_file.name
-        would = ["the notebooks as no pages"] if notebooks else []
-        would += ["the translations as pages of their own"] if files.translations else []
-        raise LLMBookError(
-            f"{name}: Zensical would build {' and '.join(would)} (it renders every Markdown "
-            "file and only those). Fix: build from the config llmbook writes for Zensical: "
-            f"`python -m llmbook zensical-config {name}`, then "
-            f"`zensical build --clean -f {flat_path(name).name}`"
-        )
-    files.check(config_file.name)
-    return files
-
-
-def _none(src: str) -> bool:
-    return False
 
 
 def _check_flat(config_file: Path) -> None:

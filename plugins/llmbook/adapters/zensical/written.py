@@ -13,16 +13,20 @@ entry naming `x.ipynb` names its twin `x.md`; and a twin is written beside each 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import yaml
 
-from llmbook.adapters.zensical.config import flat_path, flatten
-from llmbook.adapters.zensical.twins import write_twins
-from llmbook.core.project import read_mkdocs_yml
+from llmbook.adapters.zensical.config import flat_path, flatten, is_written
+from llmbook.adapters.zensical.twins import DocsFiles, docs_files, write_twins
+from llmbook.core.errors import LLMBookError
+from llmbook.core.project import Project, read_mkdocs_yml
+from llmbook.translate.book import Translations
 from llmbook.translate.layout import Languages
 
-__all__ = ["exclusions", "zensical_config"]
+__all__ = ["build_files", "exclusions", "zensical_config"]
 
 _STR = "tag:yaml.org,2002:str"
 
@@ -82,5 +86,71 @@ def _twin_entries(node: yaml.Node) -> None:
             _twin_entries(value)
     elif isinstance(node, yaml.ScalarNode) and node.tag == _STR:
         value = str(node.value)
-        if value.endswith(".ipynb") and "://" not in value:
+        if _is_notebook(value):
             node.value = value[: -len(".ipynb")] + ".md"
+
+
+def build_files(
+    project: Project,
+    translations: Translations | None,
+    config: Mapping[str, Any],
+    config_file: Path,
+) -> DocsFiles:
+    """The docs folder's pages, twins and translations for a Zensical build of `config_file`
+    (`config`: as Zensical read it). A book with notebooks or translations builds from the
+    config zensical-config wrote, for its languages and nav as they are, its twins as written."""
+    is_translation = translations.is_translation if translations is not None else _none
+    files = docs_files(project.docs_dir, project.root, is_translation)
+    notebooks = any(src.endswith(".ipynb") for src in files.pages)
+    name = config_file.name
+    if (notebooks or files.translations) and not is_written(config_file):
+        would = ["the notebooks as no pages"] if notebooks else []
+        would += ["the translations as pages of their own"] if files.translations else []
+        raise LLMBookError(
+            f"{name}: Zensical would build {' and '.join(would)} (it renders every Markdown "
+            "file and only those). Fix: build from the config llmbook writes for Zensical: "
+            f"`python -m llmbook zensical-config {name}`, then "
+            f"`zensical build --clean -f {flat_path(name).name}`"
+        )
+    if is_written(config_file):
+        languages = translations.languages.all if translations is not None else ()
+        _check_current(config, list(languages), name)
+    files.check(name)
+    return files
+
+
+def _check_current(config: Mapping[str, Any], languages: list[str], name: str) -> None:
+    """The written config still leaves out every translation and names no notebook in its nav
+    (the book's `languages` or nav may have changed since it was written)."""
+    have = set(str(config.get("exclude_docs") or "").splitlines())
+    lacks = [line for line in exclusions(languages) if line not in have]
+    named = [url for url in _nav_urls(config.get("nav") or []) if _is_notebook(url)]
+    if lacks or named:
+        what = [f"its exclude_docs lacks {', '.join(lacks)}"] if lacks else []
+        what += [f"its nav names {', '.join(named)}"] if named else []
+        source = name.replace(".zensical.", ".")
+        raise LLMBookError(
+            f"{name}: written for an earlier state of {source}: {'; '.join(what)}. Fix: write "
+            f"it again: `python -m llmbook zensical-config {source}`"
+        )
+
+
+def _nav_urls(nav: list) -> list[str]:
+    """The pages of Zensical's nav (items with `url` and `children`), in order."""
+    found: list[str] = []
+    for item in nav:
+        if isinstance(item, dict):
+            if item.get("url"):
+                found.append(str(item["url"]))
+            found += _nav_urls(item.get("children") or [])
+        elif isinstance(item, list):
+            found += _nav_urls(item)
+    return found
+
+
+def _is_notebook(url: str) -> bool:
+    return url.endswith(".ipynb") and "://" not in url
+
+
+def _none(src: str) -> bool:
+    return False
