@@ -133,15 +133,18 @@ def docs_zensical(session: nox.Session) -> None:
     """Build the same site with Zensical (MkDocs' successor) into site/, its English edition into
     site/en/, and check that each reads offline.
 
+    Each from the config `python -m llmbook zensical-config` writes: Zensical runs no MkDocs
+    plugin, so that config leaves the translations out (`exclude_docs`) and names each notebook's
+    page, the twin `x.md` it writes beside `x.ipynb` (git-ignored); and it writes mkdocs.en.yml
+    out whole, as Zensical appends the lists of a config it INHERITs (MkDocs replaces them).
     `--clean`: Zensical's own page cache knows nothing of llmkit (nor of a page's translation),
-    so it could serve stale pages. Zensical appends the lists of a config it INHERITs (MkDocs
-    replaces them): the English edition builds from mkdocs.en.yml written out whole,
-    mkdocs.en.zensical.yml (`python -m llmbook zensical-config`). Chinese first: a build empties
-    its own site folder, site/en/ included.
+    so it could serve stale pages. Chinese first: a build empties its own site folder, site/en/
+    included.
     """
     _install(session, "zensical")
     _smollm2(session)
-    session.run("zensical", "build", "--clean", *session.posargs)
+    session.run("python", "-m", "llmbook", "zensical-config", "mkdocs.yml")
+    session.run("zensical", "build", "--clean", "-f", "mkdocs.zensical.yml", *session.posargs)
     session.run("python", "-m", "llmbook.offline", "site")
     session.run("python", "-m", "llmbook", "zensical-config", "mkdocs.en.yml")
     session.run("zensical", "build", "--clean", "-f", "mkdocs.en.zensical.yml", *session.posargs)

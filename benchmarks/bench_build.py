@@ -79,6 +79,8 @@ def book(into: Path, pages: int) -> Path:
     plain = re.sub(r"^  - llmbook:\n(?:^      .*\n)*", "", config, flags=re.M)
     plain = re.sub(r"^  - .*: notebooks/.*\n", "", plain, flags=re.M)
     plain = plain.replace("  - llmbook.extension\n", "")  # the core itself: plain Markdown
+    # Without llmbook an engine would build the translations, and Zensical a notebook's twin.
+    plain += "exclude_docs: |\n  *.en.md\n  *.en.ipynb\n  notebooks/\n"
     (into / "mkdocs-plain.yml").write_text(plain, encoding="utf-8")
     return into
 
@@ -116,16 +118,21 @@ def build(engine: str, root: Path, cache: Path, config: str) -> tuple[float, int
     if engine == "mkdocs":
         command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", config, "-d", "site"]
         return _timed(command, root, cache)
-    command = [sys.executable, "-m", "zensical", "build", "--clean", "-f", config]
-    if config in ("mkdocs.yml", "mkdocs-plain.yml"):
+    if config == "mkdocs-plain.yml":
+        command = [sys.executable, "-m", "zensical", "build", "--clean", "-f", config]
         return _timed(command, root, cache)
-    # Zensical drops the llmbook plugin entry: the extension reads its options from mkdocs.yml.
-    own = (root / "mkdocs.yml").read_bytes()
-    shutil.copy2(root / config, root / "mkdocs.yml")
-    try:
-        return _timed([*command[:-1], "mkdocs.yml"], root, cache)
-    finally:
-        (root / "mkdocs.yml").write_bytes(own)
+    # The book builds from the config llmbook writes for Zensical (translations left out, the
+    # notebook's twin written): written before the timed build, as an author writes it once.
+    subprocess.run(
+        [sys.executable, "-m", "llmbook", "zensical-config", config],
+        cwd=root,
+        env=_env(root, cache),
+        check=True,
+        capture_output=True,
+    )
+    written = config.replace(".yml", ".zensical.yml")
+    command = [sys.executable, "-m", "zensical", "build", "--clean", "-f", written]
+    return _timed(command, root, cache)
 
 
 def edit(engine: str, root: Path, cache: Path, config: str, page: str, nth: int = 0) -> float:

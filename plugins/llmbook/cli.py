@@ -4,7 +4,8 @@ llmbook new DIR [--language L] [--engine E]   a new book that builds at once, in
                                      default) or another language llmbook ships words for; built
                                      with E: mkdocs (the default) or zensical
 llmbook update-numbers [PATH ...]    rewrite drifted [[… = number]] to the computed values
-llmbook zensical-config CONFIG [-o OUT]   CONFIG merged over what it INHERITs, for Zensical
+llmbook zensical-config CONFIG [-o OUT]   the config Zensical builds: CONFIG merged over what it
+                                     INHERITs, translations left out, notebooks as pages
 llmbook cache info [-f CONFIG]       the cache's namespaces: entries, bytes, read by the last build
 llmbook cache prune [-f CONFIG] [--keep-builds N]   remove the entries the last build (the last N
                                      builds) of each config file did not read
@@ -45,10 +46,11 @@ def main(argv: list[str] | None = None) -> int:
     update.add_argument("paths", nargs="*", default=["docs"], help="pages or folders")
     flat = commands.add_parser(
         "zensical-config",
-        help="write CONFIG merged over the configs it INHERITs as MkDocs merges them (lists "
-        "replaced, where Zensical appends them), for `zensical build -f`",
+        help="write the config Zensical builds: CONFIG merged over the configs it INHERITs as "
+        "MkDocs merges them (lists replaced, where Zensical appends them), translations left "
+        "out (exclude_docs), and a page (x.md) beside each notebook x.ipynb",
     )
-    flat.add_argument("config", type=Path, help="e.g. mkdocs.en.yml")
+    flat.add_argument("config", type=Path, help="mkdocs.yml, or an edition's: mkdocs.en.yml")
     flat.add_argument(
         "-o", "--output", type=Path, help="default: CONFIG's name + .zensical.yml, beside it"
     )
@@ -116,14 +118,18 @@ def _cache(config_file: Path, action: str, keep_builds: int) -> int:
 def _zensical_config(config: Path, output: Path | None) -> int:
     import yaml
 
-    from llmbook.adapters.zensical.config import flatten
+    from llmbook.adapters.zensical.written import zensical_config
+    from llmbook.core.errors import LLMBookError
 
     try:
-        written = flatten(config, output)
-    except (OSError, ValueError, yaml.YAMLError) as error:
+        written, twins = zensical_config(config, output)
+    except (OSError, ValueError, yaml.YAMLError, LLMBookError) as error:
         print(f"llmbook zensical-config: {error}", file=sys.stderr)
         return 1
-    print(f"llmbook zensical-config: {written}. Build it: zensical build --clean -f {written}")
+    pages = f", and the pages of {twins} notebook(s) (x.md beside x.ipynb)" if twins else ""
+    print(
+        f"llmbook zensical-config: {written}{pages}. Build it: zensical build --clean -f {written}"
+    )
     return 0
 
 

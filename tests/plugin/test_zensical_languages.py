@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 from llmbook.adapters.zensical.config import appended_lists, flat_path, flatten
+from llmbook.adapters.zensical.written import zensical_config
 from llmbook.cli import main as llmbook_main
 from llmbook.core.project import Project, read_mkdocs_yml
 from llmbook.translate.__main__ import main as translate_main
@@ -80,15 +81,14 @@ def _line(root: Path, rel: str, text: str) -> int:
 
 
 def _zensical(root: Path, config: str | None = None, cache: bool | Path = False) -> Built:
-    """`zensical build --clean [-f config]` in the book's folder; the English edition's config
-    first written out whole (`python -m llmbook zensical-config mkdocs.en.yml`)."""
+    """`zensical build --clean -f` the config `python -m llmbook zensical-config` writes for
+    mkdocs.yml (translations left out), or for the English edition's mkdocs.en.yml (written out
+    whole too)."""
     pytest.importorskip("zensical")
-    args = ["--clean"]
-    site = root / "site"
-    if config is not None:
-        assert llmbook_main(["zensical-config", str(root / config)]) == 0
-        args += ["-f", flat_path(config).name]
-        site = root / "site" / "en"
+    name = config or "mkdocs.yml"
+    assert llmbook_main(["zensical-config", str(root / name)]) == 0
+    args = ["--clean", "-f", flat_path(name).name]
+    site = root / "site" / "en" if config is not None else root / "site"
     return build(root / "mkdocs.yml", site=site, engine="zensical", cache=cache, args=args)
 
 
@@ -105,7 +105,7 @@ def book(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.slow
 def test_the_chinese_edition_has_no_translation_as_a_page(book: Path) -> None:
     site = book / "site"
-    assert not (site / "x.en.html").exists()  # mkdocs.yml's exclude_docs
+    assert not (site / "x.en.html").exists()  # the written config's exclude_docs
     html = (site / "x.html").read_text(encoding="utf-8")
     assert '结果是 <span class="llmbook-num"' in html and "The result is" not in html
     assert '<a href="en/x.html" hreflang="en" lang="en">English</a>' in html
@@ -196,6 +196,7 @@ def test_the_pages_each_build_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     from llmbook.site.site import Site
 
     root = _book(tmp_path)
+    zensical_config(root / "mkdocs.yml")
     flatten(root / "mkdocs.en.yml")
     monkeypatch.setenv("LLMBOOK_CACHE", "0")
     monkeypatch.chdir(root)
@@ -206,7 +207,7 @@ def test_the_pages_each_build_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(Site, "start", start)
     config = {"nav": [], "use_directory_urls": False, "markdown_extensions": []}
-    for name in ("mkdocs.yml", flat_path("mkdocs.en.yml").name):
+    for name in (flat_path("mkdocs.yml").name, flat_path("mkdocs.en.yml").name):
         # the config as Zensical's command line names it (`zensical build -f …`)
         monkeypatch.setattr(zensical_adapter.sys, "argv", ["zensical", "build", "-f", name])
         zensical_adapter._new_site(config, Project.from_config_file(root / name))

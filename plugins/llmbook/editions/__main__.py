@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         kept = book_pages(pages, docs, options.get("editions_skip") or [])
         built = [page for page in kept if (site_dir / page.url).is_file()]
-        if built:  # a page this engine does not build (Zensical: notebooks) is left out, said
+        if built:  # a page this engine did not build is left out, said
             for page in kept:
                 if page not in built:
                     print(f"editions: {page.src} is left out: the site has no {page.url}")

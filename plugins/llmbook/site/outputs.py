@@ -64,14 +64,21 @@ class BuildOutputs:
             target = site_dir / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
-        for src, notebook in report.notebooks.items():
-            plan = report.plans.get(src)
-            outputs = {}
-            if plan is not None and plan.result is not None:
-                for pos, run in plan.result.blocks.items():
-                    cell = plan.page.cell_of(plan.page.blocks[pos].line)
-                    outputs[cell] = run_outputs(run, self.locale)
-            target = site_dir / self.project.uri(src)  # a translation's: where its source's is
-            target.parent.mkdir(parents=True, exist_ok=True)
-            text = executed_notebook(notebook, outputs, store=self.store)
-            target.write_text(text, encoding="utf-8")
+        for src in report.notebooks:
+            self.write_notebook(report, src)
+
+    def write_notebook(self, report: Report, src: str) -> str:
+        """Notebook page `src`'s download, written where the page's notebook is in the site (a
+        translation's: where its source's is); its site path."""
+        notebook = report.notebooks[src]
+        plan = report.plans.get(src)
+        outputs = {}
+        if plan is not None and plan.result is not None:
+            for pos, run in plan.result.blocks.items():
+                cell = plan.page.cell_of(plan.page.blocks[pos].line)
+                outputs[cell] = run_outputs(run, self.locale)
+        uri = self.project.uri(src)
+        target = self.project.site_dir / uri
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(executed_notebook(notebook, outputs, store=self.store), encoding="utf-8")
+        return uri

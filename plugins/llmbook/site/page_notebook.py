@@ -95,13 +95,17 @@ def download_html(locale: Locale, href: str) -> str:
 
 def with_download(site: Site, page: PageRef, markdown: str, put: Callable[[str], str]) -> str:
     """For an engine without an end-of-build hook (Zensical): the page's notebook written into
-    the site now, and its link (stashed by `put`) after the page's title in `markdown`."""
-    path = notebook_of(site, page.src)
-    if path is None:
-        return markdown
-    target = site.project.site_dir / path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(page_notebook(site, page.src), encoding="utf-8")
+    the site now, and its link (stashed by `put`) after the page's title in `markdown`. A
+    notebook page's notebook is the executed notebook, where it is in docs/."""
+    if page.src in site.report.notebooks:
+        path: str | None = site.outputs.write_notebook(site.report, page.src)
+    else:
+        path = notebook_of(site, page.src)
+        if path is None:
+            return markdown
+        target = site.project.site_dir / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(page_notebook(site, page.src), encoding="utf-8")
     link = download_html(site.locale, get_relative_url(path, page.url))
     return after_title(markdown, put(link))
 

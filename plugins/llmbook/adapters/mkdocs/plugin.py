@@ -31,6 +31,7 @@ from llmbook.adapters.config import LLMBookConfig, theme_language
 from llmbook.adapters.mkdocs.converted import ConvertedPages, unsafe_parts
 from llmbook.adapters.mkdocs.highlighting import with_highlighter
 from llmbook.adapters.mkdocs.remote_images import ship_and_check
+from llmbook.adapters.zensical.twins import drop_twin
 from llmbook.core.assets import add_asset_files, register_assets
 from llmbook.core.cjk import jieba_for_search, require_jieba
 from llmbook.core.errors import LLMBookError
@@ -148,6 +149,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         site = self.site
         if self.config.enabled:
             for file in [f for f in files if f.src_uri.endswith(".ipynb")]:
+                drop_twin(files, file)  # Zensical's page of the notebook
                 files.remove(file)
                 notebook = NotebookFile(
                     file.src_path, file.src_dir, file.dest_dir, file.use_directory_urls

@@ -15,6 +15,12 @@ translation's text (its front matter removed, its lines numbered as in its file)
 file Zensical read, and the page's metadata becomes the translation's. Zensical knows nothing of
 that: its own page cache and `serve` follow `x.md` only (build with `--clean`; under `serve`, an
 edit of the translation alone shows once `x.md` changes or the server restarts).
+
+Notebooks (twins.py): Zensical renders only Markdown files, so each notebook page `x.ipynb` has a
+twin `x.md` that `python -m llmbook zensical-config` writes; handed the twin, the extension
+renders the notebook's page (its translation's, in a translating build) in its place. A book
+with notebooks or translations builds from that written config, which leaves the translations
+and notebooks out of what Zensical renders or copies (written.py).
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ from markdown import Markdown
 
 from llmbook.adapters.config import load_options
 from llmbook.adapters.zensical.config import appended_lists, flat_path
+from llmbook.adapters.zensical.twins import DocsFiles
+from llmbook.adapters.zensical.written import build_files
 from llmbook.core.assets import asset_files
 from llmbook.core.errors import LLMBookError
 from llmbook.core.nav import NavPage
@@ -52,6 +60,7 @@ _LOCK = threading.Lock()
 # (mkdocstrings' docstrings) is never handed the page's translation.
 _OWN: weakref.WeakKeyDictionary[Any, Markdown] = weakref.WeakKeyDictionary()
 _SERVED_SOURCES: dict[Path, bytes] = {}  # `zensical serve`: a translation's source as last run
+_TWINS: dict[str, dict[str, str]] = {}  # per build (docs folder): each twin → its notebook
 
 
 def _context(md: Markdown) -> Any:
@@ -88,6 +97,7 @@ def site_for(md: Markdown) -> tuple[Site, PageRef, str | None]:
         raise site
     page = context.page
     source = _src(project.docs_dir / page.path, root)
+    source = _TWINS.get(str(project.docs_dir), {}).get(source, source)  # a twin: its notebook
     # `docs/x.en.md` for the page `x.md` in a translating build
     src = site.translations.built_from(source) if site.translations is not None else source
     if _serving():  # `zensical serve` renders an edited page again here: run it again
@@ -101,11 +111,12 @@ def site_for(md: Markdown) -> tuple[Site, PageRef, str | None]:
             if changed:
                 site.refresh(src, raw)
     text = None
-    if src != source:
+    if src != source or src.endswith(".ipynb"):
         with _LOCK:
             own = _OWN.setdefault(page, md) is md
         text = _translation_text(site, src, root, page) if own else None
-    return site, PageRef(src, page.url.lstrip("/") or "index.html", page.path), text
+    uri = os.path.relpath(root / source, project.docs_dir).replace(os.sep, "/")
+    return site, PageRef(src, page.url.lstrip("/") or "index.html", uri), text
 
 
 def _src(path: Path, root: Path) -> str:
@@ -115,7 +126,11 @@ def _src(path: Path, root: Path) -> str:
 
 def _translation_text(site: Site, src: str, root: Path, page: Any) -> str:
     """The translation `src`'s Markdown as the executor read it (front matter removed: its lines
-    keep their numbers in its file); the page's metadata becomes the translation's."""
+    keep their numbers in its file); the page's metadata becomes the translation's. A notebook's
+    (a twin's page): the Markdown the executor made of it."""
+    if src.endswith(".ipynb"):
+        page.meta.clear()  # the twin's
+        return site.report.notebooks[src].markdown
     raw = site.sources.get(src) or (root / src).read_bytes()
     meta, body, _ = split_front_matter(raw.decode("utf-8-sig"), src=src)
     page.meta.clear()  # Zensical's page object: the source's front matter, read by Rust
@@ -132,16 +147,15 @@ def _new_site(config: dict, project: Project) -> Site:
     translations = site.translations
     if translations is not None and translations.languages.translating:
         _check_flat(config_file)
+    files = build_files(project, site.translations, config, config_file)
+    _TWINS[str(project.docs_dir)] = files.twins
     pages = []
-    for path in sorted(project.docs_dir.rglob("*.md")):
-        src: str | None = _src(path, project.root)
-        if translations is not None:  # a translation is never a page of its own (exclude_docs)
-            src = translations.page_file(src)
-        if src is not None:
-            pages.append((src, (project.root / src).read_bytes()))
+    for src in files.pages:  # a translating build runs a page's translation in its place
+        built = translations.built_from(src) if translations is not None else src
+        pages.append((built, (project.root / built).read_bytes()))
     strict = bool(options["numbers_strict"])
     with annotated(lambda: site.report, strict=strict, root=project.root):
-        site.start(pages, _site_index(config, project, site))
+        site.start(pages, _site_index(config, project, site, files))
     site.outputs.figures_dir = project.site_dir
     for uri, path in asset_files(site.asset_folders()):
         destination = project.site_dir / uri
@@ -184,19 +198,19 @@ def _check_flat(config_file: Path) -> None:
         )
 
 
-def _site_index(config: dict, project: Project, site: Site) -> SiteIndex:
+def _site_index(config: dict, project: Project, site: Site, files: DocsFiles) -> SiteIndex:
     """Pages and headings for `:::related`, from the docs folder (Zensical has no file list); a
     translating build reads a page's headings from its translation."""
     titles = {page.uri: page.title for page in _nav(config.get("nav") or [])}
     translations = site.translations
     pages = []
-    for path in sorted(project.docs_dir.rglob("*.md")):
+    for src in files.pages:
+        if not src.endswith(".md"):
+            continue  # notebooks have no Markdown headings to read (as under MkDocs)
+        path = project.root / src
         rel = path.relative_to(project.docs_dir).as_posix()
         if translations is not None:
-            built = translations.page_file(_src(path, project.root))
-            if built is None:
-                continue
-            path = project.root / built
+            path = project.root / translations.built_from(src)
         stem = rel[: -len(".md")]
         if config.get("use_directory_urls", True) and not stem.endswith("index"):
             url = stem + "/"

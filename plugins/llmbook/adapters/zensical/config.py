@@ -13,11 +13,14 @@ beside the original: its relative paths mean what they meant there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
 
-__all__ = ["appended_lists", "flat_path", "flatten"]
+__all__ = ["WRITTEN", "appended_lists", "flat_path", "flatten", "is_written"]
+
+WRITTEN = "# Written by `python -m llmbook zensical-config"  # how a written config starts
 
 _INHERIT = "INHERIT"
 _MAP = "tag:yaml.org,2002:map"
@@ -30,19 +33,34 @@ def flat_path(config_file: str | Path) -> Path:
     return path.with_name(f"{path.stem}.zensical{path.suffix or '.yml'}")
 
 
-def flatten(config_file: str | Path, out: str | Path | None = None) -> Path:
-    """`config_file` merged over the configs it INHERITs as MkDocs merges them, written to `out`
-    (default: `flat_path`); the path written."""
+def flatten(
+    config_file: str | Path,
+    out: str | Path | None = None,
+    edit: Callable[[yaml.MappingNode], None] | None = None,
+) -> Path:
+    """`config_file` merged over the configs it INHERITs as MkDocs merges them, changed by
+    `edit`, written to `out` (default: `flat_path`); the path written."""
     path = Path(config_file).resolve()
     target = Path(out) if out is not None else flat_path(path)
     node = _merged_node(path, [])
+    if edit is not None:
+        edit(node)
     text = yaml.serialize(node, Dumper=yaml.SafeDumper, allow_unicode=True)
     header = (
-        f"# Written by `python -m llmbook zensical-config {path.name}` from {path.name} and the\n"
+        f"{WRITTEN} {path.name}` from {path.name} and the\n"
         "# configs it INHERITs, merged as MkDocs merges them; for Zensical. Do not edit.\n"
     )
     target.write_text(header + text, encoding="utf-8")
     return target
+
+
+def is_written(config_file: str | Path) -> bool:
+    """Whether `config_file` is one `flatten` wrote (its first line says so)."""
+    try:
+        with open(config_file, encoding="utf-8") as file:
+            return file.readline().startswith(WRITTEN)
+    except OSError:
+        return False
 
 
 def appended_lists(config_file: str | Path) -> list[str]:
