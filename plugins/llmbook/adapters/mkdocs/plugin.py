@@ -30,6 +30,7 @@ from mkdocs.utils import get_relative_url
 from llmbook.adapters.config import LLMBookConfig, theme_language
 from llmbook.adapters.mkdocs.converted import ConvertedPages, unsafe_parts
 from llmbook.adapters.mkdocs.highlighting import with_highlighter
+from llmbook.adapters.mkdocs.partial import PartialPages, partial_pages
 from llmbook.adapters.mkdocs.remote_images import ship_and_check
 from llmbook.core.assets import add_asset_files, register_assets
 from llmbook.core.cjk import jieba_for_search, require_jieba
@@ -83,6 +84,8 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         self.serving = False
         self._full_content: str | None = None
         self._converted: ConvertedPages | bool | None = None  # False: off for this build
+        self._partial: PartialPages | bool | None = None  # sections (partial.py); False: off
+        self._extension: LLMBookExtension | None = None
         self._provenance = ProvenanceLog()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -123,14 +126,15 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             language = self.config.language or theme_language(self._config_file(config))
             self.config["language"] = language
             self.site = Site.create(self.config, project, Preview() if self.serving else Build())
-        self._converted = None
+        self._converted = self._partial = None
         self._provenance = ProvenanceLog()  # this build's records (provenance.json)
         # The extension listed in mkdocs.yml (for Zensical) is replaced by one bound to this build.
         extensions = [e for e in config.markdown_extensions if e != _EXTENSION]
         extensions = [e for e in extensions if not isinstance(e, LLMBookExtension)]
         if self.config.enabled:
             extensions = with_highlighter(extensions, config.theme.name)
-            extensions.append(LLMBookExtension(site=self.site, translate=_plugin_error))
+            self._extension = LLMBookExtension(site=self.site, translate=_plugin_error)
+            extensions.append(self._extension)
         # In place: a plugin that kept the list (mkdocstrings renders docstrings with its own
         # Markdown, made from it) gets the bound extension too, which leaves that text alone.
         config.markdown_extensions[:] = extensions
@@ -186,14 +190,28 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         self.site.current = PageRef(src, page.file.url, page.file.src_uri)
         converted = self._converted_pages(config, files)
         key = self.site.converted_key(markdown, self.site.current) if converted else None
+        partial = self._partial_pages(config, files)
+        render = functools.partial(_in_sections, partial, src) if partial else Page.render
         if converted is not None and key is not None:
             site = self.site
             # Checked against the site now; kept from the render that runs inside `page.render`.
             still_valid = functools.partial(site.replay_extras, src)
             made = functools.partial(site.page_deps.get, src)
-            if converted.prepare(page, src, converted.key(key), still_valid, made):
+            if converted.prepare(page, src, converted.key(key), still_valid, made, render):
                 self.site.replayed.append(src)
+        elif partial is not None:  # the live preview: sections kept, pages not
+            page.render = functools.partial(render, page)  # type: ignore[method-assign]
         return markdown
+
+    def _partial_pages(self, config: MkDocsConfig, files: Files) -> PartialPages | None:
+        """The build's sections of pages, made on its first page (None: off)."""
+        assert self.site is not None
+        if self._partial is None:
+            site, extension = self.site, self._extension
+            self._partial = extension is not None and partial_pages(
+                site.store, site.render_cache_key(), extension, config, files
+            )
+        return self._partial or None
 
     def _converted_pages(self, config: MkDocsConfig, files: Files) -> ConvertedPages | None:
         """The cache of whole conversions, made on the build's first page (None: off)."""
@@ -370,6 +388,12 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
     def _display_path(path: str | None, config: MkDocsConfig) -> str:
         """The page as an author finds it: `docs/chapters/x.md`, relative to mkdocs.yml."""
         return os.path.relpath(path or "", LLMBookPlugin._root(config)).replace(os.sep, "/")
+
+
+def _in_sections(
+    partial: PartialPages, src: str, page: Page, config: MkDocsConfig, files: Files
+) -> None:
+    partial.render(page, src, config, files, [])
 
 
 def _translated_files(files: Files, translations: Translations, root: str) -> None:

@@ -1,0 +1,190 @@
+"""A MkDocs page converted in sections (site/partial_render.py): the page pipeline runs once on the
+whole page, then each section is a `Page.render` of its own, taken from the store when its text,
+pieces and the ids the page holds elsewhere are the same; the page gets the sections' HTML, their
+table of contents nested again, the first one's title, every section's anchors and links. A
+section whose conversion logged a warning is not kept (the warning comes back on every build).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import markdown
+from markdown.extensions.toc import nest_toc_tokens
+from mkdocs.plugins import get_plugin_logger
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
+
+from llmbook.adapters.mkdocs.converted import SAFE_EXTENSIONS, converted_site_key
+from llmbook.core.store import Store, key
+from llmbook.core.store_namespaces import SECTIONS
+from llmbook.site.core_extension import LLMBookExtension
+from llmbook.site.partial_render import PartRender, crossing, local, relevant, sections
+
+__all__ = ["PartialPages", "partial_pages", "site_crossing"]
+
+log = get_plugin_logger(__name__)
+
+_FORMAT = 1
+# pymdownx.highlight options that number code blocks over the page (their line anchors' ids)
+_COUNTED = ("line_spans", "line_anchors", "anchor_linenums")
+
+
+# Known extensions whose output on a section may differ from its part of the page's (the
+# page's metadata, critic marks and math blocks read past a blank line).
+_WHOLE = frozenset({"meta", "markdown.extensions.meta", "pymdownx.critic", "pymdownx.arithmatex"})
+
+
+def site_crossing(config: Any) -> list[str]:
+    """What in the site's Markdown settings crosses sections on every page (none: pages split):
+    an extension not known to keep to its blocks, or settings that number over the page."""
+    names = [e if isinstance(e, str) else type(e).__module__ for e in config["markdown_extensions"]]
+    found = [name for name in names if name not in SAFE_EXTENSIONS or name in _WHOLE]
+    highlight = (config.get("mdx_configs") or {}).get("pymdownx.highlight") or {}
+    if any(highlight.get(option) for option in _COUNTED):
+        found.append("code line anchors (pymdownx.highlight)")
+    caption = (config.get("mdx_configs") or {}).get("pymdownx.blocks.caption") or {}
+    if "pymdownx.blocks.caption" in names and caption.get("auto", True):
+        found.append("captions numbered over the page (pymdownx.blocks.caption: auto)")
+    return found
+
+
+def partial_pages(
+    store: Store, site_key: str, extension: LLMBookExtension, config: Any, files: Files
+) -> PartialPages | None:
+    """The build's sections (None: off, with the store, or for what the site's settings use)."""
+    if not store.enabled:
+        return None
+    found = site_crossing(config)
+    if found:
+        log.info(f"pages are converted whole: {', '.join(found)} cross their sections")
+        return None
+    return PartialPages(store, converted_site_key(site_key, config, files), extension)
+
+
+class PartialPages:
+    """Sections in the store's "sections" namespace, one memo per section."""
+
+    def __init__(self, store: Store, site_key: str, extension: LLMBookExtension) -> None:
+        self._store = store
+        self._site = key({"format": _FORMAT, "site": site_key})
+        self._extension = extension
+        self.split: list[str] = []  # this build's pages converted in sections (the log's)
+
+    def render(self, page: Page, src: str, config: Any, files: Files, whole: list[str]) -> None:
+        """`page.render`, section by section; `whole`: what makes every page one section."""
+        lines, pieces = self._pipeline(page, config)
+        text = "\n".join(lines)
+        reasons = (
+            whole or crossing(text) or (["notebook anchors"] if src.endswith(".ipynb") else [])
+        )
+        starts = [0] if reasons else sections(lines)
+        parts = []
+        for n, start in enumerate(starts):
+            end = starts[n + 1] - 1 if n + 1 < len(starts) else len(lines)
+            parts.append(local("\n".join(lines[start:end]), pieces))
+        keys = [
+            key(self._site, src, page.file.url, n == 0, n == len(parts) - 1, *part)
+            for n, part in enumerate(parts)
+        ]
+        convert = lambda n, seed: self._convert(page, config, files, parts[n], seed)  # noqa: E731
+        entries = self._entries(keys, convert)
+        self._assemble(page, files, entries)
+        if len(parts) > 1:
+            self.split.append(src)
+
+    def _pipeline(self, page: Page, config: Any) -> tuple[list[str], list[str]]:
+        """The page through Python-Markdown's preprocessors up to llmbook's (the page pipeline):
+        the lines it hands on, the pieces in the stash."""
+        md = markdown.Markdown(
+            extensions=config["markdown_extensions"], extension_configs=config["mdx_configs"] or {}
+        )
+        last = md.preprocessors.get_index_for_name("llmbook")
+        lines = (page.markdown or "").split("\n")
+        for number, preprocessor in enumerate(md.preprocessors):
+            lines = preprocessor.run(lines)
+            if number == last:
+                break
+        return lines, [str(piece) for piece in md.htmlStash.rawHtmlBlocks]
+
+    def _entries(self, keys: list[str], convert: Callable[[int, frozenset[str]], dict]) -> list:
+        """Each section's entry, converted where none is kept or the ids it saw differ."""
+        entries: list[dict | None] = [self._store.memo(SECTIONS, k).get() for k in keys]
+
+        def seed(n: int) -> frozenset[str]:
+            before = [set(e["ids"]) for e in entries[:n] if e is not None]
+            after = [set(e["pre"]) for e in entries[n + 1 :] if e is not None]
+            return frozenset().union(*before, *after)
+
+        for n in range(len(keys)):  # each missing one first: its ids are seen by the others
+            if entries[n] is None:
+                entries[n] = convert(n, seed(n))
+        for n, entry in enumerate(entries):
+            assert entry is not None
+            if relevant(seed(n), entry["ids"]) != entry["seed"]:
+                entries[n] = convert(n, seed(n))
+        for k, entry in zip(keys, entries, strict=True):
+            if entry is not None and entry.pop("keep", True):
+                self._store.memo(SECTIONS, k).put(entry)
+        return entries
+
+    def _convert(
+        self, page: Page, config: Any, files: Files, part: tuple[str, list[str]], seed: frozenset
+    ) -> dict:
+        """One section through `Page.render`, with the page's other ids as taken."""
+        render = PartRender(*part, seed=seed)
+        warned = _Warnings()
+        loggers = [logging.getLogger("mkdocs"), logging.getLogger("MARKDOWN")]
+        for logger in loggers:
+            logger.addHandler(warned)
+        self._extension.part = render
+        try:
+            Page.render(page, config, files)
+        finally:
+            self._extension.part = None
+            for logger in loggers:
+                logger.removeHandler(warned)
+        return {
+            "html": page.content,
+            "toc": [token for item in page.toc for token in _flat(item)],
+            "title": page._title_from_render,
+            "anchors": sorted(page.present_anchor_ids or ()),
+            "links": {t.src_uri: a for t, a in (page.links_to_anchors or {}).items()},
+            "pre": sorted(render.pre),
+            "ids": sorted(render.ids),
+            "seed": relevant(seed, render.ids),
+            "keep": not warned.count,
+        }
+
+    def _assemble(self, page: Page, files: Files, entries: list) -> None:
+        page.content = "\n".join(entry["html"] for entry in entries)
+        flat = [dict(token) for entry in entries for token in entry["toc"]]
+        page.toc = get_toc(nest_toc_tokens(flat))
+        page._title_from_render = entries[0]["title"]
+        page.present_anchor_ids = {a for entry in entries for a in entry["anchors"]}
+        if logging.getLogger("mkdocs").getEffectiveLevel() > logging.DEBUG:
+            links: dict = {}
+            for entry in entries:
+                for uri, anchors in entry["links"].items():
+                    target = files.get_file_from_path(uri)
+                    if target is not None:
+                        links.setdefault(target, {}).update(anchors)
+            page.links_to_anchors = links
+
+
+def _flat(item: Any) -> list[dict]:
+    """A toc entry and those under it, in order, as the flat tokens the toc nests."""
+    token = {"level": item.level, "id": item.id, "name": item.title}
+    return [token, *(t for child in item.children for t in _flat(child))]
+
+
+class _Warnings(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
