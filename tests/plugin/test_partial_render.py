@@ -1,0 +1,193 @@
+"""A page converted in sections (site/partial_render.py, adapters/mkdocs/partial.py): whatever the
+page holds, the sections put together are byte for byte one conversion of the whole page (HTML,
+table of contents, title, anchors, links), first, from the store, and after an edit; a page with
+what crosses sections is one section."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from cached_builds import ROOT, cached_build
+from llmbook.site.partial_render import crossing, local, relevant, sections
+from sites import write_config
+
+# In a build's process: every page converted whole and in sections (fresh, then from the store,
+# then after one character of its prose changed), compared; what differs is printed.
+COMPARE = """
+import difflib, os, re, sys
+from mkdocs.config import load_config
+from mkdocs.structure.files import get_files
+from mkdocs.structure.nav import get_navigation
+from mkdocs.structure.pages import Page
+
+def snap(page):
+    toc = lambda items: [(i.level, i.id, i.title, toc(i.children)) for i in items]
+    links = {f.src_uri: a for f, a in (page.links_to_anchors or {}).items()}
+    return [page.content, toc(page.toc), page._title_from_render,
+            sorted(page.present_anchor_ids or ()), links]
+
+config = load_config(sys.argv[1], site_dir=sys.argv[2])
+config.plugins.on_startup(command="build", dirty=False)
+config = config.plugins.on_config(config)
+files = config.plugins.on_files(get_files(config), config=config)
+config.plugins.on_nav(get_navigation(files, config), config=config, files=files)
+plugin = config.plugins["llmbook"]
+root = os.path.dirname(os.path.abspath(sys.argv[1]))
+for file in files.documentation_pages():
+    page = file.page or Page(None, file, config)
+    page.read_source(config)
+    source = config.plugins.on_page_markdown(page.markdown, page=page, config=config, files=files)
+    src = os.path.relpath(file.abs_src_path, root).replace(os.sep, "/")
+    stops = [m.start() for m in re.finditer("。|[.] ", source)] or [len(source) - 1]
+    at = stops[len(stops) // 2]  # a sentence's end in the middle of the page
+    edited = source[:at] + "．" + source[at + 1:]
+    cases = [("fresh", source), ("stored", source)]
+    cases += [("edited", edited)] if src.endswith(".md") and source == page.markdown else []
+    for case, text in cases:
+        if case == "edited":  # as the build would see the file: its plan made for the new text
+            plugin.site.refresh(src, text.encode())
+        page.markdown = text
+        plugin._extension._rendered = None
+        Page.render(page, config, files)
+        whole = snap(page)
+        plugin._extension._rendered = None
+        plugin._partial_pages(config, files).render(page, src, config, files, [])
+        for name, one, two in zip(("content", "toc", "title", "anchors", "links"), whole, snap(page)):
+            if one != two:
+                print("DIFF", src, case, name)
+                print("\\n".join(difflib.unified_diff(str(one).split("\\n"), str(two).split("\\n"), lineterm="")))
+    print("PAGE", src, "SPLIT" if src in plugin._partial_pages(config, files).split else "WHOLE")
+"""
+
+TRICKY = {
+    "index.md": """\
+        # 首页
+
+        正文。见 [式 (1)](tricky.md#eq-a) 与[重复](tricky.md#重复_1)。
+
+        ## 1 概览
+
+        概览的正文。
+        """,
+    "tricky.md": """\
+        # 棘手的一页
+
+        开头一段。
+
+        ## 1 重复
+
+        第一节。行内 $x^2$。
+
+        ## 2 重复
+
+        第二节，有表格：
+
+        | a | b |
+        |---|---|
+        | 1 | 2 |
+
+        $$
+        E = mc^2
+        $$ {#eq-a}
+
+        见 [式 (1)](#eq-a)。
+
+        !!! note "提示"
+
+            正文在框里。
+
+        ## 3 代码
+
+        ```python
+        # 不是标题
+        print(1)
+        ```
+
+        <div markdown>
+
+        ## 在 HTML 里
+
+        还在 HTML 里。
+
+        </div>
+
+        ## 4 重复_1
+
+        再来。
+        {#甲}
+
+        ## 甲
+
+        末节。
+        """,
+    "notes.md": "# 脚注\n\n正文[^1]。\n\n## 1 二\n\n更多[^2]。\n\n[^1]: 一。\n[^2]: 二。\n",
+    "refs.md": "# 引用\n\n见[首页][x]。\n\n## 1 二\n\n正文。\n\n[x]: index.md\n",
+    "abbr.md": "# 缩写\n\nHTML 很好。\n\n## 1 二\n\nHTML 也好。\n\n*[HTML]: 超文本\n",
+}
+
+
+def _site(root: Path) -> None:
+    docs = root / "docs"
+    docs.mkdir()
+    for name, text in TRICKY.items():
+        (docs / name).write_text(re.sub(r"(?m)^        ", "", text), encoding="utf-8")
+    config = {
+        "INHERIT": str(ROOT / "mkdocs.yml"),
+        "docs_dir": str(docs),
+        "nav": [{name: name} for name in TRICKY],
+        "plugins": ["search", {"llmbook": {"offline_check": False}}],
+    }
+    write_config(root, config)
+
+
+def _compare(root: Path) -> str:
+    return cached_build(COMPARE, root, "site").stdout
+
+
+@pytest.mark.slow
+def test_sections_put_together_are_the_whole_conversion(tmp_path: Path) -> None:
+    _site(tmp_path)
+    out = _compare(tmp_path)
+    assert "DIFF" not in out, out
+    assert "PAGE docs/tricky.md SPLIT" in out
+    assert "PAGE docs/index.md SPLIT" in out
+    for whole in ("notes", "refs", "abbr"):  # footnotes, link definitions, abbreviations
+        assert f"PAGE docs/{whole}.md WHOLE" in out
+
+
+@pytest.mark.slow
+def test_the_books_pages_in_sections_are_their_whole_conversion(tmp_path: Path) -> None:
+    """Every page of this book, with its cache: fresh, from the store, after an edit."""
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(f"INHERIT: {ROOT / 'mkdocs.yml'}\ndocs_dir: {ROOT / 'docs'}\n", "utf-8")
+    out = _compare(tmp_path)
+    assert "DIFF" not in out, out
+    assert "PAGE docs/chapters/ch10-modern-llm.md SPLIT" in out
+
+
+def test_a_page_is_cut_before_headings_outside_code_html_and_blocks() -> None:
+    lines = (
+        "# T\n\nA.\n\n## B\n\n```\n\n# no\n```\n\n<div>\n\n# no\n\n</div>\n\n"
+        "/// caption\n\n# no\n\n///\n\n# C\n\n\n# no: two blank lines\n\n    code\n\n# no"
+    ).split("\n")
+    assert [lines[n] for n in sections(lines)] == ["# T", "## B", "# C"]
+
+
+def test_what_crosses_sections_is_named() -> None:
+    assert crossing("a[^1]") == ["footnotes"]
+    assert "abbreviations" in crossing("*[HTML]: x")
+    assert crossing("- [x]: y") == ["reference-style link definitions"]
+    assert crossing("[TOC]\n\n=== \"a\"") == ["[TOC] markers", "tabbed blocks"]
+    assert crossing("d[k]: v and `x[1]:`") == []
+
+
+def test_a_sections_placeholders_count_from_its_first_piece() -> None:
+    text = "a \x02wzxhzdk:3\x03 b"
+    pieces = ["p0", "p1", "p2", "x \x02wzxhzdk:1\x03"]
+    assert local(text, pieces) == ("a \x02wzxhzdk:1\x03 b", ["p1", "x \x02wzxhzdk:0\x03"])
+
+
+def test_only_ids_of_the_same_stem_can_change_a_sections_ids() -> None:
+    assert relevant({"a", "a_1", "b", "ab_2"}, {"a_2", "c"}) == ["a", "a_1"]
