@@ -121,6 +121,20 @@ TRICKY = {
         ## 甲
 
         末节。
+
+        ## 5 缩进代码
+
+            indented code
+
+
+        ## 6 两个空行之后
+
+        正文。
+
+
+        ## 7 又是两个空行
+
+        完。
         """,
     "notes.md": "# 脚注\n\n正文[^1]。\n\n## 1 二\n\n更多[^2]。\n\n[^1]: 一。\n[^2]: 二。\n",
     "refs.md": "# 引用\n\n见[首页][x]。\n\n## 1 二\n\n正文。\n\n[x]: index.md\n",
@@ -170,9 +184,11 @@ def test_the_books_pages_in_sections_are_their_whole_conversion(tmp_path: Path) 
 def test_a_page_is_cut_before_headings_outside_code_html_and_blocks() -> None:
     lines = (
         "# T\n\nA.\n\n## B\n\n```\n\n# no\n```\n\n<div>\n\n# no\n\n</div>\n\n"
-        "/// caption\n\n# no\n\n///\n\n# C\n\n\n# no: two blank lines\n\n    code\n\n# no"
+        "/// caption\n\n# no\n\n///\n\n# C\n\n\n# D: two empty lines\n\n    code\n\n# no"
     ).split("\n")
-    assert [lines[n] for n in sections(lines)] == ["# T", "## B", "# C"]
+    cuts = sections(lines)
+    assert [lines[cut.start] for cut in cuts] == ["# T", "## B", "# C", "# D: two empty lines"]
+    assert [lines[cut.stop - 1] for cut in cuts] == ["A.", "///", "# C", "# no"]
 
 
 def test_what_crosses_sections_is_named() -> None:

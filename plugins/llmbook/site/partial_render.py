@@ -119,22 +119,32 @@ class _Scan:
                 self.html = 1 << 20  # more closed than opened: no split after it
 
 
-def sections(lines: list[str]) -> list[int]:
-    """Where each section starts (the first at 0): at a line starting with `#`, after exactly
-    one blank line that follows an unindented line, outside fences, HTML, comments, blocks."""
+def sections(lines: list[str]) -> list[range]:
+    """Each section's lines: one starts at a line starting with `#` after empty lines that
+    follow an unindented line (the last block before it is no indented code, which would take
+    those empty lines in), outside fences, HTML, comments and blocks; it ends before them."""
     starts = [0]
     scan = _Scan()
+    last = -1  # the last line that is not empty
     for number, line in enumerate(lines):
         if (
-            number >= 2
-            and line.startswith("#")
-            and lines[number - 1] == ""
-            and lines[number - 2][:1] not in ("", " ", "\t")
+            line.startswith("#")
+            and 0 <= last < number - 1
+            and lines[last][:1] not in (" ", "\t")
             and scan.outside()
         ):
             starts.append(number)
         scan.read(line)
-    return starts
+        if line:
+            last = number
+    ends = [_before_empty(lines, start, end) for start, end in zip(starts, starts[1:])]
+    return [range(s, e) for s, e in zip(starts, [*ends, len(lines)], strict=True)]
+
+
+def _before_empty(lines: list[str], start: int, end: int) -> int:
+    while end > start and not lines[end - 1]:
+        end -= 1
+    return end
 
 
 def local(text: str, pieces: list[str]) -> tuple[str, list[str]]:

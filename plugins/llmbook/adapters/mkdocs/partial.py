@@ -81,11 +81,8 @@ class PartialPages:
         reasons = (
             whole or crossing(text) or (["notebook anchors"] if src.endswith(".ipynb") else [])
         )
-        starts = [0] if reasons else sections(lines)
-        parts = []
-        for n, start in enumerate(starts):
-            end = starts[n + 1] - 1 if n + 1 < len(starts) else len(lines)
-            parts.append(local("\n".join(lines[start:end]), pieces))
+        cuts = [range(len(lines))] if reasons else sections(lines)
+        parts = [local("\n".join(lines[cut.start : cut.stop]), pieces) for cut in cuts]
         keys = [
             key(self._site, src, page.file.url, n == 0, n == len(parts) - 1, *part)
             for n, part in enumerate(parts)
