@@ -72,7 +72,8 @@ class PartialPages:
         self._store = store
         self._site = key({"format": _FORMAT, "site": site_key})
         self._extension = extension
-        self.split: list[str] = []  # this build's pages converted in sections (the log's)
+        self.split: list[str] = []  # this build's pages converted in sections
+        self.whole: dict[str, list[str]] = {}  # those converted whole: what crossed sections
 
     def render(self, page: Page, src: str, config: Any, files: Files, whole: list[str]) -> None:
         """`page.render`, section by section; `whole`: what makes every page one section."""
@@ -81,6 +82,9 @@ class PartialPages:
         reasons = (
             whole or crossing(text) or (["notebook anchors"] if src.endswith(".ipynb") else [])
         )
+        if reasons:
+            self.whole[src] = reasons
+            log.debug(f"{src} is converted whole: {', '.join(reasons)} cross its sections")
         cuts = [range(len(lines))] if reasons else sections(lines)
         parts = [local("\n".join(lines[cut.start : cut.stop]), pieces) for cut in cuts]
         keys = [
