@@ -53,7 +53,10 @@ for file in files.documentation_pages():
         Page.render(page, config, files)
         whole = snap(page)
         plugin._extension._rendered = None
-        plugin._partial_pages(config, files).render(page, src, config, files, [])
+        partial = plugin._partial_pages(config, files)
+        before = partial.converted
+        partial.render(page, src, config, files, [])
+        print("CONVERTED", src, case, partial.converted - before)
         for name, one, two in zip(("content", "toc", "title", "anchors", "links"), whole, snap(page)):
             if one != two:
                 print("DIFF", src, case, name)
@@ -167,6 +170,12 @@ def test_sections_put_together_are_the_whole_conversion(tmp_path: Path) -> None:
     out = _compare(tmp_path)
     assert "DIFF" not in out, out
     assert "PAGE docs/tricky.md SPLIT" in out
+    # the edit is in one section: the others come from the store
+    # 9 headings outside code and HTML; none is cut after an indented line (an admonition's
+    # body before `## 3`, indented code before `## 6`)
+    assert "CONVERTED docs/tricky.md fresh 7" in out
+    assert "CONVERTED docs/tricky.md stored 0" in out
+    assert "CONVERTED docs/tricky.md edited 1" in out
     assert "PAGE docs/index.md SPLIT" in out
     assert "PAGE docs/notes.md ['footnotes', 'reference-style link definitions']" in out
     assert "PAGE docs/refs.md ['reference-style link definitions']" in out
@@ -181,6 +190,8 @@ def test_the_books_pages_in_sections_are_their_whole_conversion(tmp_path: Path) 
     out = _compare(tmp_path)
     assert "DIFF" not in out, out
     assert "PAGE docs/chapters/ch10-modern-llm.md SPLIT" in out
+    assert "CONVERTED docs/chapters/ch10-modern-llm.md stored 0" in out
+    assert "CONVERTED docs/chapters/ch10-modern-llm.md edited 1" in out
 
 
 def test_a_page_is_cut_before_headings_outside_code_html_and_blocks() -> None:

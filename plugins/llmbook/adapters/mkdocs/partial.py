@@ -74,6 +74,7 @@ class PartialPages:
         self._extension = extension
         self.split: list[str] = []  # this build's pages converted in sections
         self.whole: dict[str, list[str]] = {}  # those converted whole: what crossed sections
+        self.converted = 0  # sections this build converted (the others came from the store)
 
     def render(self, page: Page, src: str, config: Any, files: Files, whole: list[str]) -> None:
         """`page.render`, section by section; `whole`: what makes every page one section."""
@@ -127,8 +128,8 @@ class PartialPages:
             assert entry is not None
             if relevant(seed(n), entry["ids"]) != entry["seed"]:
                 entries[n] = convert(n, seed(n))
-        for k, entry in zip(keys, entries, strict=True):
-            if entry is not None and entry.pop("keep", True):
+        for k, entry in zip(keys, entries, strict=True):  # those converted, without a warning
+            if entry is not None and entry.pop("keep", False):
                 self._store.memo(SECTIONS, k).put(entry)
         return entries
 
@@ -137,6 +138,7 @@ class PartialPages:
     ) -> dict:
         """One section through `Page.render`, with the page's other ids as taken."""
         render = PartRender(*part, seed=seed)
+        self.converted += 1
         warned = _Warnings()
         loggers = [logging.getLogger("mkdocs"), logging.getLogger("MARKDOWN")]
         for logger in loggers:
