@@ -86,6 +86,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         self._converted: ConvertedPages | bool | None = None  # False: off for this build
         self._partial: PartialPages | bool | None = None  # sections (partial.py); False: off
         self._extension: LLMBookExtension | None = None
+        self._languages: tuple[object, str] = (None, "")  # (the build's config, its language)
         self._provenance = ProvenanceLog()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -100,10 +101,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         search = config.plugins.get("material/search") or config.plugins.get("search")
         if not self.config.enabled or search is None:
             return
-        languages = [
-            self.config.language or theme_language(self._config_file(config)),
-            *self.config.languages,
-        ]
+        languages = [self._language(config), *self.config.languages]
         with _as_plugin_error():
             where = Path(self._config_file(config))
             require_jieba(languages, config_file=where, root=where.parent)
@@ -123,7 +121,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             # LLMBOOK_EDITIONS overrides the option; an option, it keys the pages that link them.
             self.config["editions"] = list(edition_kinds(self.config.editions))
             # The pages' words follow the theme's language (English where mkdocs.yml sets none).
-            language = self.config.language or theme_language(self._config_file(config))
+            language = self._language(config)
             self.config["language"] = language
             self.site = Site.create(self.config, project, Preview() if self.serving else Build())
         self._converted = self._partial = None
@@ -146,6 +144,13 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         return config
 
     on_config = CombinedEvent(_before_search, _on_config)
+
+    def _language(self, config: MkDocsConfig) -> str:
+        """The pages' language: the option, else the theme's, read from mkdocs.yml once a build."""
+        if self._languages[0] is not config:
+            found = self.config.language or theme_language(self._config_file(config))
+            self._languages = (config, found)
+        return self._languages[1]
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
         assert self.site is not None
