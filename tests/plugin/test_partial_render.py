@@ -29,7 +29,7 @@ def snap(page):
             sorted(page.present_anchor_ids or ()), links]
 
 config = load_config(sys.argv[1], site_dir=sys.argv[2])
-config.plugins.on_startup(command="build", dirty=False)
+config.plugins.on_startup(command=sys.argv[3] if len(sys.argv) > 3 else "build", dirty=False)
 config = config.plugins.on_config(config)
 files = config.plugins.on_files(get_files(config), config=config)
 config.plugins.on_nav(get_navigation(files, config), config=config, files=files)
@@ -146,22 +146,23 @@ TRICKY = {
 }
 
 
-def _site(root: Path) -> None:
+def _site(root: Path, pages: dict[str, str] = TRICKY) -> None:
     docs = root / "docs"
     docs.mkdir()
-    for name, text in TRICKY.items():
+    for name, text in pages.items():
         (docs / name).write_text(re.sub(r"(?m)^        ", "", text), encoding="utf-8")
     config = {
         "INHERIT": str(ROOT / "mkdocs.yml"),
         "docs_dir": str(docs),
-        "nav": [{name: name} for name in TRICKY],
+        "nav": [{name: name} for name in pages],
         "plugins": ["search", {"llmbook": {"offline_check": False}}],
     }
     write_config(root, config)
 
 
-def _compare(root: Path) -> str:
-    return cached_build(COMPARE, root, "site").stdout
+def _compare(root: Path, command: str = "build") -> str:
+    script = COMPARE.replace("sys.argv[3] if len(sys.argv) > 3 else", f"{command!r} or")
+    return cached_build(script, root, "site").stdout
 
 
 @pytest.mark.slow
@@ -180,6 +181,16 @@ def test_sections_put_together_are_the_whole_conversion(tmp_path: Path) -> None:
     assert "PAGE docs/notes.md ['footnotes', 'reference-style link definitions']" in out
     assert "PAGE docs/refs.md ['reference-style link definitions']" in out
     assert "PAGE docs/abbr.md ['abbreviations', 'reference-style link definitions']" in out
+
+
+@pytest.mark.slow
+def test_the_live_preview_converts_in_sections_with_its_error_boxes(tmp_path: Path) -> None:
+    broken = "# 有错的一页\n\n开头。\n\n## 1 错\n\n:::nosuch\n正文。\n:::\n\n## 2 后面\n\n完。\n"
+    _site(tmp_path, {**TRICKY, "broken.md": broken})
+    out = _compare(tmp_path, "serve")
+    assert "DIFF" not in out, out
+    assert "PAGE docs/broken.md SPLIT" in out
+    assert "CONVERTED docs/broken.md edited 1" in out
 
 
 @pytest.mark.slow
