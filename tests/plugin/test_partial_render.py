@@ -173,8 +173,8 @@ def test_sections_put_together_are_the_whole_conversion(tmp_path: Path) -> None:
     assert "PAGE docs/tricky.md SPLIT" in out
     # the edit is in one section: the others come from the store
     # 9 headings outside code and HTML; none is cut after an indented line (an admonition's
-    # body before `## 3`, indented code before `## 6`)
-    assert "CONVERTED docs/tricky.md fresh 7" in out
+    # body before `## 3`, indented code before `## 6`); one more cut before a paragraph
+    assert "CONVERTED docs/tricky.md fresh 8" in out
     assert "CONVERTED docs/tricky.md stored 0" in out
     assert "CONVERTED docs/tricky.md edited 1" in out
     assert "PAGE docs/index.md SPLIT" in out
@@ -213,6 +213,17 @@ def test_a_page_is_cut_before_headings_outside_code_html_and_blocks() -> None:
     cuts = sections(lines)
     assert [lines[cut.start] for cut in cuts] == ["# T", "## B", "# C", "# D: two empty lines"]
     assert [lines[cut.stop - 1] for cut in cuts] == ["A.", "///", "# C", "# no"]
+
+
+def test_a_long_section_is_cut_before_a_paragraph_too() -> None:
+    lines = (
+        "# T\n\nOne.\n\n- a list\n\n> a quote\n\n: a definition\n\n二。\n\n    code\n\nno".split(
+            "\n"
+        )
+    )
+    starts = [lines[cut.start] for cut in sections(lines, least=1)]
+    assert starts == ["# T", "One.", "二。"]
+    assert len(sections(lines)) == 1  # shorter than a section's least lines
 
 
 def test_what_crosses_sections_is_named() -> None:

@@ -75,7 +75,7 @@ _TABLE = (
     Namespace(
         "sections",
         "MkDocs' conversions of a page's sections (adapters/mkdocs/partial.py)",
-        "memo, one per section",
+        "slot, one per page and edition: its sections by their keys",
         "the section's Markdown and the pieces it shows, its page's path and URL, whether it "
         "opens or ends the page, the converted pages' site key",
         "the ids its page holds elsewhere that its headings' ids depend on changed",

@@ -60,6 +60,7 @@ _CROSSING = {
     "tabbed blocks": re.compile(r"^[ \t>]*===", re.M),
 }
 _BLOCK = frozenset(BLOCK_LEVEL_ELEMENTS) - {"hr"}
+LEAST = 24  # lines a section holds before a paragraph may start the next one
 
 
 def crossing(text: str) -> list[str]:
@@ -119,16 +120,22 @@ class _Scan:
                 self.html = 1 << 20  # more closed than opened: no split after it
 
 
-def sections(lines: list[str]) -> list[range]:
-    """Each section's lines: one starts at a line starting with `#` after empty lines that
-    follow an unindented line (the last block before it is no indented code, which would take
-    those empty lines in), outside fences, HTML, comments and blocks; it ends before them."""
+def sections(lines: list[str], least: int = LEAST) -> list[range]:
+    """Each section's lines: one starts at a block after empty lines that follow an unindented
+    line (the last block before it is no indented code, which would take those empty lines
+    in), outside fences, HTML, comments and blocks, and ends before them. A block starts one
+    when it is a `#` heading, or, once the section has `least` lines, a paragraph starting
+    with a letter or a piece of the pipeline (no list, quote, table, definition or caption,
+    which would join the block before)."""
     starts = [0]
     scan = _Scan()
     last = -1  # the last line that is not empty
     for number, line in enumerate(lines):
+        opens = line.startswith("#") or (
+            number - starts[-1] >= least and (line[:1].isalpha() or line[:1] == "\x02")
+        )
         if (
-            line.startswith("#")
+            opens
             and 0 <= last < number - 1
             and lines[last][:1] not in (" ", "\t")
             and scan.outside()

@@ -23,6 +23,7 @@ from llmbook.core.store import Store, key
 from llmbook.core.store_namespaces import SECTIONS
 from llmbook.site.core_extension import LLMBookExtension
 from llmbook.site.partial_render import PartRender, crossing, local, relevant, sections
+from llmbook.site.render_cache import edition_slot
 
 __all__ = ["PartialPages", "partial_pages", "site_crossing"]
 
@@ -62,14 +63,25 @@ def partial_pages(
     if found:
         log.info(f"pages are converted whole: {', '.join(found)} cross their sections")
         return None
-    return PartialPages(store, converted_site_key(site_key, config, files), extension)
+    site = converted_site_key(site_key, config, files)
+    return PartialPages(store, site, extension, edition=extension_edition(extension))
+
+
+def extension_edition(extension: LLMBookExtension) -> str:
+    """The build's edition (a translating build's language), whose pages have slots of their own."""
+    site = getattr(extension, "_site", None)
+    return str(site.project.translating or "") if site is not None else ""
 
 
 class PartialPages:
-    """Sections in the store's "sections" namespace, one memo per section."""
+    """Sections in the store's "sections" namespace: one slot per page (and edition), holding
+    its sections by their keys (one read for the page, however many sections it has)."""
 
-    def __init__(self, store: Store, site_key: str, extension: LLMBookExtension) -> None:
+    def __init__(
+        self, store: Store, site_key: str, extension: LLMBookExtension, edition: str = ""
+    ) -> None:
         self._store = store
+        self._edition = edition
         self._site = key({"format": _FORMAT, "site": site_key})
         self._extension = extension
         self.split: list[str] = []  # this build's pages converted in sections
@@ -93,7 +105,14 @@ class PartialPages:
             for n, part in enumerate(parts)
         ]
         convert = lambda n, seed: self._convert(page, config, files, parts[n], seed)  # noqa: E731
-        entries = self._entries(keys, convert)
+        slot = self._store.slot(SECTIONS, edition_slot(src, self._edition))
+        kept = slot.get(self._site)
+        kept = kept if isinstance(kept, dict) else {}
+        entries = self._entries(keys, kept, convert)
+        fresh = [entry.pop("keep", None) for entry in entries]  # None: from the store
+        if any(fresh):  # those converted with a warning are not kept
+            kept = {k: e for k, e, f in zip(keys, entries, fresh, strict=True) if f is not False}
+            slot.put(self._site, kept)
         self._assemble(page, files, entries)
         if len(parts) > 1:
             self.split.append(src)
@@ -112,9 +131,11 @@ class PartialPages:
                 break
         return lines, [str(piece) for piece in md.htmlStash.rawHtmlBlocks]
 
-    def _entries(self, keys: list[str], convert: Callable[[int, frozenset[str]], dict]) -> list:
-        """Each section's entry, converted where none is kept or the ids it saw differ."""
-        entries: list[dict | None] = [self._store.memo(SECTIONS, k).get() for k in keys]
+    def _entries(
+        self, keys: list[str], kept: dict, convert: Callable[[int, frozenset[str]], dict]
+    ) -> list[dict]:
+        """Each section's entry, converted where none is `kept` or the ids it saw differ."""
+        entries: list[dict | None] = [kept.get(k) for k in keys]
 
         def seed(n: int) -> frozenset[str]:
             before = [set(e["ids"]) for e in entries[:n] if e is not None]
@@ -128,10 +149,7 @@ class PartialPages:
             assert entry is not None
             if relevant(seed(n), entry["ids"]) != entry["seed"]:
                 entries[n] = convert(n, seed(n))
-        for k, entry in zip(keys, entries, strict=True):  # those converted, without a warning
-            if entry is not None and entry.pop("keep", False):
-                self._store.memo(SECTIONS, k).put(entry)
-        return entries
+        return [entry for entry in entries if entry is not None]
 
     def _convert(
         self, page: Page, config: Any, files: Files, part: tuple[str, list[str]], seed: frozenset
