@@ -88,6 +88,10 @@ class PartialPages:
         self.whole: dict[str, list[str]] = {}  # those converted whole: what crossed sections
         self.converted = 0  # sections this build converted (the others came from the store)
 
+    def page_render(self, src: str) -> Callable[[Page, Any, Files], None]:
+        """`Page.render` for the page of `src`, in sections."""
+        return lambda page, config, files: self.render(page, src, config, files, [])
+
     def render(self, page: Page, src: str, config: Any, files: Files, whole: list[str]) -> None:
         """`page.render`, section by section; `whole`: what makes every page one section."""
         lines, pieces = self._pipeline(page, config)

@@ -124,7 +124,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             language = self._language(config)
             self.config["language"] = language
             self.site = Site.create(self.config, project, Preview() if self.serving else Build())
-        self._converted = self._partial = None
+        self._converted = self._partial = self._extension = None  # the plugin outlives a build
         self._provenance = ProvenanceLog()  # this build's records (provenance.json)
         # The extension listed in mkdocs.yml (for Zensical) is replaced by one bound to this build.
         extensions = [e for e in config.markdown_extensions if e != _EXTENSION]
@@ -196,7 +196,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         converted = self._converted_pages(config, files)
         key = self.site.converted_key(markdown, self.site.current) if converted else None
         partial = self._partial_pages(config, files)
-        render = functools.partial(_in_sections, partial, src) if partial else Page.render
+        render = partial.page_render(src) if partial else Page.render
         if converted is not None and key is not None:
             site = self.site
             # Checked against the site now; kept from the render that runs inside `page.render`.
@@ -209,11 +209,13 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         return markdown
 
     def _partial_pages(self, config: MkDocsConfig, files: Files) -> PartialPages | None:
-        """The build's sections of pages, made on its first page (None: off)."""
+        """The build's sections of pages, made on its first page (None: off, as with
+        `cache_converted: off`: sections are kept conversions too)."""
         assert self.site is not None
         if self._partial is None:
             site, extension = self.site, self._extension
-            self._partial = extension is not None and partial_pages(
+            on = extension is not None and self.config.cache_converted != "off"
+            self._partial = on and partial_pages(
                 site.store, site.render_cache_key(), extension, config, files
             )
         return self._partial or None
@@ -393,12 +395,6 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
     def _display_path(path: str | None, config: MkDocsConfig) -> str:
         """The page as an author finds it: `docs/chapters/x.md`, relative to mkdocs.yml."""
         return os.path.relpath(path or "", LLMBookPlugin._root(config)).replace(os.sep, "/")
-
-
-def _in_sections(
-    partial: PartialPages, src: str, page: Page, config: MkDocsConfig, files: Files
-) -> None:
-    partial.render(page, src, config, files, [])
 
 
 def _translated_files(files: Files, translations: Translations, root: str) -> None:
