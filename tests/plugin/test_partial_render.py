@@ -6,12 +6,13 @@ what crosses sections is one section."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 from cached_builds import ROOT, cached_build
 from llmbook.site.partial_render import crossing, local, relevant, sections
-from sites import write_config
+from sites import build, project_site, write_config
 
 # In a build's process: every page converted whole and in sections (fresh, then from the store,
 # then after one character of its prose changed), compared; what differs is printed.
@@ -194,11 +195,16 @@ def test_the_live_preview_converts_in_sections_with_its_error_boxes(tmp_path: Pa
 
 
 @pytest.mark.slow
-def test_the_books_pages_in_sections_are_their_whole_conversion(tmp_path: Path) -> None:
-    """Every page of this book, with its cache: fresh, from the store, after an edit."""
-    config = tmp_path / "mkdocs.yml"
-    config.write_text(f"INHERIT: {ROOT / 'mkdocs.yml'}\ndocs_dir: {ROOT / 'docs'}\n", "utf-8")
-    out = _compare(tmp_path)
+def test_the_books_pages_in_sections_are_their_whole_conversion(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Every page of this book: fresh, from the store, after an edit; its code's results from
+    the cache of the project's site, built once per test run (its sections in a copy)."""
+    cache = tmp_path / "cache"
+    shutil.copytree(project_site(tmp_path_factory).parent / "cache", cache)
+    shutil.rmtree(cache / "sections", ignore_errors=True)
+    done = build(ROOT / "mkdocs.yml", site=tmp_path / "site", script=COMPARE, cache=cache, cwd=ROOT)
+    out = done.ok().stdout
     assert "DIFF" not in out, out
     assert "PAGE docs/chapters/ch10-modern-llm.md SPLIT" in out
     assert "CONVERTED docs/chapters/ch10-modern-llm.md stored 0" in out
