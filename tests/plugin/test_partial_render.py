@@ -237,7 +237,7 @@ def test_what_crosses_sections_is_named() -> None:
     assert "abbreviations" in crossing("*[HTML]: x")
     assert crossing("- [x]: y") == ["reference-style link definitions"]
     assert crossing('[TOC]\n\n=== "a"') == ["[TOC] markers", "tabbed blocks"]
-    assert crossing("d[k]: v and `x[1]:`") == []
+    assert crossing("d[k]: v and `x[1]:`, `[TOC]` in a sentence") == []
 
 
 def test_a_sections_placeholders_count_from_its_first_piece() -> None:

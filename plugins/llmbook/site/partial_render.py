@@ -56,7 +56,7 @@ _CROSSING = {
     "footnotes": re.compile(r"\[\^"),
     "abbreviations": re.compile(r"^[ \t>*+\-\d.]*\*\[", re.M),
     "reference-style link definitions": re.compile(r"^[ \t>*+\-\d.]*\[[^\[\]\n]*\]:", re.M),
-    "[TOC] markers": re.compile(r"\[TOC\]"),
+    "[TOC] markers": re.compile(r"^[ \t]*\[TOC\][ \t]*$", re.M),  # a paragraph of its own
     "tabbed blocks": re.compile(r"^[ \t>]*===", re.M),
 }
 _BLOCK = frozenset(BLOCK_LEVEL_ELEMENTS) - {"hr"}

@@ -47,6 +47,9 @@ def site_crossing(config: Any) -> list[str]:
     highlight = (config.get("mdx_configs") or {}).get("pymdownx.highlight") or {}
     if any(highlight.get(option) for option in _COUNTED):
         found.append("code line anchors (pymdownx.highlight)")
+    marker = ((config.get("mdx_configs") or {}).get("toc") or {}).get("marker", "[TOC]")
+    if marker not in ("[TOC]", ""):
+        found.append(f"a table of contents marker of its own (toc: marker: {marker})")
     caption = (config.get("mdx_configs") or {}).get("pymdownx.blocks.caption") or {}
     if "pymdownx.blocks.caption" in names and caption.get("auto", True):
         found.append("captions numbered over the page (pymdownx.blocks.caption: auto)")
