@@ -42,4 +42,4 @@ def test_it_fails_a_build_slowed_on_purpose(tmp_path: Path) -> None:
         timeout=900,
     )
     assert done.returncode == 1, done.stdout + done.stderr[-3000:]
-    assert "speed guard FAILED: warm above 1.00x, edit above 0.80x plain MkDocs" in done.stdout
+    assert "speed guard FAILED: warm above 1.00x, edit above 1.00x plain MkDocs" in done.stdout
