@@ -56,7 +56,7 @@ for file in files.documentation_pages():
         plugin._extension._rendered = None
         partial = plugin._partial_pages(config, files)
         before = partial.converted
-        partial.render(page, src, config, files, [])
+        partial.render(page, src, config, files)
         print("CONVERTED", src, case, partial.converted - before)
         for name, one, two in zip(("content", "toc", "title", "anchors", "links"), whole, snap(page)):
             if one != two:

@@ -57,9 +57,15 @@ def site_crossing(config: Any) -> list[str]:
 
 
 def partial_pages(
-    store: Store, site_key: str, extension: LLMBookExtension, config: Any, files: Files
+    store: Store,
+    site_key: str,
+    extension: LLMBookExtension,
+    config: Any,
+    files: Files,
+    edition: str = "",
 ) -> PartialPages | None:
-    """The build's sections (None: off, with the store, or for what the site's settings use)."""
+    """The build's sections (None: off, with the store, or for what the site's settings use);
+    `edition`: a translating build's language (its pages have slots of their own)."""
     if not store.enabled:
         return None
     found = site_crossing(config)
@@ -67,13 +73,7 @@ def partial_pages(
         log.info(f"pages are converted whole: {', '.join(found)} cross their sections")
         return None
     site = converted_site_key(site_key, config, files)
-    return PartialPages(store, site, extension, edition=extension_edition(extension))
-
-
-def extension_edition(extension: LLMBookExtension) -> str:
-    """The build's edition (a translating build's language), whose pages have slots of their own."""
-    site = getattr(extension, "_site", None)
-    return str(site.project.translating or "") if site is not None else ""
+    return PartialPages(store, site, extension, edition=edition)
 
 
 class PartialPages:
@@ -93,15 +93,13 @@ class PartialPages:
 
     def page_render(self, src: str) -> Callable[[Page, Any, Files], None]:
         """`Page.render` for the page of `src`, in sections."""
-        return lambda page, config, files: self.render(page, src, config, files, [])
+        return lambda page, config, files: self.render(page, src, config, files)
 
-    def render(self, page: Page, src: str, config: Any, files: Files, whole: list[str]) -> None:
-        """`page.render`, section by section; `whole`: what makes every page one section."""
+    def render(self, page: Page, src: str, config: Any, files: Files) -> None:
+        """`page.render`, section by section (one section for a page with what crosses them)."""
         lines, pieces = self._pipeline(page, config)
         text = "\n".join(lines)
-        reasons = (
-            whole or crossing(text) or (["notebook anchors"] if src.endswith(".ipynb") else [])
-        )
+        reasons = crossing(text) or (["notebook anchors"] if src.endswith(".ipynb") else [])
         if reasons:
             self.whole[src] = reasons
             log.debug(f"{src} is converted whole: {', '.join(reasons)} cross its sections")

@@ -216,7 +216,12 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             site, extension = self.site, self._extension
             on = extension is not None and self.config.cache_converted != "off"
             self._partial = on and partial_pages(
-                site.store, site.render_cache_key(), extension, config, files
+                site.store,
+                site.render_cache_key(),
+                extension,
+                config,
+                files,
+                edition=site.project.translating,
             )
         return self._partial or None
 
