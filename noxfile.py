@@ -195,7 +195,8 @@ def fuzz(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def speed_guard(session: nox.Session) -> None:
     """The warm and prose-edit builds against plain MkDocs (median of 3, interleaved): fails
-    above 1.0x. CI runs it after the tests (benchmarks/speed_guard.py)."""
+    above 1.0x (each line has its limit: --limit, --edit-limit). CI runs it after the tests
+    (benchmarks/speed_guard.py)."""
     _install(session, "docs")
     _smollm2(session)
     session.run("python", "benchmarks/speed_guard.py", *session.posargs)

@@ -1,10 +1,13 @@
 """The speed guard CI runs (.ci/run, after the tests): the book's warm build and a prose-edit
 rebuild against plain MkDocs on the same docs, in the same run, interleaved, median of
---repeats; it fails (exit 1) when either ratio is above --limit. 1.0 is generous to a shared
-machine's noise and still catches a feature that makes every build pay (issue: a bibliography
-parsed on every build made the warm build 2.5x).
+--repeats; it fails (exit 1) when the warm ratio is above --limit or the edit's above
+--edit-limit. 1.0 is generous to a shared machine's noise and still catches a feature that makes
+every build pay (issue: a bibliography parsed on every build made the warm build 2.5x). An edit
+re-converts only the section it touched (adapters/mkdocs/partial.py); the edit's limit is to come
+down to 0.8 once the page pipeline and the per-build checks leave that margin.
 
-    python benchmarks/speed_guard.py [--pages 6] [--repeats 3] [--limit 1.0] [--hook FILE]
+    python benchmarks/speed_guard.py [--pages 6] [--repeats 3] [--limit 1.0] [--edit-limit 1.0]
+                                     [--hook FILE]
 
 --hook adds an MkDocs hook file to the llmbook build only (the guard's own test slows it with a
 `time.sleep`). Builds run as bench_build.py runs them, on a copy of the project.
@@ -47,24 +50,23 @@ def ratios(runs: dict[str, list[float]]) -> dict[str, float]:
     }
 
 
-def too_slow(runs: dict[str, list[float]], limit: float) -> list[str]:
-    return [name for name, ratio in ratios(runs).items() if ratio > limit]
+def too_slow(runs: dict[str, list[float]], limits: dict[str, float]) -> list[str]:
+    """The lines ("warm", "edit") whose ratio is above their limit."""
+    return [name for name, ratio in ratios(runs).items() if ratio > limits[name]]
 
 
-def report(runs: dict[str, list[float]], limit: float, pages: int) -> str:
-    lines = [f"speed guard, {pages} pages, median of {len(runs['warm'])} (limit {limit:.2f}x):"]
+def report(runs: dict[str, list[float]], limits: dict[str, float], pages: int) -> str:
+    lines = [f"speed guard, {pages} pages, median of {len(runs['warm'])}:"]
     for name, ratio in ratios(runs).items():
         plain = "plain" if name == "warm" else "edit_plain"
         lines.append(
             f"  {name:5s} llmbook {statistics.median(runs[name]):6.2f} s, plain MkDocs "
-            f"{statistics.median(runs[plain]):6.2f} s: {ratio:.2f}x  (runs {runs[name]} / {runs[plain]})"
+            f"{statistics.median(runs[plain]):6.2f} s: {ratio:.2f}x (limit {limits[name]:.2f}x)"
+            f"  (runs {runs[name]} / {runs[plain]})"
         )
-    slow = too_slow(runs, limit)
-    lines.append(
-        f"speed guard FAILED: {', '.join(slow)} above {limit:.2f}x plain MkDocs"
-        if slow
-        else "speed guard passed"
-    )
+    slow = too_slow(runs, limits)
+    above = ", ".join(f"{name} above {limits[name]:.2f}x" for name in slow)
+    lines.append(f"speed guard FAILED: {above} plain MkDocs" if slow else "speed guard passed")
     return "\n".join(lines)
 
 
@@ -72,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pages", type=int, default=6)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--limit", type=float, default=1.0)
+    parser.add_argument("--limit", type=float, default=1.0, help="the warm build's")
+    parser.add_argument("--edit-limit", type=float, default=1.0, help="the prose edit's")
     parser.add_argument("--hook", type=Path, default=None, help="a hook for the llmbook build")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="llmbook-guard-") as folder:
@@ -82,8 +85,9 @@ def main(argv: list[str] | None = None) -> int:
             hook = f"hooks:\n  - {args.hook.resolve()}\n"
             config.write_text(config.read_text(encoding="utf-8") + hook, encoding="utf-8")
         runs = measure(root, args.repeats)
-    print(report(runs, args.limit, args.pages))
-    if too_slow(runs, args.limit):
+    limits = {"warm": args.limit, "edit": args.edit_limit}
+    print(report(runs, limits, args.pages))
+    if too_slow(runs, limits):
         return 1
     return 0
 

@@ -16,13 +16,18 @@ from speed_guard import ratios, report, too_slow  # noqa: E402
 FAST = {"warm": [1.0, 0.9, 1.2], "plain": [1.3, 1.2, 1.1], "edit": [0.5], "edit_plain": [0.6]}
 
 
-def test_the_verdict_is_the_median_ratio_against_the_limit() -> None:
+LIMITS = {"warm": 1.0, "edit": 0.8}
+
+
+def test_the_verdict_is_the_median_ratio_against_each_lines_limit() -> None:
     assert ratios(FAST) == pytest.approx({"warm": 1.0 / 1.2, "edit": 0.5 / 0.6})
-    assert too_slow(FAST, 1.0) == []
-    assert too_slow({**FAST, "edit": [0.7]}, 1.0) == ["edit"]
-    assert report({**FAST, "edit": [0.7]}, 1.0, 6).split("\n")[-1] == (
-        "speed guard FAILED: edit above 1.00x plain MkDocs"
+    assert too_slow(FAST, {"warm": 1.0, "edit": 1.0}) == []
+    assert too_slow(FAST, LIMITS) == ["edit"]  # 0.83x: the edit's limit is 0.8
+    assert too_slow({**FAST, "edit": [0.4]}, LIMITS) == []
+    assert report({**FAST, "edit": [0.7]}, LIMITS, 6).split("\n")[-1] == (
+        "speed guard FAILED: edit above 0.80x plain MkDocs"
     )
+    assert "0.83x (limit 0.80x)" in report(FAST, LIMITS, 6)
 
 
 @pytest.mark.slow
@@ -37,4 +42,4 @@ def test_it_fails_a_build_slowed_on_purpose(tmp_path: Path) -> None:
         timeout=900,
     )
     assert done.returncode == 1, done.stdout + done.stderr[-3000:]
-    assert "speed guard FAILED: warm, edit above 1.00x plain MkDocs" in done.stdout
+    assert "speed guard FAILED: warm above 1.00x, edit above 1.00x plain MkDocs" in done.stdout

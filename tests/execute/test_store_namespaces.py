@@ -65,6 +65,7 @@ NAMESPACES = {
     "stages",
     "pages",
     "converted",
+    "sections",
     "demos",
     "outlines",
     "parts",

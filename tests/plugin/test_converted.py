@@ -9,31 +9,31 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import markdown
 import pytest
 from cached_builds import ROOT, cached_build, first_build_here
+from mkdocs.structure.pages import Page
 from sites import masked_provenance, write_config
 
 pytestmark = pytest.mark.slow
 
 
-# Build in this process, counting Python-Markdown conversions of whole pages.
+# Build in this process, counting the pages Python-Markdown converted (whole or in sections,
+# adapters/mkdocs/partial.py: each section is a `Page.render` of its page).
 _BUILD = """
 import logging
 import sys
-import markdown
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
-count = 0
-convert = markdown.Markdown.convert
-def counted(self, text):
-    global count
-    count += 1
-    return convert(self, text)
-markdown.Markdown.convert = counted
+from mkdocs.structure.pages import Page
+pages = set()
+render = Page.render
+def counted(self, config, files):
+    pages.add(self.file.src_uri)
+    return render(self, config, files)
+Page.render = counted
 logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
 build(load_config(sys.argv[1], site_dir=sys.argv[2]))
-print("CONVERTED", count)
+print("CONVERTED", len(pages))
 """
 
 PAGES = {
@@ -73,18 +73,17 @@ def _build(root: Path, site: str) -> tuple[int, str]:
 def _first_build(root: Path, site: str) -> tuple[int, str]:
     """_build for a site's first build, in this process (`first_build_here`), counted the same
     way: no process start, and the forkserver of the pages' code started once per process."""
-    count = 0
-    convert = markdown.Markdown.convert
+    pages: set[str] = set()
+    render = Page.render
 
-    def counted(self: markdown.Markdown, text: str) -> str:
-        nonlocal count
-        count += 1
-        return convert(self, text)
+    def counted(self: Page, config: object, files: object) -> None:
+        pages.add(self.file.src_uri)
+        return render(self, config, files)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(markdown.Markdown, "convert", counted)
+        patch.setattr(Page, "render", counted)
         _, log = first_build_here(root, site)
-    return count, log
+    return len(pages), log
 
 
 def _differ(one: Path, two: Path) -> list[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +62,12 @@ class Entry:
         return shown, other
 
 
+@functools.lru_cache(maxsize=8)  # the same text composes once per process (`mkdocs serve`)
+def _compose(text: str) -> yaml.Node | None:
+    """The YAML nodes of a glossary's text (read, never changed, by `Glossary.load`)."""
+    return yaml.compose(text)
+
+
 @dataclass
 class Glossary:
     src: str = f"docs/{FILE_NAME}"  # as errors name it
@@ -74,7 +81,7 @@ class Glossary:
         if not path.is_file():
             return glossary
         try:
-            root = yaml.compose(path.read_text(encoding="utf-8-sig"))
+            root = _compose(path.read_text(encoding="utf-8-sig"))
         except yaml.MarkedYAMLError as error:
             mark = error.problem_mark or error.context_mark
             line = mark.line + 1 if mark is not None else 1

@@ -54,6 +54,8 @@ def cited_key(source: str) -> Cite | None:
 def find_citations(text: str, line: int, hidden: list[tuple[int, int]] = ()) -> list[ProseCitation]:
     """The prose citations of one line; `hidden`: spans that are not prose (formulas). Code
     spans are skipped here; bindings never match (`[[…]]`)."""
+    if "[@" not in text:  # every citation starts so: most lines are read no further
+        return []
     skip = list(hidden) + code_spans(text)
     found = []
     for match in _CITATION.finditer(text):

@@ -205,9 +205,11 @@ def _outline(text: str, toc_key: str, toc: _Opaque) -> tuple[str, list[dict[str,
     return str(meta.get("title") or ""), _flatten(md.toc_tokens)
 
 
+@functools.lru_cache(maxsize=256)
 def _prose(text: str) -> str:
     """The text with its fenced code blanked (our lexer's fences: `python hidden` included, which
-    superfences alone would read as prose), so a comment in code is never a heading."""
+    superfences alone would read as prose), so a comment in code is never a heading. A pure
+    function of the text: `mkdocs serve` rebuilds lex only the pages that changed."""
     lexed = lex(text)
     code = lexed.code_lines()
     return "\n".join("" if i in code else line for i, line in enumerate(lexed.lines))

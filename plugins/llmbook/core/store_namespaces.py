@@ -24,6 +24,7 @@ __all__ = [
     "REMOTE_IMAGES",
     "RESULTS",
     "SEARCH",
+    "SECTIONS",
     "STAGES",
     "TRANSLATIONS",
     "Namespace",
@@ -70,6 +71,14 @@ _TABLE = (
         "slot, one per page and edition",
         "the pages key, the site's files and URLs, link validation, Pygments and Material",
         "as pages",
+    ),
+    Namespace(
+        "sections",
+        "MkDocs' conversions of a page's sections (adapters/mkdocs/partial.py)",
+        "slot, one per page and edition: its sections by their keys",
+        "the section's Markdown and the pieces it shows, its page's path and URL, whether it "
+        "opens or ends the page, the converted pages' site key",
+        "the ids its page holds elsewhere that its headings' ids depend on changed",
     ),
     Namespace(
         "demos",
@@ -153,6 +162,7 @@ RESULTS = NAMESPACES["results"].name
 STAGES = NAMESPACES["stages"].name
 PAGES = NAMESPACES["pages"].name
 CONVERTED = NAMESPACES["converted"].name
+SECTIONS = NAMESPACES["sections"].name
 DEMOS = NAMESPACES["demos"].name
 OUTLINES = NAMESPACES["outlines"].name
 PARTS = NAMESPACES["parts"].name

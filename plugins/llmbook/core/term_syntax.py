@@ -34,6 +34,8 @@ class TermUse:
 def find_terms(text: str, line: int, hidden: list[tuple[int, int]] = ()) -> list[TermUse]:
     """The term roles of one line (not those inside `hidden` spans, formulas, or code spans:
     ``` `` {term}`GQA` `` ``` shows the markup)."""
+    if "{term}" not in text:  # every role starts so: most lines are read no further
+        return []
     hidden = [*hidden, *code_spans(text)]
     found = []
     for match in TERM_ROLE.finditer(text):

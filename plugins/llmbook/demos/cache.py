@@ -78,6 +78,7 @@ class DemoFrames:
     catalog: DemoCatalog
     store: Store = field(default_factory=lambda: Store(None))
     _codes: dict[str, str] = field(default_factory=dict)  # per build: sources do not change
+    _packages: dict[str, str] = field(default_factory=dict)  # per build: each hashed once
     _record: list[list[str]] | None = None  # where a page's render notes the demos it showed
 
     @classmethod
@@ -105,12 +106,18 @@ class DemoFrames:
                 return "unknown"
             parts = {
                 "shared": sources_digest(shared_paths()),
-                "packages": {name: package_hash(name) for name in entry.packages},
-                "depends": {name: package_hash(name) for name in entry.depends},
+                "packages": {name: self._package(name) for name in entry.packages},
+                "depends": {name: self._package(name) for name in entry.depends},
                 "python": sys.version,
             }
             self._codes[demo_id] = key(parts)
         return self._codes[demo_id]
+
+    def _package(self, name: str) -> str:
+        """A package's code key, hashed once per build though many demos use it."""
+        if name not in self._packages:
+            self._packages[name] = package_hash(name)
+        return self._packages[name]
 
     def render(self, demo_id: str, title: str, description_html: str, locale: Locale) -> str:
         """The frame `catalog.demo(demo_id, locale).render_html(title, description_html)`

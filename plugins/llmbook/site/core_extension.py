@@ -25,6 +25,7 @@ from llmbook.core.errors import LLMBookError
 from llmbook.core.jupyter_anchors import JupyterAnchors
 from llmbook.core.stash import Stash
 from llmbook.site.page_notebook import with_download
+from llmbook.site.partial_render import PartRender, SeedIds, TakeIds
 
 __all__ = ["OUTSIDE_A_BUILD", "LLMBookExtension"]
 
@@ -50,6 +51,9 @@ class LLMBookExtension(Extension):
         self._context = context
         self._translate = translate
         self._rendered: Any = None  # the page whose pipeline ran last (MkDocs)
+        # While an adapter converts one section of a page (partial_render.py): its Markdown and
+        # pieces, put in place of the page's pipeline.
+        self.part: PartRender | None = None
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:
@@ -63,6 +67,9 @@ class LLMBookExtension(Extension):
         # As the toc's and MkDocs' anchor collection's: after the toc (listed before llmbook by
         # both engines), before the collection, which must see the ids it adds.
         md.treeprocessors.register(anchors, "llmbook_jupyter_anchors", 5)
+        # Around the toc (5), after attr_list (8) and abbr (7): a section's ids (partial_render.py).
+        md.treeprocessors.register(SeedIds(md, self), "llmbook_part_seed", 6)
+        md.treeprocessors.register(TakeIds(md, self), "llmbook_part_take", 5)
 
     def context(self, md: Markdown) -> tuple[Any, Any, str | None]:
         """(the build's Site, the page being rendered, the Markdown to render in place of the
@@ -95,6 +102,9 @@ class _PagePreprocessor(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         site, page, _ = self.extension.context(self.md)
+        if self.extension.part is not None:  # a section of a page already through the pipeline
+            self.anchors.notebook = page.src.endswith(".ipynb")
+            return self.extension.part.lines(Stash.of(self.md))
         if self.extension._site is not None:
             if page is self.extension._rendered:
                 # Another tool's Markdown inside this page (mkdocstrings' docstrings): not a page.

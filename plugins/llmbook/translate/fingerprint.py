@@ -6,6 +6,7 @@ glossary terms; the prose only as a digest (a translation rewrites it)."""
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import tokenize
@@ -220,6 +221,7 @@ def heading_id(heading: str) -> str:
     return found.group("id") if found else ""
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of the code: tokenized once per process
 def code_digest(code: str) -> str:
     """The code without its comments and trailing spaces: a translation may translate comments."""
     try:

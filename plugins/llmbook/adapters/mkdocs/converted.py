@@ -33,7 +33,7 @@ from llmbook.core.store import Store, key, version
 from llmbook.core.store_namespaces import CONVERTED
 from llmbook.site.render_cache import Deps, edition_slot
 
-__all__ = ["ConvertedPages", "unsafe_parts"]
+__all__ = ["ConvertedPages", "converted_site_key", "unsafe_parts"]
 
 _FORMAT = 3  # 2: entries in the store, what the render depended on as `deps`; 3: its demos
 NAMESPACE = CONVERTED
@@ -82,6 +82,20 @@ def unsafe_parts(config: Any) -> list[str]:
     return unsafe
 
 
+def converted_site_key(site_key: str, config: Any, files: Files) -> str:
+    """What every converted page keys on: the render cache's site key (`site_key`), the site's
+    files and URLs, the link validation settings, the highlighter's and theme's versions."""
+    listing = sorted((f.src_uri, f.url, str(f.inclusion)) for f in files)
+    parts = {
+        "format": _FORMAT,
+        "site": site_key,
+        "files": listing,
+        "validation": repr(config.get("validation")),
+        "versions": {name: version(name) for name in _LIBRARIES},
+    }
+    return key(parts)
+
+
 class ConvertedPages:
     """Converted pages in the store's "converted" namespace, one slot per page."""
 
@@ -91,15 +105,7 @@ class ConvertedPages:
         self._store = store
         # A translating build's pages have slots of their own: the two builds alternate.
         self._edition = edition
-        listing = sorted((f.src_uri, f.url, str(f.inclusion)) for f in files)
-        parts = {
-            "format": _FORMAT,
-            "site": site_key,
-            "files": listing,
-            "validation": repr(config.get("validation")),
-            "versions": {name: version(name) for name in _LIBRARIES},
-        }
-        self._site = key(parts)
+        self._site = converted_site_key(site_key, config, files)
 
     def key(self, page_key: str) -> str:
         return key(self._site, page_key)
@@ -111,8 +117,10 @@ class ConvertedPages:
         page_key: str,
         still_valid: Callable[[Deps], bool],
         made: Callable[[], Deps | None],
+        render: Callable[[Page, Any, Files], None] = Page.render,
     ) -> bool:
-        """Make `page.render` the cached conversion (True) or the real one, kept afterwards.
+        """Make `page.render` the cached conversion (True) or the real one (`render`: MkDocs'
+        own, or section by section), kept afterwards.
 
         `still_valid(deps)`: whether the figures and site-index answers the entry's render
         depended on still hold; `made()`: what the render that just ran depended on (None: the
@@ -124,7 +132,8 @@ class ConvertedPages:
             page.render = functools.partial(self._replay, page, entry)  # type: ignore[method-assign]
             self._store.use_again(entry.get("uses", []))  # its rendered page, formulas, demos
             return True
-        page.render = functools.partial(self._convert, page, src, page_key, made)  # type: ignore[method-assign]
+        convert = functools.partial(self._convert, page, src, page_key, made, render)
+        page.render = convert  # type: ignore[method-assign]
         return False
 
     def _replay(self, page: Page, entry: dict, config: Any, files: Files) -> None:
@@ -146,6 +155,7 @@ class ConvertedPages:
         src: str,
         page_key: str,
         made: Callable[[], Deps | None],
+        render: Callable[[Page, Any, Files], None],
         config: Any,
         files: Files,
     ) -> None:
@@ -155,7 +165,7 @@ class ConvertedPages:
             logger.addHandler(warned)
         try:
             with self._store.recording() as uses:
-                Page.render(page, config, files)
+                render(page, config, files)
         finally:
             for logger in loggers:
                 logger.removeHandler(warned)

@@ -30,6 +30,7 @@ from mkdocs.utils import get_relative_url
 from llmbook.adapters.config import LLMBookConfig, theme_language
 from llmbook.adapters.mkdocs.converted import ConvertedPages, unsafe_parts
 from llmbook.adapters.mkdocs.highlighting import with_highlighter
+from llmbook.adapters.mkdocs.partial import PartialPages, partial_pages
 from llmbook.adapters.mkdocs.remote_images import ship_and_check
 from llmbook.adapters.zensical.twins import drop_twin
 from llmbook.core.assets import add_asset_files, register_assets
@@ -84,6 +85,9 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         self.serving = False
         self._full_content: str | None = None
         self._converted: ConvertedPages | bool | None = None  # False: off for this build
+        self._partial: PartialPages | bool | None = None  # sections (partial.py); False: off
+        self._extension: LLMBookExtension | None = None
+        self._languages: tuple[object, str] = (None, "")  # (the build's config, its language)
         self._provenance = ProvenanceLog()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -98,10 +102,7 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         search = config.plugins.get("material/search") or config.plugins.get("search")
         if not self.config.enabled or search is None:
             return
-        languages = [
-            self.config.language or theme_language(self._config_file(config)),
-            *self.config.languages,
-        ]
+        languages = [self._language(config), *self.config.languages]
         with _as_plugin_error():
             where = Path(self._config_file(config))
             require_jieba(languages, config_file=where, root=where.parent)
@@ -121,17 +122,18 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
             # LLMBOOK_EDITIONS overrides the option; an option, it keys the pages that link them.
             self.config["editions"] = list(edition_kinds(self.config.editions))
             # The pages' words follow the theme's language (English where mkdocs.yml sets none).
-            language = self.config.language or theme_language(self._config_file(config))
+            language = self._language(config)
             self.config["language"] = language
             self.site = Site.create(self.config, project, Preview() if self.serving else Build())
-        self._converted = None
+        self._converted = self._partial = self._extension = None  # the plugin outlives a build
         self._provenance = ProvenanceLog()  # this build's records (provenance.json)
         # The extension listed in mkdocs.yml (for Zensical) is replaced by one bound to this build.
         extensions = [e for e in config.markdown_extensions if e != _EXTENSION]
         extensions = [e for e in extensions if not isinstance(e, LLMBookExtension)]
         if self.config.enabled:
             extensions = with_highlighter(extensions, config.theme.name)
-            extensions.append(LLMBookExtension(site=self.site, translate=_plugin_error))
+            self._extension = LLMBookExtension(site=self.site, translate=_plugin_error)
+            extensions.append(self._extension)
         # In place: a plugin that kept the list (mkdocstrings renders docstrings with its own
         # Markdown, made from it) gets the bound extension too, which leaves that text alone.
         config.markdown_extensions[:] = extensions
@@ -143,6 +145,13 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         return config
 
     on_config = CombinedEvent(_before_search, _on_config)
+
+    def _language(self, config: MkDocsConfig) -> str:
+        """The pages' language: the option, else the theme's, read from mkdocs.yml once a build."""
+        if self._languages[0] is not config:
+            found = self.config.language or theme_language(self._config_file(config))
+            self._languages = (config, found)
+        return self._languages[1]
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
         assert self.site is not None
@@ -188,14 +197,35 @@ class LLMBookPlugin(BasePlugin[LLMBookConfig]):
         self.site.current = PageRef(src, page.file.url, page.file.src_uri)
         converted = self._converted_pages(config, files)
         key = self.site.converted_key(markdown, self.site.current) if converted else None
+        partial = self._partial_pages(config, files)
+        render = partial.page_render(src) if partial else Page.render
         if converted is not None and key is not None:
             site = self.site
             # Checked against the site now; kept from the render that runs inside `page.render`.
             still_valid = functools.partial(site.replay_extras, src)
             made = functools.partial(site.page_deps.get, src)
-            if converted.prepare(page, src, converted.key(key), still_valid, made):
+            if converted.prepare(page, src, converted.key(key), still_valid, made, render):
                 self.site.replayed.append(src)
+        elif partial is not None:  # the live preview: sections kept, pages not
+            page.render = functools.partial(render, page)  # type: ignore[method-assign]
         return markdown
+
+    def _partial_pages(self, config: MkDocsConfig, files: Files) -> PartialPages | None:
+        """The build's sections of pages, made on its first page (None: off, as with
+        `cache_converted: off`: sections are kept conversions too)."""
+        assert self.site is not None
+        if self._partial is None:
+            site, extension = self.site, self._extension
+            on = extension is not None and self.config.cache_converted != "off"
+            self._partial = on and partial_pages(
+                site.store,
+                site.render_cache_key(),
+                extension,
+                config,
+                files,
+                edition=site.project.translating,
+            )
+        return self._partial or None
 
     def _converted_pages(self, config: MkDocsConfig, files: Files) -> ConvertedPages | None:
         """The cache of whole conversions, made on the build's first page (None: off)."""
