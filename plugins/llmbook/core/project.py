@@ -70,7 +70,7 @@ def read_mkdocs_yml(path: Path) -> dict[str, Any]:
     !!python/…) read as None."""
     import yaml
 
-    class Loader(yaml.SafeLoader):
+    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml where installed
         pass
 
     Loader.add_constructor("!ENV", _environment_value)
