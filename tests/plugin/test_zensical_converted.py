@@ -51,6 +51,7 @@ import matplotlib.pyplot as plt
 from helper import WORD
 fig, ax = plt.subplots(figsize=(2, 1))
 ax.plot([1, 2, 3])
+ax.set_title("一条线")
 print(WORD)
 ```
 
@@ -131,10 +132,10 @@ def test_what_a_page_was_made_from_converts_it_again(tmp_path: Path) -> None:
     _build(root)
     (root / "docs" / "two.md").write_text("# 第二页\n\n## 细节\n\n正文，改了。\n", "utf-8")
     assert _build(root) == ["two.md"]
-    # the heading index.md's :::related looked up
-    (root / "docs" / "two.md").write_text("# 第二页（新）\n\n## 细节\n\n正文。\n", "utf-8")
+    # where the heading index.md's :::related looked up now is
+    (root / "docs" / "two.md").write_text("# 第二页\n\n## 细节 {#details}\n\n正文。\n", "utf-8")
     assert _build(root) == ["index.md", "two.md"]
-    assert "第二页（新）" in (root / "site" / "index.html").read_text("utf-8")
+    assert "two.html#details" in (root / "site" / "index.html").read_text("utf-8")
     (root / "docs" / "helper.py").write_text('WORD = "第二版"\n', "utf-8")  # its code's import
     assert _build(root) == ["index.md"]
     assert "第二版" in (root / "site" / "index.html").read_text("utf-8")
