@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from sites import ROOT, build, project_config, write_config, write_pages
+from sites import build, project_config, write_config, write_pages
 
 pytestmark = pytest.mark.slow
 

@@ -62,7 +62,9 @@ class ZensicalExtension(LLMBookExtension):
         md.convert = functools.partial(convert, self, md, md.convert)  # type: ignore[method-assign]
 
 
-def convert(extension: LLMBookExtension, md: Markdown, real: Callable[[str], str], text: str) -> str:
+def convert(
+    extension: LLMBookExtension, md: Markdown, real: Callable[[str], str], text: str
+) -> str:
     """The page's HTML: from the store when nothing it was made from changed, else `real(text)`,
     kept for the next build."""
     kept = _kept(extension, md, text)
