@@ -64,10 +64,13 @@ def test_it_fails_builds_slowed_on_purpose(tmp_path: Path) -> None:
     extension = tmp_path / "slow_extension.py"
     extension.write_text(
         "import time\nfrom markdown import Extension\n\nSLEPT = []\n\n\n"
+        "class Slow(Extension):\n"
+        "    def extendMarkdown(self, md):\n"
+        "        pass\n\n\n"
         "def makeExtension(**kwargs):\n"
         "    if not SLEPT:  # once per build\n"
         "        SLEPT.append(time.sleep(6))\n"
-        "    return Extension(**kwargs)\n",
+        "    return Slow(**kwargs)\n",
         "utf-8",
     )
     done = subprocess.run(
