@@ -67,9 +67,10 @@ _TABLE = (
     ),
     Namespace(
         "converted",
-        "MkDocs' whole-page conversions (converted.py)",
-        "slot, one per page and edition",
-        "the pages key, the site's files and URLs, link validation, Pygments and Material",
+        "whole-page conversions, MkDocs' and Zensical's (adapters/*/converted.py)",
+        "slot, one per page, edition and engine",
+        "the pages key; MkDocs': the site's files and URLs, link validation, Pygments and "
+        "Material; Zensical's: Zensical and Pygments",
         "as pages",
     ),
     Namespace(

@@ -29,6 +29,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
+from llmbook.adapters.pure_extensions import unsafe_extensions
 from llmbook.core.store import Store, key, version
 from llmbook.core.store_namespaces import CONVERTED
 from llmbook.site.render_cache import Deps, edition_slot
@@ -39,45 +40,15 @@ _FORMAT = 3  # 2: entries in the store, what the render depended on as `deps`; 3
 NAMESPACE = CONVERTED
 _LIBRARIES = ("pygments", "mkdocs-material")
 
-# Extensions whose output depends on the page's Markdown and the site's settings only.
-SAFE_EXTENSIONS = frozenset(
-    {
-        *(
-            f"{prefix}{name}"
-            for prefix in ("", "markdown.extensions.")
-            for name in (
-                "abbr admonition attr_list def_list fenced_code footnotes legacy_attrs "
-                "legacy_em md_in_html meta nl2br sane_lists smarty tables toc wikilinks"
-            ).split()
-        ),
-        *(
-            f"pymdownx.{name}"
-            for name in (
-                "arithmatex betterem caret critic details emoji escapeall highlight inlinehilite "
-                "keys mark progressbar saneheaders smartsymbols superfences tabbed tasklist tilde "
-                "blocks.admonition blocks.caption blocks.details blocks.tab blocks.html"
-            ).split()
-        ),
-        "material.extensions.emoji",
-        "llmbook.extension",  # as mkdocs.yml lists it
-        "llmbook.site.core_extension",  # the object the plugin binds to its build
-    }
-)
 # Plugins that keep no state of what a page's conversion saw.
 SAFE_PLUGINS = frozenset(
     {"search", "offline", "material/search", "material/offline", "llmbook", "tags"}
 )
 
 
-def _extension_name(extension: Any) -> str:
-    """An extension listed by name, or given as an object: its module."""
-    return extension if isinstance(extension, str) else type(extension).__module__
-
-
 def unsafe_parts(config: Any) -> list[str]:
     """The extensions and plugins of the site that keep the cache off (none: it may be on)."""
-    unsafe = [_extension_name(e) for e in config["markdown_extensions"]]
-    unsafe = [name for name in unsafe if name not in SAFE_EXTENSIONS]
+    unsafe = unsafe_extensions(config["markdown_extensions"])
     unsafe += [name for name in config["plugins"] if name not in SAFE_PLUGINS]
     return unsafe
 

@@ -18,7 +18,8 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from llmbook.adapters.mkdocs.converted import SAFE_EXTENSIONS, converted_site_key
+from llmbook.adapters.mkdocs.converted import converted_site_key
+from llmbook.adapters.pure_extensions import SAFE_EXTENSIONS
 from llmbook.core.store import Store, key
 from llmbook.core.store_namespaces import SECTIONS
 from llmbook.site.core_extension import LLMBookExtension
