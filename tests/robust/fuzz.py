@@ -115,7 +115,9 @@ class FuzzProject:
     @classmethod
     def make(cls, root: Path) -> FuzzProject:
         """The book laid out under `root`, built once (the results cache filled)."""
-        shutil.copytree(ROOT / "docs", root / "docs")
+        # The book's pages, not its translations: OPTIONS names no `languages`, so a translation
+        # would be a page of its own, its numbers unchecked.
+        shutil.copytree(ROOT / "docs", root / "docs", ignore=shutil.ignore_patterns("*.en.*"))
         (root / "docs" / "seed.md").write_text(
             "---\nexecute: false\nnumbers: report\n---\n" + SEED.read_text(encoding="utf-8"),
             encoding="utf-8",
