@@ -34,7 +34,7 @@ from llmbook.core.store import Store, key, version
 from llmbook.core.store_namespaces import CONVERTED
 from llmbook.site.render_cache import Deps, edition_slot
 
-__all__ = ["ConvertedPages", "converted_site_key", "unsafe_parts"]
+__all__ = ["ConvertedPages", "WarningCount", "converted_site_key", "unsafe_parts"]
 
 _FORMAT = 3  # 2: entries in the store, what the render depended on as `deps`; 3: its demos
 NAMESPACE = CONVERTED
@@ -130,7 +130,7 @@ class ConvertedPages:
         config: Any,
         files: Files,
     ) -> None:
-        warned = _Warnings()
+        warned = WarningCount()
         loggers = [logging.getLogger("mkdocs"), logging.getLogger("MARKDOWN")]
         for logger in loggers:
             logger.addHandler(warned)
@@ -175,7 +175,9 @@ def _token(item: Any) -> dict:
     }
 
 
-class _Warnings(logging.Handler):
+class WarningCount(logging.Handler):
+    """Counts the warnings logged while it is attached (a page that warned is not kept)."""
+
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.count = 0

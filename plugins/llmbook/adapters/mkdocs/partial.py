@@ -18,7 +18,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from llmbook.adapters.mkdocs.converted import converted_site_key
+from llmbook.adapters.mkdocs.converted import WarningCount, converted_site_key
 from llmbook.adapters.pure_extensions import SAFE_EXTENSIONS
 from llmbook.core.store import Store, key
 from llmbook.core.store_namespaces import SECTIONS
@@ -163,7 +163,7 @@ class PartialPages:
         """One section through `Page.render`, with the page's other ids as taken."""
         render = PartRender(*part, seed=seed)
         self.converted += 1
-        warned = _Warnings()
+        warned = WarningCount()
         loggers = [logging.getLogger("mkdocs"), logging.getLogger("MARKDOWN")]
         for logger in loggers:
             logger.addHandler(warned)
@@ -206,12 +206,3 @@ def _flat(item: Any) -> list[dict]:
     """A toc entry and those under it, in order, as the flat tokens the toc nests."""
     token = {"level": item.level, "id": item.id, "name": item.title}
     return [token, *(t for child in item.children for t in _flat(child))]
-
-
-class _Warnings(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.count = 0
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.count += 1
