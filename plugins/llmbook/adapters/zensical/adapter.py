@@ -37,7 +37,7 @@ from typing import Any
 from markdown import Markdown
 
 from llmbook.adapters.config import load_options
-from llmbook.adapters.zensical.config import appended_lists, flat_path
+from llmbook.adapters.zensical.config import appended_lists, flat_path, nav_items
 from llmbook.adapters.zensical.twins import DocsFiles
 from llmbook.adapters.zensical.written import build_files
 from llmbook.core.assets import asset_files
@@ -52,7 +52,7 @@ from llmbook.site.core_extension import OUTSIDE_A_BUILD
 from llmbook.site.preview import Preview
 from llmbook.site.site import Build, Site
 
-__all__ = ["site_for"]
+__all__ = ["page_context", "site_for"]
 
 _SITES: dict[str, Site | LLMBookError] = {}  # one per build (Zensical builds once per process)
 _LOCK = threading.Lock()
@@ -63,7 +63,8 @@ _SERVED_SOURCES: dict[Path, bytes] = {}  # `zensical serve`: a translation's sou
 _TWINS: dict[str, dict[str, str]] = {}  # per build (docs folder): each twin → its notebook
 
 
-def _context(md: Markdown) -> Any:
+def page_context(md: Markdown) -> Any:
+    """Zensical's record of the page `md` renders and the build's config (None: no Zensical)."""
     try:
         from zensical.extensions.context import ContextPreprocessor
     except ImportError:
@@ -79,7 +80,7 @@ def _serving() -> bool:
 def site_for(md: Markdown) -> tuple[Site, PageRef, str | None]:
     """The Site of this Zensical build (made, and every page run, on the first page), the page,
     and the Markdown to render in place of the file Zensical read (a translation's), or None."""
-    context = _context(md)
+    context = page_context(md)
     if context is None:
         raise LLMBookError(OUTSIDE_A_BUILD)  # a Markdown instance outside any engine
     config = context.config
@@ -222,11 +223,6 @@ def _site_index(config: dict, project: Project, site: Site, files: DocsFiles) ->
     return SiteIndex(pages, extensions, dict(config.get("mdx_configs") or {}), nav)
 
 
-def _nav(nav: list[dict]) -> list[NavPage]:
-    """The pages of Zensical's resolved nav (items with title, url, children), in order."""
-    found: list[NavPage] = []
-    for item in nav:
-        if item.get("url"):
-            found.append(NavPage(str(item["url"]), str(item.get("title") or "")))
-        found += _nav(item.get("children") or [])
-    return found
+def _nav(nav: list) -> list[NavPage]:
+    """The pages of Zensical's resolved nav, in order."""
+    return [NavPage(url, title) for url, title in nav_items(nav)]

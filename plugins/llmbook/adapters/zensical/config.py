@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-__all__ = ["WRITTEN", "appended_lists", "flat_path", "flatten", "is_written"]
+__all__ = ["WRITTEN", "appended_lists", "flat_path", "flatten", "is_written", "nav_items"]
 
 WRITTEN = "# Written by `python -m llmbook zensical-config"  # how a written config starts
 
@@ -135,3 +135,17 @@ def _is_map(node: yaml.Node) -> bool:
 
 def _is_seq(node: yaml.Node) -> bool:
     return isinstance(node, yaml.SequenceNode) and node.tag == _SEQ
+
+
+def nav_items(nav: list) -> list[tuple[str, str]]:
+    """(url, title) of each page of Zensical's resolved nav (items with `url`, `title` and
+    `children`; a nested list walked as its items), in order."""
+    found: list[tuple[str, str]] = []
+    for item in nav:
+        if isinstance(item, dict):
+            if item.get("url"):
+                found.append((str(item["url"]), str(item.get("title") or "")))
+            found += nav_items(item.get("children") or [])
+        elif isinstance(item, list):
+            found += nav_items(item)
+    return found

@@ -32,6 +32,7 @@ from markdown import Markdown
 from mkdocs.plugins import get_plugin_logger
 
 from llmbook.adapters.pure_extensions import unsafe_extensions
+from llmbook.adapters.zensical.adapter import page_context
 from llmbook.core.errors import LLMBookError
 from llmbook.core.page_ref import PageRef
 from llmbook.core.store import Slot, key, version
@@ -97,7 +98,7 @@ def _kept(
 ) -> tuple[Site, PageRef, Slot, str] | None:
     """(the site, the page, its slot, its key) where the page's conversion may be kept; None
     where it may not (cache off, the live preview, another tool's Markdown inside the page)."""
-    context = _context(md)
+    context = page_context(md)
     if context is None:
         return None
     try:
@@ -154,15 +155,6 @@ def _replayed(site: Site, page: PageRef, md: Markdown, entry: Any) -> bool:
         if entry.get(name) is not None:
             setattr(md, name, entry[name])
     return True
-
-
-def _context(md: Markdown) -> Any:
-    """Zensical's record of the page being rendered and the build's config (None: no Zensical)."""
-    try:
-        from zensical.extensions.context import ContextPreprocessor
-    except ImportError:
-        return None
-    return ContextPreprocessor.from_markdown(md)
 
 
 class _Warnings(logging.Handler):

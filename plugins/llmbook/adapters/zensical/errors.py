@@ -35,7 +35,7 @@ from typing import Any, NoReturn, TypeVar
 from markdown import Markdown
 
 # Its own helpers: where a page's file is, which config the build reads, whether it serves.
-from llmbook.adapters.zensical.adapter import _config_file, _context, _serving, _src
+from llmbook.adapters.zensical.adapter import _config_file, _serving, _src, page_context
 from llmbook.core.crash import internal_error
 from llmbook.core.errors import LLMBookError
 
@@ -86,7 +86,7 @@ def stopped(error: LLMBookError) -> NoReturn:
 def _where(md: Markdown) -> tuple[str, Path, str]:
     """The page Zensical renders (`docs/x.md`), the project's folder, and the cache folder as
     the llmbook options name it: where an internal error's traceback goes."""
-    context = _context(md)
+    context = page_context(md)
     config: dict[str, Any] = context.config if context is not None else {}
     root = Path(config.get("root_dir") or Path.cwd()).resolve()
     src = "mkdocs.yml"

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from llmbook.adapters.zensical.config import flat_path, flatten, is_written
+from llmbook.adapters.zensical.config import flat_path, flatten, is_written, nav_items
 from llmbook.adapters.zensical.twins import DocsFiles, docs_files, write_twins
 from llmbook.core.errors import LLMBookError
 from llmbook.core.project import Project, read_mkdocs_yml
@@ -124,7 +124,7 @@ def _check_current(config: Mapping[str, Any], languages: list[str], name: str) -
     (the book's `languages` or nav may have changed since it was written)."""
     have = set(str(config.get("exclude_docs") or "").splitlines())
     lacks = [line for line in exclusions(languages) if line not in have]
-    named = [url for url in _nav_urls(config.get("nav") or []) if _is_notebook(url)]
+    named = [url for url, _ in nav_items(config.get("nav") or []) if _is_notebook(url)]
     if lacks or named:
         what = [f"its exclude_docs lacks {', '.join(lacks)}"] if lacks else []
         what += [f"its nav names {', '.join(named)}"] if named else []
@@ -133,19 +133,6 @@ def _check_current(config: Mapping[str, Any], languages: list[str], name: str) -
             f"{name}: written for an earlier state of {source}: {'; '.join(what)}. Fix: write "
             f"it again: `python -m llmbook zensical-config {source}`"
         )
-
-
-def _nav_urls(nav: list) -> list[str]:
-    """The pages of Zensical's nav (items with `url` and `children`), in order."""
-    found: list[str] = []
-    for item in nav:
-        if isinstance(item, dict):
-            if item.get("url"):
-                found.append(str(item["url"]))
-            found += _nav_urls(item.get("children") or [])
-        elif isinstance(item, list):
-            found += _nav_urls(item)
-    return found
 
 
 def _is_notebook(url: str) -> bool:
