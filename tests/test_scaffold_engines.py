@@ -15,6 +15,7 @@ import yaml
 from llmbook.commands.scaffold import ENGINES, new_book
 from llmbook.core.assets import asset_paths
 from llmbook.core.i18n import shipped_languages
+from test_scaffold import new
 
 LANGUAGES = shipped_languages()
 ACTIONLINT = Path(sys.executable).with_name("actionlint")
@@ -32,15 +33,6 @@ class Loader(yaml.SafeLoader):  # MkDocs' !ENV tag, as None
 
 
 Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-
-
-def new(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "llmbook", "new", str(folder), *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def readme_commands(folder: Path) -> list[str]:
